@@ -1,0 +1,255 @@
+"""The checking engine: text -> documents -> format contexts -> rule findings.
+
+It owns what is common to every format: reading files safely, splitting YAML streams,
+unwrapping ConfigMaps (``data.<key>``) and ``v1/List`` objects with positions mapped back
+into the outer file, choosing the format of each document, running the rules, and
+stamping code and severity on what they report. It never prints.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from linter import formats, rules
+from linter.findings import Finding, Severity
+from linter.formats.base import FormatContext
+from linter.model import SchedulerModel
+from linter.rules.base import Violation
+from linter.settings import LintSettings
+from linter.source import Document, SourceError, parse_documents
+from linter.unwrap import embedded_documents, is_configmap, list_items
+
+MAX_FILE_BYTES = 10 * 1024 * 1024
+LINT_SUFFIXES = (".yaml", ".yml", ".json", ".conf", ".cfg")
+
+CODE_INVALID_YAML = "BPL001"
+CODE_UNREADABLE = "BPL002"
+CODE_EMPTY = "BPL003"
+CODE_UNRECOGNIZED = "BPL004"
+CODE_LIMIT = "BPL005"
+
+
+@dataclass
+class LintRun:
+    """Everything one run produced: findings (sorted) and how many files were read."""
+
+    findings: list[Finding] = field(default_factory=list)
+    files: int = 0
+
+
+@dataclass(frozen=True)
+class _Analyzed:
+    document: Document
+    context: FormatContext
+
+
+def lint_text(text: str, path: str, settings: LintSettings | None = None, *,
+              explicit: bool = True) -> list[Finding]:
+    """Lint one file's text. ``explicit``: the user named this file (so "nothing recognised" is said)."""
+    settings = settings or LintSettings()
+    analyzed, findings = _analyze_text(text, path, settings, explicit=explicit)
+    findings.extend(_run_rules(analyzed, settings))
+    findings.extend(_run_corpus_rules(analyzed, settings))
+    return _finish(findings, settings, {path: text})
+
+
+def load_scheduler_model(text: str, path: str,
+                         settings: LintSettings | None = None) -> tuple[SchedulerModel | None, list[Finding]]:
+    """The effective scheduler model of a config file, or None with the findings that explain why.
+
+    The model is returned only when the file holds exactly one scheduler config with no
+    error-severity finding (warnings are returned alongside it).
+    """
+    settings = settings or LintSettings()
+    analyzed, findings = _analyze_text(text, path, settings, explicit=True)
+    findings.extend(_run_rules(analyzed, settings))
+    findings = _finish(findings, settings, {path: text})
+    models = [a.context.model for a in analyzed if a.context.model is not None]
+    configs = [a for a in analyzed if a.context.__class__.__name__ != "PriorityClassContext"]
+    if any(f.severity is Severity.ERROR for f in findings) or len(models) != 1 or len(configs) != 1:
+        if not findings and len(configs) != 1:
+            findings = [Finding(path, 1, 1, CODE_UNRECOGNIZED, Severity.ERROR,
+                                f"expected exactly one scheduler configuration, found {len(configs)}")]
+        return None, findings
+    return models[0], findings
+
+
+def lint_paths(paths: Sequence[str], settings: LintSettings | None = None,
+               stdin_text: str | None = None) -> LintRun:
+    """Lint files and directories (recursing into *.yaml, *.yml, *.json, *.conf, *.cfg); ``-`` is stdin."""
+    settings = settings or LintSettings()
+    run = LintRun()
+    analyzed: list[_Analyzed] = []
+    texts: dict[str, str] = {}
+    for path, explicit in _expand(paths, run):
+        text = stdin_text if path == "-" else _read(path, run)
+        shown = "<stdin>" if path == "-" else path
+        if text is None:
+            continue
+        run.files += 1
+        texts[shown] = text
+        docs, findings = _analyze_text(text, shown, settings, explicit=explicit)
+        analyzed.extend(docs)
+        run.findings.extend(findings)
+        run.findings.extend(_run_rules(docs, settings))
+    run.findings.extend(_run_corpus_rules(analyzed, settings))
+    run.findings = _finish(run.findings, settings, texts)
+    return run
+
+
+# --- reading -------------------------------------------------------------------------------
+
+def _expand(paths: Sequence[str], run: LintRun) -> Iterator[tuple[str, bool]]:
+    seen: set[str] = set()
+    for path in paths:
+        if path == "-":
+            yield path, True
+        elif os.path.isdir(path):
+            yield from _walk(path, run, seen)
+        elif os.path.exists(path) or os.path.islink(path):
+            yield path, True
+        else:
+            run.findings.append(Finding(path, 1, 1, CODE_UNREADABLE, Severity.ERROR, "no such file or directory"))
+
+
+def _walk(root: str, run: LintRun, seen: set[str]) -> Iterator[tuple[str, bool]]:
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=None):
+        real = os.path.realpath(dirpath)
+        if real in seen:  # a symlink loop, or the same folder reached twice
+            run.findings.append(Finding(dirpath, 1, 1, CODE_UNREADABLE, Severity.WARNING,
+                                        "directory already visited (symlink loop?); skipped"))
+            dirnames[:] = []
+            continue
+        seen.add(real)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            if name.endswith(LINT_SUFFIXES):
+                yield os.path.join(dirpath, name), False
+
+
+def _read(path: str, run: LintRun) -> str | None:
+    def fail(reason: str) -> None:
+        run.findings.append(Finding(path, 1, 1, CODE_UNREADABLE, Severity.ERROR, reason))
+
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_FILE_BYTES:
+            fail(f"file is {size} bytes, over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit for a config file")
+            return None
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except IsADirectoryError:
+        fail("is a directory")
+        return None
+    except OSError as exc:
+        fail(f"cannot read: {exc.strerror or exc}")
+        return None
+    return decode_bytes(raw, path, run.findings)
+
+
+def decode_bytes(raw: bytes, path: str, sink: list[Finding]) -> str | None:
+    """UTF-8 (with or without BOM) or nothing: Go's YAML decoders accept nothing else."""
+    if b"\x00" in raw[:8192]:
+        sink.append(Finding(path, 1, 1, CODE_UNREADABLE, Severity.ERROR, "binary file (contains NUL bytes)"))
+        return None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        sink.append(Finding(path, line, col, CODE_UNREADABLE, Severity.ERROR,
+                            f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"))
+        return None
+
+
+# --- analysis ------------------------------------------------------------------------------
+
+def _analyze_text(text: str, path: str, settings: LintSettings, *,
+                  explicit: bool) -> tuple[list[_Analyzed], list[Finding]]:
+    findings: list[Finding] = []
+    if not text.strip():
+        if explicit or settings.kind:
+            sev = Severity.ERROR if settings.kind else Severity.WARNING
+            findings.append(Finding(path, 1, 1, CODE_EMPTY, sev, "file is empty: nothing to check"))
+        return [], findings
+    try:
+        documents = parse_documents(text, path, is_json=path.endswith(".json"))
+    except SourceError as exc:
+        return [], [Finding(path, exc.line, exc.column, exc.code, Severity.ERROR, exc.message)]
+    analyzed: list[_Analyzed] = []
+    for doc in _flatten(documents, findings):
+        handler = formats.handler_for(doc.data, settings.kind)
+        if handler is not None:
+            analyzed.append(_Analyzed(doc, handler.analyze(doc)))
+    if not analyzed and not findings and explicit:
+        findings.append(Finding(path, 1, 1, CODE_UNRECOGNIZED, Severity.WARNING,
+                                "no scheduler configuration or PriorityClass recognised in this file"))
+    return analyzed, findings
+
+
+def _flatten(documents: Iterable[Document], findings: list[Finding]) -> Iterator[Document]:
+    """Documents with ConfigMaps and Lists opened up, depth-first, in file order."""
+    stack = list(reversed(list(documents)))
+    while stack:
+        doc = stack.pop()
+        if doc.data is None:
+            continue
+        if is_configmap(doc.data):
+            inner, problems = embedded_documents(doc)
+            findings.extend(problems)
+            stack.extend(reversed(inner))
+        elif (items := list_items(doc)) is not None:
+            stack.extend(reversed(items))
+        else:
+            yield doc
+
+
+# --- rules ---------------------------------------------------------------------------------
+
+def _stamp(rule: Any, doc: Document, v: Violation, settings: LintSettings) -> Finding:
+    if v.position is not None:
+        line, col = doc.map(*v.position)
+    else:
+        line, col = doc.locate(v.pointer, key=v.on_key)
+    severity = settings.severity_overrides.get(rule.CODE, v.severity or rule.SEVERITY)
+    return Finding(doc.path, line, col, rule.CODE, severity, v.message)
+
+
+def _kind_of(a: _Analyzed) -> str:
+    return str(getattr(a.context, "kind", ""))
+
+
+def _run_rules(analyzed: Sequence[_Analyzed], settings: LintSettings) -> Iterator[Finding]:
+    for a in analyzed:
+        kind = _kind_of(a)
+        for rule in rules.for_format(kind):
+            if settings.is_enabled(rule.CODE):
+                for v in rule.check(a.context):
+                    yield _stamp(rule, a.document, v, settings)
+
+
+def _run_corpus_rules(analyzed: Sequence[_Analyzed], settings: LintSettings) -> Iterator[Finding]:
+    for rule in rules.corpus_rules():
+        if not settings.is_enabled(rule.CODE):
+            continue
+        contexts = [a.context for a in analyzed if _kind_of(a) in rule.FORMATS]
+        if contexts:
+            for ctx, v in rule.check_corpus(contexts):
+                yield _stamp(rule, ctx.document, v, settings)
+
+
+def _finish(findings: list[Finding], settings: LintSettings, texts: dict[str, str]) -> list[Finding]:
+    from linter.suppress import is_suppressed
+
+    kept = [
+        f for f in findings
+        if settings.is_enabled(f.rule) and not is_suppressed(f, texts.get(f.path))
+    ]
+    kept = [
+        Finding(f.path, f.line, f.column, f.rule, settings.severity_overrides.get(f.rule, f.severity), f.message)
+        for f in kept
+    ]
+    return sorted(set(kept))

@@ -1,0 +1,29 @@
+"""PLACEHOLDER for the kube-scheduler format handler (being written; replace this whole file)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from linter.model import SchedulerModel
+from linter.source import Document
+
+
+@dataclass
+class Context:
+    document: Document
+    model: SchedulerModel | None = None
+    kind: str = "kube-scheduler"
+
+
+class _Handler:
+    kind = "kube-scheduler"
+
+    def matches(self, data: Any) -> bool:
+        return False
+
+    def analyze(self, document: Document) -> Context:
+        return Context(document)
+
+
+HANDLER = _Handler()

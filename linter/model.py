@@ -1,0 +1,228 @@
+"""The normalized scheduler-configuration model shared by the linter, the scorer and the webhook.
+
+Values here are *effective* values: what the scheduler uses after its own defaulting
+(kube-scheduler v1 defaulting, Volcano argument parsing). Builders that apply that
+defaulting to user-written args live next to the types so that every front end
+defaults the same way (reference/scoring.md §3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+LEAST_ALLOCATED = "LeastAllocated"
+MOST_ALLOCATED = "MostAllocated"
+REQUESTED_TO_CAPACITY_RATIO = "RequestedToCapacityRatio"
+STRATEGIES = (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO)
+
+DEFAULT_SCHEDULER_NAME = "default-scheduler"
+
+
+@dataclass(frozen=True)
+class ResourceWeight:
+    name: str
+    weight: int
+
+
+@dataclass(frozen=True)
+class ShapePoint:
+    utilization: int
+    score: int
+
+
+DEFAULT_RESOURCES: tuple[ResourceWeight, ...] = (ResourceWeight("cpu", 1), ResourceWeight("memory", 1))
+
+
+def _defaulted_resources(raw: object) -> tuple[ResourceWeight, ...]:
+    """``resources`` absent or empty -> cpu:1, memory:1; each weight 0/absent -> 1."""
+    if not isinstance(raw, list) or not raw:
+        return DEFAULT_RESOURCES
+    out: list[ResourceWeight] = []
+    for item in raw:
+        if not isinstance(item, Mapping):
+            continue
+        name = item.get("name", "")
+        weight = item.get("weight", 0)
+        if not isinstance(weight, int) or isinstance(weight, bool):
+            weight = 0
+        out.append(ResourceWeight(str(name) if name is not None else "", weight if weight != 0 else 1))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class FitArgs:
+    """Defaulted ``NodeResourcesFitArgs`` as far as scoring and filtering need them."""
+
+    strategy: str = LEAST_ALLOCATED
+    resources: tuple[ResourceWeight, ...] = DEFAULT_RESOURCES
+    shape: tuple[ShapePoint, ...] | None = None
+    ignored_resources: tuple[str, ...] = ()
+    ignored_resource_groups: tuple[str, ...] = ()
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, object] | None) -> FitArgs:
+        """Apply v1 defaulting to args as a user writes them (``{}`` or None = all defaults).
+
+        A present ``scoringStrategy`` keeps its ``type`` as given (possibly empty: the
+        scheduler rejects that at plugin construction, which the linter reports).
+        """
+        args = args or {}
+        ignored = tuple(str(x) for x in _as_list(args.get("ignoredResources")))
+        groups = tuple(str(x) for x in _as_list(args.get("ignoredResourceGroups")))
+        strategy = args.get("scoringStrategy")
+        if not isinstance(strategy, Mapping):
+            return cls(ignored_resources=ignored, ignored_resource_groups=groups)
+        kind = strategy.get("type")
+        shape: tuple[ShapePoint, ...] | None = None
+        rtcr = strategy.get("requestedToCapacityRatio")
+        if isinstance(rtcr, Mapping):
+            shape = tuple(
+                ShapePoint(_as_int(p.get("utilization")), _as_int(p.get("score")))
+                for p in _as_list(rtcr.get("shape"))
+                if isinstance(p, Mapping)
+            )
+        return cls(
+            strategy=str(kind) if isinstance(kind, str) else "",
+            resources=_defaulted_resources(strategy.get("resources")),
+            shape=shape,
+            ignored_resources=ignored,
+            ignored_resource_groups=groups,
+        )
+
+    def as_args(self) -> dict[str, object]:
+        """The defaulted args in the scheduler's own v1 spelling (as ``--write-config-to`` prints them)."""
+        strategy: dict[str, object] = {
+            "type": self.strategy,
+            "resources": [{"name": r.name, "weight": r.weight} for r in self.resources],
+        }
+        if self.shape is not None:
+            strategy["requestedToCapacityRatio"] = {
+                "shape": [{"utilization": p.utilization, "score": p.score} for p in self.shape]
+            }
+        out: dict[str, object] = {"scoringStrategy": strategy}
+        if self.ignored_resources:
+            out["ignoredResources"] = list(self.ignored_resources)
+        if self.ignored_resource_groups:
+            out["ignoredResourceGroups"] = list(self.ignored_resource_groups)
+        return out
+
+
+@dataclass(frozen=True)
+class BalancedArgs:
+    """Defaulted ``NodeResourcesBalancedAllocationArgs``."""
+
+    resources: tuple[ResourceWeight, ...] = DEFAULT_RESOURCES
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, object] | None) -> BalancedArgs:
+        args = args or {}
+        return cls(resources=_defaulted_resources(args.get("resources")))
+
+    def as_args(self) -> dict[str, object]:
+        return {"resources": [{"name": r.name, "weight": r.weight} for r in self.resources]}
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One kube-scheduler profile after defaulting.
+
+    ``fit``/``balanced`` are None when the plugin is not enabled as a score plugin in
+    this profile. ``score_plugin_weights`` holds the weight the framework applies to
+    every enabled score plugin (0 already turned into 1).
+    """
+
+    scheduler_name: str
+    fit: FitArgs | None = field(default_factory=FitArgs)
+    balanced: BalancedArgs | None = field(default_factory=BalancedArgs)
+    score_plugin_weights: Mapping[str, int] = field(default_factory=dict)
+    fit_filter_enabled: bool = True
+    filter_plugins: tuple[str, ...] = ()
+
+    @property
+    def fit_weight(self) -> int:
+        return self.score_plugin_weights.get("NodeResourcesFit", 1)
+
+    @property
+    def balanced_weight(self) -> int:
+        return self.score_plugin_weights.get("NodeResourcesBalancedAllocation", 1)
+
+
+@dataclass(frozen=True)
+class KubeSchedulerModel:
+    """An accepted KubeSchedulerConfiguration, reduced to what scoring needs."""
+
+    profiles: tuple[Profile, ...]
+
+    def profile(self, name: str) -> Profile | None:
+        for p in self.profiles:
+            if p.scheduler_name == name:
+                return p
+        return None
+
+
+@dataclass(frozen=True)
+class VolcanoBinpackArgs:
+    """Effective arguments of one ``binpack`` plugin occurrence (reference/scoring.md §8.1).
+
+    ``resources`` is ordered: cpu, memory, then the ``binpack.resources`` extras in list order.
+    """
+
+    weight: int = 1
+    resources: Mapping[str, int] = field(default_factory=lambda: {"cpu": 1, "memory": 1})
+    enable_node_order: bool = True
+
+
+@dataclass(frozen=True)
+class VolcanoModel:
+    actions: tuple[str, ...]
+    binpack: tuple[VolcanoBinpackArgs, ...]
+
+
+@dataclass(frozen=True)
+class LegacyRtcrPriority:
+    """A legacy Policy priority carrying ``requestedToCapacityRatioArguments``."""
+
+    name: str
+    weight: int
+    shape: tuple[ShapePoint, ...]
+    resources: tuple[ResourceWeight, ...]
+
+
+@dataclass(frozen=True)
+class LegacyPolicyModel:
+    rtcr: LegacyRtcrPriority | None
+
+
+SchedulerModel = KubeSchedulerModel | VolcanoModel | LegacyPolicyModel
+
+
+def default_kube_scheduler_model() -> KubeSchedulerModel:
+    """kube-scheduler 1.36 with no config file: one default profile, LeastAllocated cpu/memory."""
+    return KubeSchedulerModel(
+        profiles=(
+            Profile(
+                scheduler_name=DEFAULT_SCHEDULER_NAME,
+                score_plugin_weights={
+                    "NodeResourcesFit": 1,
+                    "NodeResourcesBalancedAllocation": 1,
+                    "ImageLocality": 1,
+                    "TaintToleration": 3,
+                    "NodeAffinity": 2,
+                    "PodTopologySpread": 2,
+                    "InterPodAffinity": 2,
+                    "DynamicResources": 2,
+                },
+            ),
+        )
+    )
+
+
+def _as_list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
+
+
+def _as_int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return 0
+    return value

@@ -1,0 +1,52 @@
+"""The rule registry: an explicit tuple per format, assembled here; nothing is discovered.
+
+Codes are permanent and grouped by hundreds: BPL0xx files, parsing and decoding; BPL1xx
+kube-scheduler validation and plugin construction; BPL2xx scoring and weighting; BPL3xx
+the legacy Policy; BPL4xx Volcano; BPL5xx PriorityClasses. A removed rule keeps its code in
+``REDIRECTS`` and the code is never reused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from types import ModuleType
+from typing import Any
+
+from linter.rules.core import RULES as CORE_RULES
+from linter.rules.kubesched import RULES as KUBE_SCHEDULER_RULES
+from linter.rules.policy import RULES as LEGACY_POLICY_RULES
+from linter.rules.priorityclass import RULES as PRIORITY_CLASS_RULES
+from linter.rules.volcano import RULES as VOLCANO_RULES
+
+ALL_RULES: tuple[ModuleType, ...] = (
+    *CORE_RULES,
+    *KUBE_SCHEDULER_RULES,
+    *LEGACY_POLICY_RULES,
+    *VOLCANO_RULES,
+    *PRIORITY_CLASS_RULES,
+)
+
+# Retired codes -> the code that replaced them (none yet). Codes here are never reused.
+REDIRECTS: dict[str, str] = {}
+
+
+@lru_cache(maxsize=1)
+def by_code() -> dict[str, ModuleType]:
+    table: dict[str, ModuleType] = {}
+    for rule in ALL_RULES:
+        if rule.CODE in table:
+            raise RuntimeError(f"rule code {rule.CODE} is used by {table[rule.CODE].__name__} and {rule.__name__}")
+        if rule.CODE in REDIRECTS:
+            raise RuntimeError(f"rule code {rule.CODE} was retired and cannot be reused")
+        table[rule.CODE] = rule
+    return table
+
+
+@lru_cache(maxsize=16)
+def for_format(kind: str) -> tuple[Any, ...]:
+    return tuple(r for r in by_code().values() if kind in r.FORMATS and hasattr(r, "check"))
+
+
+def corpus_rules() -> Iterator[Any]:
+    return (r for r in by_code().values() if hasattr(r, "check_corpus"))

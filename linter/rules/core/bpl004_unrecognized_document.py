@@ -1,0 +1,27 @@
+"""Nothing in a file named on the command line is a format binpack-lint checks.
+
+What it does:
+    Warns when a file given explicitly holds no KubeSchedulerConfiguration, legacy Policy,
+    Volcano scheduler conf, PriorityClass, or ConfigMap/List wrapping one. Files found by
+    walking a directory are skipped silently instead. ``--kind`` forces a format.
+
+Why it matters:
+    A typo in ``kind`` or ``apiVersion`` (``KubeSchedulerConfig``) would otherwise make the
+    file pass unchecked.
+
+Example (fails):
+    apiVersion: apps/v1
+    kind: Deployment
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+"""
+
+from linter.findings import Severity
+
+CODE = "BPL004"
+NAME = "unrecognized-document"
+SUMMARY = "no checkable document recognised in the file"
+SEVERITY = Severity.WARNING
+FORMATS = frozenset({"*"})

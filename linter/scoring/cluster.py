@@ -1,0 +1,219 @@
+"""Live, compact cluster state for ranking nodes, kept up to date from watch events.
+
+:class:`ClusterState` holds what the NodeResourcesFit / Volcano binpack scorers and the
+cheap kube-scheduler filters need for thousands of nodes, and nothing else: per-node
+int64 numpy columns (see :mod:`linter.scoring.cluster_store`) plus, per bound pod, the
+node name and its contribution to those columns. Whole Pod objects are never kept.
+
+Events: ``apply_node``/``delete_node`` for Node ADDED/MODIFIED/DELETED, ``apply_pod`` for Pod
+ADDED/MODIFIED and ``delete_pod`` for DELETED. A pod counts on a node while it has
+``spec.nodeName`` and its phase is neither Succeeded nor Failed; every update first takes
+back exactly what the pod added before, so the sums always equal a rebuild from scratch.
+Pods may arrive before their node; a node that is deleted and re-created keeps its pods.
+
+The per-pod arithmetic is done by the scalar model (:mod:`linter.scoring.requests`); its
+results are memoized by the resource-relevant part of the spec, since replicas of one
+workload share it. Not thread-safe: callers serialize access (the webhook holds a lock).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from linter.model import KubeSchedulerModel, VolcanoModel
+from linter.scoring.cluster_rank import Ranking, rank_pod
+from linter.scoring.cluster_store import Contribution, ContributionEntry, NodeStore, TaintList
+from linter.scoring.requests import (
+    actual_request,
+    fit_node_contribution,
+    is_scalar_resource,
+    node_allocatable,
+    volcano_allocatable,
+    volcano_request,
+)
+
+__all__ = ["ClusterState", "Ranking"]
+
+_TERMINAL_PHASES = ("Succeeded", "Failed")
+_DIRECT_RESOURCES = ("cpu", "memory", "ephemeral-storage")
+_MEMO_LIMIT = 8192
+
+T = TypeVar("T")
+
+
+def resource_fingerprint(pod: Mapping[str, Any]) -> str | None:
+    """Everything the request functions read from a pod, as a hashable key (None: not cacheable)."""
+    try:
+        spec = pod.get("spec") or {}
+        containers = [(c.get("resources") or {}).get("requests") for c in spec.get("containers") or ()]
+        inits = [
+            ((c.get("resources") or {}).get("requests"), c.get("restartPolicy"))
+            for c in spec.get("initContainers") or ()
+        ]
+        level = (spec.get("resources") or {}).get("requests")
+        return repr((containers, inits, level, spec.get("overhead")))
+    except (AttributeError, TypeError):
+        return None  # malformed: let the scalar model report it
+
+
+class Memo:
+    """A small bounded cache keyed by :func:`resource_fingerprint`."""
+
+    def __init__(self) -> None:
+        self._values: dict[tuple[str, str], object] = {}
+
+    def get(self, kind: str, pod: Mapping[str, Any], compute: Callable[[Mapping[str, Any]], T]) -> T:
+        fingerprint = resource_fingerprint(pod)
+        if fingerprint is None:
+            return compute(pod)
+        key = (kind, fingerprint)
+        if key in self._values:
+            return self._values[key]  # type: ignore[return-value]
+        value = compute(pod)
+        if len(self._values) >= _MEMO_LIMIT:
+            self._values.clear()
+        self._values[key] = value
+        return value
+
+
+def _counted(name: str) -> bool:
+    """Names kube-scheduler's ``framework.Resource`` keeps (others never reach the filter)."""
+    return name in _DIRECT_RESOURCES or is_scalar_resource(name)
+
+
+def _volcano_int(value: float, where: str) -> int:
+    if not float(value).is_integer():
+        raise ValueError(f"{where}: Volcano amount {value!r} is not a whole number of units")
+    return int(value)
+
+
+class ClusterState:
+    """Incrementally updated node state; see the module docstring."""
+
+    def __init__(self) -> None:
+        self._store = NodeStore()
+        self._pods: dict[tuple[str, str], tuple[str, Contribution]] = {}
+        self._contributions: dict[Contribution, Contribution] = {}
+        self._memo = Memo()
+        self._node_count = 0
+
+    # ---------------------------------------------------------------- properties
+    @property
+    def node_count(self) -> int:
+        """Nodes whose Node object exists (rows held only by early pods are not nodes)."""
+        return self._node_count
+
+    @property
+    def pod_count(self) -> int:
+        """Bound, non-terminal pods currently counted on some node name."""
+        return len(self._pods)
+
+    @property
+    def store(self) -> NodeStore:
+        """The columnar store (read-only use: benchmarks, explain)."""
+        return self._store
+
+    # ---------------------------------------------------------------- node events
+    def apply_node(self, node: Mapping[str, Any]) -> None:
+        """Node ADDED/MODIFIED. Raises ValueError (QuantityError) on a bad allocatable quantity."""
+        metadata = node.get("metadata") or {}
+        name = metadata.get("name")
+        if not isinstance(name, str) or not name:
+            raise ValueError("node: metadata.name is missing")
+        spec = node.get("spec") or {}
+        status = node.get("status") or {}
+        raw_alloc = status.get("allocatable") or {}
+        alloc = node_allocatable(raw_alloc, f"node {name}: status.allocatable")
+        vc_alloc = {
+            k: _volcano_int(v, f"node {name}: status.allocatable.{k}")
+            for k, v in volcano_allocatable(raw_alloc, f"node {name}: status.allocatable").items()
+        }
+        taints: TaintList = tuple(
+            (str(t.get("key", "")), str(t.get("value", "") or ""), str(t.get("effect", "")))
+            for t in spec.get("taints") or ()
+            if isinstance(t, Mapping)
+        )
+        labels = {str(k): str(v) for k, v in (metadata.get("labels") or {}).items()}
+        row = self._store.row(name)
+        if not self._store.present[row]:
+            self._node_count += 1
+        self._store.set_node(row, alloc, vc_alloc, spec.get("unschedulable") is True, taints, labels)
+
+    def delete_node(self, name: str) -> None:
+        """Node DELETED. Pods bound to it stay remembered for a re-created node of that name."""
+        row = self._store.row_of.get(name)
+        if row is None or not self._store.present[row]:
+            return
+        self._node_count -= 1
+        self._store.clear_node(row)
+
+    # ---------------------------------------------------------------- pod events
+    def apply_pod(self, pod: Mapping[str, Any]) -> None:
+        """Pod ADDED/MODIFIED: (re)count it on its node, or drop it if unbound or terminal.
+
+        A pod with an invalid quantity raises ValueError and leaves the state unchanged.
+        """
+        key = _pod_key(pod)
+        spec = pod.get("spec") or {}
+        node_name = spec.get("nodeName") or ""
+        phase = (pod.get("status") or {}).get("phase")
+        if not isinstance(node_name, str) or not node_name or phase in _TERMINAL_PHASES:
+            self._forget(key)
+            return
+        contribution = self._contribution(pod)
+        old = self._pods.get(key)
+        if old is not None:
+            if old[0] == node_name and old[1] is contribution:
+                return  # a status-only update: nothing to do
+            self._forget(key)
+        row = self._store.row(node_name)
+        self._store.add(row, contribution, 1)
+        self._pods[key] = (node_name, contribution)
+
+    def delete_pod(self, namespace: str, name: str) -> None:
+        """Pod DELETED."""
+        self._forget((namespace, name))
+
+    def _forget(self, key: tuple[str, str]) -> None:
+        old = self._pods.pop(key, None)
+        if old is None:
+            return
+        row = self._store.row_of[old[0]]
+        self._store.add(row, old[1], -1)
+        self._store.release_if_unused(row)
+
+    def _contribution(self, pod: Mapping[str, Any]) -> Contribution:
+        return self._memo.get("contribution", pod, self._compute_contribution)
+
+    def _compute_contribution(self, pod: Mapping[str, Any]) -> Contribution:
+        where = "pod {}/{}".format(*_pod_key(pod))
+        fit = fit_node_contribution(pod)
+        actual = {k: v for k, v in actual_request(pod).items() if _counted(k)}
+        volcano = {k: _volcano_int(v, f"{where}: {k}") for k, v in volcano_request(pod).items()}
+        entries: list[ContributionEntry] = []
+        for name in sorted(set(fit) | set(actual) | set(volcano)):
+            amounts = (fit.get(name, 0), actual.get(name, 0), volcano.get(name, 0))
+            if any(amounts):
+                entries.append((self._store.column(name), *amounts))
+        entries.sort()
+        key = tuple(entries)
+        return self._contributions.setdefault(key, key)
+
+    # ---------------------------------------------------------------- ranking
+    def rank(
+        self,
+        pod: Mapping[str, Any],
+        model: KubeSchedulerModel | VolcanoModel,
+        profile: str | None = None,
+        top: int = 10,
+        *,
+        filters: bool = True,
+    ) -> Ranking:
+        """Score ``pod`` on every feasible node; see :func:`linter.scoring.cluster_rank.rank_pod`."""
+        return rank_pod(self._store, self._memo, pod, model, profile, top, filters=filters)
+
+
+def _pod_key(pod: Mapping[str, Any]) -> tuple[str, str]:
+    metadata = pod.get("metadata") or {}
+    return (str(metadata.get("namespace") or "default"), str(metadata.get("name") or ""))

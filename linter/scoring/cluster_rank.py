@@ -1,0 +1,160 @@
+"""Ranking one pod against every node of a :class:`~linter.scoring.cluster_store.NodeStore`.
+
+Steps: resolve the scorer (a kube-scheduler profile's NodeResourcesFit args or Volcano's
+binpack), run the filters (:mod:`linter.scoring.cluster_filters`) to get the feasible
+rows and one reason per infeasible node, score all rows at once
+(:mod:`linter.scoring.cluster_scores`) and pick the top K, best first, ties by node name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+
+from linter.model import DEFAULT_SCHEDULER_NAME, FitArgs, KubeSchedulerModel, VolcanoBinpackArgs, VolcanoModel
+from linter.scoring.cluster_filters import FilterCache, run_filters
+from linter.scoring.cluster_scores import FloatArray, binpack_scores, fit_scores
+from linter.scoring.cluster_store import Int64Array, NodeStore
+from linter.scoring.requests import actual_request, fit_score_request, volcano_request
+
+ENGINE_FIT = "k8s-fit"
+ENGINE_VOLCANO = "volcano-binpack"
+VOLCANO_PROFILE = "volcano"
+
+T = TypeVar("T")
+
+
+class PodMemo(Protocol):
+    def get(self, kind: str, pod: Mapping[str, Any], compute: Callable[[Mapping[str, Any]], T]) -> T: ...
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Result of :meth:`ClusterState.rank`.
+
+    ``scores`` holds the top-K feasible nodes, best first, ties by node name, with the
+    plugin's own score: NodeResourcesFit 0..100 *before* the profile weight
+    (``plugin_weight``), or Volcano's binpack value (already on the 0..100 x binpack.weight
+    scale Volcano adds to the node order; ``plugin_weight`` is binpack.weight).
+    ``reason_counts`` counts infeasible nodes by the text of the first filter that
+    rejected them.
+    """
+
+    engine: str
+    profile: str
+    strategy: str | None
+    plugin_weight: int | float
+    total_nodes: int
+    feasible_nodes: int
+    scores: tuple[tuple[str, int | float], ...]
+    reason_counts: Mapping[str, int] = field(default_factory=dict)
+    best_node: str | None = None
+
+
+def _scheduler_name(pod: Mapping[str, Any]) -> str:
+    spec = pod.get("spec") or {}
+    name = spec.get("schedulerName") if isinstance(spec, Mapping) else None
+    return name if isinstance(name, str) and name else DEFAULT_SCHEDULER_NAME
+
+
+def _volcano_scores(
+    store: NodeStore, memo: PodMemo, pod: Mapping[str, Any], model: VolcanoModel
+) -> tuple[FloatArray, float]:
+    """Volcano calls the binpack node-order function registered last (weight != 0) once per
+    binpack entry whose node ordering is enabled, summing the float64 results."""
+    registered: VolcanoBinpackArgs | None = None
+    for entry in model.binpack:
+        if entry.weight != 0:
+            registered = entry
+    calls = sum(1 for entry in model.binpack if entry.enable_node_order)
+    total = np.zeros(store.capacity, np.float64)
+    if registered is None or calls == 0:
+        return total, 0
+    task = memo.get("volcano", pod, volcano_request)
+    one = binpack_scores(store, registered, task)
+    for _ in range(calls):
+        total = total + one
+    return total, registered.weight
+
+
+def rank_pod(
+    store: NodeStore,
+    memo: PodMemo,
+    filter_cache: FilterCache,
+    pod: Mapping[str, Any],
+    model: KubeSchedulerModel | VolcanoModel,
+    profile: str | None,
+    top: int,
+    *,
+    filters: bool,
+) -> Ranking:
+    """See :meth:`linter.scoring.cluster.ClusterState.rank`."""
+    if top < 0:
+        raise ValueError(f"top must be >= 0, got {top}")
+    fit_filter: FitArgs | None = FitArgs()
+    scores: Int64Array | FloatArray
+    if isinstance(model, VolcanoModel):
+        engine, strategy = ENGINE_VOLCANO, None
+        profile_name = profile or VOLCANO_PROFILE
+        scores, weight = _volcano_scores(store, memo, pod, model)
+        plugin_weight: int | float = weight
+    else:
+        engine = ENGINE_FIT
+        profile_name = profile or _scheduler_name(pod)
+        prof = model.profile(profile_name)
+        if prof is None:
+            known = ", ".join(p.scheduler_name for p in model.profiles) or "none"
+            raise ValueError(f"scheduler model has no profile {profile_name!r} (profiles: {known})")
+        if not prof.fit_filter_enabled:
+            fit_filter = None
+        elif prof.fit is not None:
+            fit_filter = prof.fit
+        if prof.fit is None:
+            strategy, plugin_weight = None, 0
+            scores = np.zeros(store.capacity, np.int64)
+        else:
+            strategy, plugin_weight = prof.fit.strategy, prof.fit_weight
+            scores = fit_scores(store, prof.fit, memo.get("fit-score", pod, fit_score_request))
+    present = store.present
+    if filters:
+        pod_actual = memo.get("actual", pod, actual_request)
+        codes, texts = run_filters(store, filter_cache, pod, pod_actual, fit_filter)
+        feasible = present & (codes == 0)
+        counts = np.bincount(codes[present], minlength=len(texts) + 1)
+        reason_counts = {texts[i - 1]: int(counts[i]) for i in range(1, len(counts)) if counts[i]}
+    else:
+        feasible = present
+        reason_counts = {}
+    rows = np.flatnonzero(feasible)
+    chosen = _top_rows(store, rows, scores, top)
+    as_py: Callable[[Any], int | float] = float if engine == ENGINE_VOLCANO else int
+    ranked = tuple((str(store.row_names[r]), as_py(scores[r])) for r in chosen)
+    return Ranking(
+        engine=engine,
+        profile=profile_name,
+        strategy=strategy,
+        plugin_weight=plugin_weight,
+        total_nodes=int(np.count_nonzero(present)),
+        feasible_nodes=int(rows.size),
+        scores=ranked,
+        reason_counts=reason_counts,
+        best_node=ranked[0][0] if ranked else None,
+    )
+
+
+def _top_rows(store: NodeStore, rows: Int64Array, scores: Int64Array | FloatArray, top: int) -> list[int]:
+    """Rows of the ``top`` best scores (all when 0), best first, equal scores by node name."""
+    if rows.size == 0:
+        return []
+    candidate_scores = scores[rows]
+    if 0 < top < rows.size:
+        # Everything scoring at least the top-th best score may still make the cut on name order.
+        threshold = -np.partition(-candidate_scores, top - 1)[top - 1]
+        keep = candidate_scores >= threshold
+        rows, candidate_scores = rows[keep], candidate_scores[keep]
+    order = np.lexsort((store.name_order()[rows], -candidate_scores))
+    picked = rows[order]
+    return [int(r) for r in (picked[:top] if top else picked)]

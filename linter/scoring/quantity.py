@@ -1,0 +1,110 @@
+"""Kubernetes resource quantities: exact parsing and the scheduler's integer conversions.
+
+A quantity string is parsed into an exact :class:`fractions.Fraction` following the
+grammar of ``k8s.io/apimachinery/pkg/api/resource`` (``<sign><number><suffix>``, suffix one
+of the decimal SI letters ``n u m "" k M G T P E``, the binary ``Ki .. Ei`` or a decimal
+exponent ``e``/``E`` followed by a signed integer). Exact fractions matter because the
+scheduler adds quantities exactly and converts to an integer only at the end, rounding
+away from zero (``1.0005`` cpu is 1001 millicores).
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+__all__ = ["QuantityError", "parse_quantity", "to_int_rounding_up", "to_scheduler_int"]
+
+
+class QuantityError(ValueError):
+    """A value that is not a valid Kubernetes quantity."""
+
+
+_DECIMAL_SI: dict[str, Fraction] = {
+    "n": Fraction(1, 10**9),
+    "u": Fraction(1, 10**6),
+    "m": Fraction(1, 1000),
+    "": Fraction(1),
+    "k": Fraction(10**3),
+    "M": Fraction(10**6),
+    "G": Fraction(10**9),
+    "T": Fraction(10**12),
+    "P": Fraction(10**15),
+    "E": Fraction(10**18),
+}
+_BINARY_SI: dict[str, Fraction] = {
+    "Ki": Fraction(2**10),
+    "Mi": Fraction(2**20),
+    "Gi": Fraction(2**30),
+    "Ti": Fraction(2**40),
+    "Pi": Fraction(2**50),
+    "Ei": Fraction(2**60),
+}
+
+# number: digits, digits '.', digits '.' digits or '.' digits; then the suffix text.
+_QUANTITY = re.compile(r"(?P<sign>[+-]?)(?P<number>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?P<suffix>.*)", re.DOTALL)
+_EXPONENT = re.compile(r"[eE](?P<exp>[+-]?[0-9]+)")
+
+# Go's resource package refuses exponents whose scale would not fit; a bound also keeps
+# Fraction arithmetic from exploding on hostile input such as "1e999999999".
+_MAX_EXPONENT = 10_000
+
+
+def parse_quantity(value: str | int | float) -> Fraction:
+    """Parse a quantity exactly; raise :class:`QuantityError` with the reason on bad input.
+
+    Plain ints and floats (what a YAML/JSON loader yields for ``cpu: 2`` or ``cpu: 0.5``)
+    are accepted through their decimal text, as the apiserver does for JSON numbers.
+    """
+    if isinstance(value, bool):
+        raise QuantityError(f"quantity must be a string or number, not a boolean ({value!r})")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise QuantityError(f"{value!r} is not a valid quantity")
+        text = repr(value)
+    elif isinstance(value, str):
+        text = value
+    else:
+        raise QuantityError(f"quantity must be a string or number, not {type(value).__name__}")
+    if not text:
+        raise QuantityError("empty quantity")
+    match = _QUANTITY.fullmatch(text)
+    if match is None:
+        raise QuantityError(f"{text!r} is not a valid quantity (expected e.g. 500m, 1.5, 2Gi, 256M, 1e3)")
+    number = Fraction(match["number"])
+    suffix = match["suffix"]
+    if suffix in _DECIMAL_SI:
+        scale = _DECIMAL_SI[suffix]
+    elif suffix in _BINARY_SI:
+        scale = _BINARY_SI[suffix]
+    else:
+        exp = _EXPONENT.fullmatch(suffix)
+        if exp is None:
+            raise QuantityError(
+                f"{text!r} has an unknown unit {suffix!r} (use n, u, m, k, M, G, T, P, E, "
+                "Ki, Mi, Gi, Ti, Pi, Ei or an exponent such as e3)"
+            )
+        power = int(exp["exp"])
+        if abs(power) > _MAX_EXPONENT:
+            raise QuantityError(f"{text!r} has an exponent out of range")
+        scale = Fraction(10) ** power
+    result = number * scale
+    return -result if match["sign"] == "-" else result
+
+
+def to_int_rounding_up(q: Fraction) -> int:
+    """Integer value rounded away from zero, as ``resource.Quantity`` does for finer fractions."""
+    n, d = q.numerator, q.denominator
+    if d == 1:
+        return n
+    magnitude = -(-abs(n) // d)
+    return magnitude if n > 0 else -magnitude
+
+
+def to_scheduler_int(resource: str, q: Fraction) -> int:
+    """``cpu`` -> ``MilliValue()`` (millicores); every other resource -> ``Value()``."""
+    if resource == "cpu":
+        return to_int_rounding_up(q * 1000)
+    return to_int_rounding_up(q)

@@ -1,0 +1,149 @@
+"""Volcano's ``binpack`` plugin: argument parsing and the per-node float64 score.
+
+reference/scoring.md §8. Arguments arrive as the mapping a YAML loader produced from the
+plugin's ``arguments:``; Volcano reads them with gopkg.in/yaml.v2 into
+``map[string]interface{}`` and takes a value only when its dynamic type is Go ``int``,
+so quoted numbers, floats, bools and lists are ignored silently. The score is float64,
+evaluated in Volcano's order (cpu, memory, then the other resources) so that the result
+matches bit for bit where Volcano's own order is fixed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from linter.model import VolcanoBinpackArgs
+
+__all__ = [
+    "BinpackTerm",
+    "VolcanoNodeScore",
+    "binpack_score_node",
+    "go_trim_space",
+    "parse_binpack_arguments",
+]
+
+MAX_NODE_SCORE = 100
+MIN_RESOURCE = 0.1  # api.minResource: smaller requested amounts are not "requested"
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+# unicode.IsSpace as strings.TrimSpace uses it (Python's str.strip also strips \x1c-\x1f).
+_GO_SPACE = (
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+    "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def go_trim_space(text: str) -> str:
+    return text.strip(_GO_SPACE)
+
+
+def _go_int(arguments: Mapping[str, object], key: str) -> int | None:
+    """``Arguments.GetInt``: the value only if it decoded to a Go ``int`` (bools are not ints)."""
+    value = arguments.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    if not _INT64_MIN <= value <= _INT64_MAX:  # yaml.v2 yields uint64/float there: not an int
+        return None
+    return value
+
+
+def parse_binpack_arguments(arguments: Mapping[str, object]) -> VolcanoBinpackArgs:
+    """The effective weights of one binpack plugin entry (§8.1).
+
+    ``binpack.weight`` is taken as is (negative kept, 0 disables node ordering);
+    ``binpack.cpu``/``binpack.memory``/``binpack.resources.<name>`` below 0 become 1;
+    ``binpack.resources`` must be a string, split on ',' and trimmed, empty items dropped;
+    cpu and memory weights are written last so a listed ``cpu`` cannot override them.
+    """
+    weight = _go_int(arguments, "binpack.weight")
+    weight = 1 if weight is None else weight
+    cpu = _go_int(arguments, "binpack.cpu")
+    cpu = 1 if cpu is None or cpu < 0 else cpu
+    memory = _go_int(arguments, "binpack.memory")
+    memory = 1 if memory is None or memory < 0 else memory
+    listed = arguments.get("binpack.resources")
+    extras: dict[str, int] = {}
+    if isinstance(listed, str):
+        for item in listed.split(","):
+            name = go_trim_space(item)
+            if not name:
+                continue
+            w = _go_int(arguments, "binpack.resources." + name)
+            extras[name] = 1 if w is None or w < 0 else w
+    resources: dict[str, int] = {"cpu": cpu, "memory": memory}
+    for name, w in extras.items():
+        if name not in resources:
+            resources[name] = w
+    return VolcanoBinpackArgs(weight=weight, resources=resources, enable_node_order=weight != 0)
+
+
+@dataclass(frozen=True)
+class BinpackTerm:
+    """One scored resource: ``((request + used) * weight) / capacity`` or 0."""
+
+    name: str
+    weight: int
+    request: float
+    used: float
+    capacity: float
+    term: float
+
+
+@dataclass(frozen=True)
+class VolcanoNodeScore:
+    score: float
+    weight_sum: int
+    node_order_registered: bool
+    rejected_by: str | None
+    terms: tuple[BinpackTerm, ...]
+    args: VolcanoBinpackArgs
+
+    def effective_weights(self) -> dict[str, object]:
+        return {"binpack.weight": self.args.weight, "resources": dict(self.args.resources)}
+
+
+def _scored_names(args: VolcanoBinpackArgs, task_request: Mapping[str, float]) -> list[str]:
+    """``Resreq.ResourceNames()`` (cpu, memory, then scalars) that have a weight entry."""
+    names = [n for n in ("cpu", "memory") if task_request.get(n, 0.0) >= MIN_RESOURCE]
+    names += [n for n in task_request if n not in ("cpu", "memory") and task_request[n] >= MIN_RESOURCE]
+    return [n for n in names if n in args.resources]
+
+
+def binpack_score_node(
+    args: VolcanoBinpackArgs,
+    task_request: Mapping[str, float],
+    node_used: Mapping[str, float],
+    node_allocatable: Mapping[str, float],
+) -> VolcanoNodeScore:
+    """Volcano's ``BinPackingScore`` for one node (§8.3), in float64.
+
+    All three mappings are in Volcano units (see
+    :func:`~linter.scoring.requests.volcano_request`). A node where request + used
+    exceeds capacity for any scored resource scores 0 (``rejected_by`` names it).
+    """
+    names = _scored_names(args, task_request)
+    weight_sum = sum(args.resources[n] for n in names)
+    registered = args.weight != 0
+    if not registered:
+        return VolcanoNodeScore(0.0, weight_sum, False, None, (), args)
+    score = 0.0
+    terms: list[BinpackTerm] = []
+    for name in names:
+        w = args.resources[name]
+        request = task_request.get(name, 0.0)
+        used = node_used.get(name, 0.0)
+        capacity = node_allocatable.get(name, 0.0)
+        if capacity == 0 or w == 0:
+            terms.append(BinpackTerm(name, w, request, used, capacity, 0.0))
+            continue
+        used_finally = request + used
+        if used_finally > capacity:
+            return VolcanoNodeScore(0.0, weight_sum, True, name, tuple(terms), args)
+        term = used_finally * float(w) / capacity
+        terms.append(BinpackTerm(name, w, request, used, capacity, term))
+        score += term
+    if weight_sum > 0:
+        score /= float(weight_sum)
+    score *= float(MAX_NODE_SCORE * args.weight)
+    return VolcanoNodeScore(score, weight_sum, True, None, tuple(terms), args)

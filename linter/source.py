@@ -1,0 +1,333 @@
+"""Parse YAML/JSON text into plain data while keeping every node's position.
+
+Built on PyYAML's *event* stream (libyaml when available) rather than its composer or
+constructor, for three reasons:
+
+* the tree is built iteratively, so a deeply nested document cannot overflow the stack;
+* aliases are counted as they expand, so an alias bomb is refused before anything walks it;
+* plain scalars are resolved with the YAML 1.1 rules of Go's yaml.v2 (which both
+  kube-scheduler, through sigs.k8s.io/yaml, and Volcano use): ``OFF`` and ``y`` are
+  booleans, ``010`` is octal, ``1_000`` is an int, ``2001-12-14`` stays a string.
+
+Every mapping key and value and every sequence item gets a 1-based (line, column) in the
+position index, keyed by its JSON pointer as a tuple of str/int parts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+try:  # libyaml is much faster; fall back to the pure-Python parser where it is missing
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+Pointer = tuple[str | int, ...]
+PositionMapper = Callable[[int, int], tuple[int, int]]
+
+MAX_DEPTH = 200
+MAX_NODES = 2_000_000  # materialized nodes, counting every alias expansion
+
+
+class SourceError(Exception):
+    """Text that cannot be turned into documents; carries the 1-based position of the problem."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1, code: str = "BPL001") -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.code = code
+
+
+@dataclass(frozen=True)
+class DuplicateKey:
+    pointer: Pointer  # pointer of the mapping that holds the key twice
+    key: str
+    line: int
+    column: int
+    first_line: int
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where a key and its value start (equal for sequence items and the root)."""
+
+    key_line: int
+    key_column: int
+    line: int
+    column: int
+
+
+@dataclass
+class Document:
+    """One YAML document: its data, the positions of its nodes, and how to map them to the file."""
+
+    path: str
+    data: Any
+    spots: dict[Pointer, Spot]
+    start_line: int
+    start_column: int
+    duplicate_keys: list[DuplicateKey] = field(default_factory=list)
+    quoted: set[Pointer] = field(default_factory=set)  # scalars written in quotes
+    text: str = ""
+    is_json: bool = False
+    mapper: PositionMapper | None = None  # set for documents embedded in another file's string
+    embedded_key: str | None = None  # the ConfigMap data key this document came from
+
+    def locate(self, pointer: Sequence[str | int], *, key: bool = False) -> tuple[int, int]:
+        """Position of ``pointer`` in the *file*; falls back to the nearest ancestor that exists."""
+        p = tuple(pointer)
+        while p and p not in self.spots:
+            p = p[:-1]
+        spot = self.spots.get(p)
+        if spot is None:
+            line, col = self.start_line, self.start_column
+        elif key and p == tuple(pointer):
+            line, col = spot.key_line, spot.key_column
+        else:
+            line, col = spot.line, spot.column
+        return self.map(line, col)
+
+    def map(self, line: int, column: int) -> tuple[int, int]:
+        return self.mapper(line, column) if self.mapper else (line, column)
+
+
+# --- yaml.v2 scalar resolution -------------------------------------------------------------
+
+_NULLS = {"", "~", "null", "Null", "NULL"}
+_TRUE = {"y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE"}
+_FALSE = {"n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE"}
+_FLOAT_RE = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+_INF = {".inf": math.inf, ".Inf": math.inf, ".INF": math.inf, "+.inf": math.inf, "+.Inf": math.inf,
+        "+.INF": math.inf, "-.inf": -math.inf, "-.Inf": -math.inf, "-.INF": -math.inf}
+_NAN = {".nan", ".NaN", ".NAN"}
+_INT64_MIN, _UINT64_MAX = -(2**63), 2**64 - 1
+
+
+def _go_parse_int(text: str) -> int | None:
+    """strconv.ParseInt(s, 0, 64) then ParseUint: sign, 0x/0o/0b prefixes, leading-0 octal."""
+    s = text
+    neg = s.startswith("-")
+    if s[:1] in "+-":
+        s = s[1:]
+    if not s:
+        return None
+    base = 10
+    low = s.lower()
+    if low.startswith("0x"):
+        base, s = 16, s[2:]
+    elif low.startswith("0o"):
+        base, s = 8, s[2:]
+    elif low.startswith("0b"):
+        base, s = 2, s[2:]
+    elif len(s) > 1 and s[0] == "0":
+        base, s = 8, s[1:]
+    if not s or not all(c in "0123456789abcdefABCDEF"[: base if base <= 10 else 22] for c in s):
+        return None
+    value = -int(s, base) if neg else int(s, base)
+    return value if _INT64_MIN <= value <= _UINT64_MAX else None
+
+
+def resolve_plain(text: str) -> Any:
+    """The value yaml.v2 gives an untagged plain scalar."""
+    if text in _NULLS:
+        return None
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    if text in _INF:
+        return _INF[text]
+    if text in _NAN:
+        return math.nan
+    if text[:1] in "0123456789+-.":
+        plain = text.replace("_", "")
+        as_int = _go_parse_int(plain)
+        if as_int is not None:
+            return as_int
+        if _FLOAT_RE.match(plain):
+            return float(plain)
+    return text
+
+
+def _resolve_tagged(tag: str, text: str, line: int, col: int) -> Any:
+    short = tag.replace("tag:yaml.org,2002:", "!!")
+    if short == "!!str":
+        return text
+    if short in ("!!int", "!!float", "!!bool", "!!null"):
+        value = resolve_plain(text)
+        ok = {"!!int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+              "!!float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+              "!!bool": lambda v: isinstance(v, bool), "!!null": lambda v: v is None}[short](value)
+        if not ok:
+            raise SourceError(f"cannot decode {text!r} as {short}", line, col)
+        return float(value) if short == "!!float" else value
+    if short in ("!!binary", "!!timestamp"):
+        return text
+    raise SourceError(f"unsupported YAML tag {tag}", line, col)
+
+
+# --- the event-driven builder ----------------------------------------------------------------
+
+@dataclass
+class _Frame:
+    container: Any
+    pointer: Pointer
+    anchor: str | None
+    start_nodes: int
+    pending_key: tuple[str, int, int] | None = None
+    key_lines: dict[str, int] = field(default_factory=dict)
+    merges: list[Any] = field(default_factory=list)
+
+
+def parse_documents(text: str, path: str, *, is_json: bool = False) -> list[Document]:
+    """All documents of a YAML stream (JSON is YAML). Raises SourceError on the first problem."""
+    builder = _Builder(path, text, is_json)
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            builder.feed(event)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise SourceError(f"invalid YAML: {problem}", line, col) from None
+    except yaml.YAMLError as exc:
+        raise SourceError(f"invalid YAML: {exc}") from None
+    except RecursionError:
+        raise SourceError(f"document nested deeper than {MAX_DEPTH} levels", code="BPL005") from None
+    return builder.documents
+
+
+class _Builder:
+    def __init__(self, path: str, text: str, is_json: bool) -> None:
+        self.path, self.text, self.is_json = path, text, is_json
+        self.documents: list[Document] = []
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.doc: Document | None = None
+        self.nodes = 0
+
+    def feed(self, event: yaml.Event) -> None:
+        mark = event.start_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        if isinstance(event, yaml.DocumentStartEvent):
+            self.doc = Document(self.path, None, {}, line, col, text=self.text, is_json=self.is_json)
+            self.anchors = {}
+        elif isinstance(event, yaml.DocumentEndEvent):
+            assert self.doc is not None
+            self.documents.append(self.doc)
+            self.doc = None
+        elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            if len(self.stack) >= MAX_DEPTH:
+                raise SourceError(f"document nested deeper than {MAX_DEPTH} levels", line, col, "BPL005")
+            if event.tag and event.tag not in ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "!"):
+                raise SourceError(f"unsupported YAML tag {event.tag}", line, col)
+            container: Any = {} if isinstance(event, yaml.MappingStartEvent) else []
+            pointer = self._place(container, line, col)
+            assert pointer is not None  # a container is never a mapping key here
+            self.stack.append(_Frame(container, pointer, event.anchor, self.nodes))
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            frame = self.stack.pop()
+            for merge in frame.merges:  # explicit keys win over merged ones, earlier merges over later
+                for merged in merge if isinstance(merge, list) else [merge]:
+                    for k, v in merged.items() if isinstance(merged, dict) else ():
+                        frame.container.setdefault(k, v)
+            if frame.anchor:
+                self.anchors[frame.anchor] = (frame.container, self.nodes - frame.start_nodes + 1)
+        elif isinstance(event, yaml.ScalarEvent):
+            value = self._scalar(event, line, col)
+            plain = not event.style  # libyaml reports plain style as '', the pure parser as None
+            quoted = event.style in ("'", '"')
+            pointer = self._place(value, line, col, scalar_text=event.value, plain=plain)
+            if quoted and pointer is not None and self.doc is not None:
+                self.doc.quoted.add(pointer)
+            if event.anchor:
+                self.anchors[event.anchor] = (value, 1)
+        elif isinstance(event, yaml.AliasEvent):
+            if event.anchor not in self.anchors:
+                raise SourceError(f"unknown anchor {event.anchor!r}", line, col)
+            value, size = self.anchors[event.anchor]
+            self.nodes += size - 1  # _place counts one more
+            self._place(value, line, col, alias=True)
+
+    def _scalar(self, event: yaml.ScalarEvent, line: int, col: int) -> Any:
+        if event.tag and event.tag != "!":
+            return _resolve_tagged(event.tag, event.value, line, col)
+        if not event.style and event.implicit[0]:
+            return resolve_plain(event.value)
+        return event.value
+
+    def _place(self, value: Any, line: int, col: int, *, scalar_text: str | None = None,
+               plain: bool = False, alias: bool = False) -> Pointer | None:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise SourceError(f"document expands to more than {MAX_NODES} nodes (alias bomb?)", line, col,
+                              "BPL005")
+        doc = self.doc
+        assert doc is not None
+        if not self.stack:
+            doc.data = value
+            doc.spots[()] = Spot(line, col, line, col)
+            return ()
+        frame = self.stack[-1]
+        if isinstance(frame.container, list):
+            pointer = (*frame.pointer, len(frame.container))
+            frame.container.append(value)
+            doc.spots[pointer] = Spot(line, col, line, col)
+            return pointer
+        if frame.pending_key is None:  # this node is a key
+            if scalar_text is None and not alias:  # complex keys: neither Go decoder accepts them
+                raise SourceError("a mapping or sequence cannot be used as a mapping key", line, col)
+            key = scalar_text if scalar_text is not None else str(value)
+            frame.pending_key = (_key_text(key, value, plain), line, col)
+            return None
+        key, kline, kcol = frame.pending_key
+        frame.pending_key = None
+        if key == "<<" and plain_merge(value):  # YAML merge key: applied when the mapping ends
+            frame.merges.append(value)  # a list may still be filling: expand it at the end
+            return (*frame.pointer, "<<")
+        pointer = (*frame.pointer, key)
+        if key in frame.key_lines:
+            doc.duplicate_keys.append(DuplicateKey(frame.pointer, key, kline, kcol, frame.key_lines[key]))
+        else:
+            frame.key_lines[key] = kline
+        frame.container[key] = value
+        doc.spots[pointer] = Spot(kline, kcol, line, col)
+        return pointer
+
+
+def _key_text(text: str, value: Any, plain: bool) -> str:
+    """Keys become strings the way sigs.k8s.io/yaml writes them into JSON (true -> "true", 010 -> "8")."""
+    if not plain:
+        return text
+    resolved = resolve_plain(text)
+    if isinstance(resolved, bool):
+        return "true" if resolved else "false"
+    if isinstance(resolved, int):
+        return str(resolved)
+    if resolved is None:
+        return "null" if text else ""
+    return text  # includes "<<", the merge key
+
+
+def plain_merge(value: Any) -> bool:
+    return isinstance(value, dict) or (isinstance(value, list) and all(isinstance(v, dict) for v in value))
+
+
+def iter_pointers(data: Any, prefix: Pointer = ()) -> Iterator[tuple[Pointer, Any]]:
+    """Every (pointer, value) in ``data``, depth first, iteratively."""
+    stack: list[tuple[Pointer, Any]] = [(prefix, data)]
+    while stack:
+        pointer, value = stack.pop()
+        yield pointer, value
+        if isinstance(value, dict):
+            stack.extend(((*pointer, k), v) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend(((*pointer, i), v) for i, v in reversed(list(enumerate(value))))

@@ -1,0 +1,86 @@
+"""Opening wrappers: configs embedded in ConfigMap ``data`` strings, and ``v1/List`` items.
+
+Positions inside an embedded config are mapped back to the outer file: exactly for block
+scalars (``|``/``>``) and single-line values, and to the value's first character otherwise
+(e.g. a JSON string full of ``\\n`` escapes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from linter.findings import Finding, Severity
+from linter.source import Document, Pointer, PositionMapper, SourceError, parse_documents
+
+# Keys whose value is meant to be a config file: a parse error there is reported, elsewhere a
+# value that is not YAML is simply not a scheduler config.
+CONFIG_KEY_SUFFIXES = (".yaml", ".yml", ".json", ".conf", ".cfg")
+
+
+def is_configmap(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("kind") == "ConfigMap" and isinstance(data.get("data"), dict)
+
+
+def list_items(doc: Document) -> list[Document] | None:
+    """Items of a ``kind: List`` (or ``*List``) object as sub-documents; None if it is not one."""
+    data = doc.data
+    if not (isinstance(data, dict) and isinstance(data.get("kind"), str) and data["kind"].endswith("List")
+            and isinstance(data.get("items"), list)):
+        return None
+    return [sub_document(doc, ("items", i)) for i in range(len(data["items"]))]
+
+
+def sub_document(doc: Document, prefix: Pointer) -> Document:
+    value: Any = doc.data
+    for part in prefix:
+        value = value[part]
+    n = len(prefix)
+    spots = {p[n:]: s for p, s in doc.spots.items() if p[:n] == prefix}
+    quoted = {p[n:] for p in doc.quoted if p[:n] == prefix}
+    dups = [d for d in doc.duplicate_keys if d.pointer[:n] == prefix]
+    root = spots.get(())
+    line, col = (root.line, root.column) if root else (doc.start_line, doc.start_column)
+    return Document(doc.path, value, spots, line, col, duplicate_keys=[
+        type(d)(d.pointer[n:], d.key, d.line, d.column, d.first_line) for d in dups
+    ], quoted=quoted, text=doc.text, is_json=doc.is_json, mapper=doc.mapper, embedded_key=doc.embedded_key)
+
+
+def embedded_documents(doc: Document) -> tuple[list[Document], list[Finding]]:
+    """Parse every string in ``data`` that is YAML; map inner positions to the file."""
+    out: list[Document] = []
+    problems: list[Finding] = []
+    for key, value in doc.data["data"].items():
+        if not isinstance(value, str):
+            continue
+        mapper = _mapper_for(doc, ("data", key), value)
+        try:
+            inner = parse_documents(value, doc.path, is_json=key.endswith(".json"))
+        except SourceError as exc:
+            if key.endswith(CONFIG_KEY_SUFFIXES):
+                line, col = mapper(exc.line, exc.column)
+                problems.append(Finding(doc.path, line, col, exc.code, Severity.ERROR,
+                                        f"data[{key!r}]: {exc.message}"))
+            continue
+        for d in inner:
+            d.mapper = mapper
+            d.embedded_key = key
+            out.append(d)
+    return out, problems
+
+
+def _mapper_for(doc: Document, pointer: Pointer, value: str) -> PositionMapper:
+    line, col = doc.locate(pointer)
+    lines = doc.text.splitlines()
+    indicator = lines[line - 1][col - 1] if 0 < line <= len(lines) and 0 < col <= len(lines[line - 1]) else ""
+    if indicator in "|>" and indicator:
+        indent = 0
+        for text in lines[line:]:
+            if text.strip():
+                indent = len(text) - len(text.lstrip(" "))
+                break
+        if indicator == "|":
+            return lambda il, ic: (line + il, ic + indent)
+    if "\n" not in value.rstrip("\n") and indicator not in "|>":
+        shift = 1 if indicator in "'\"" else 0
+        return lambda il, ic: (line, col + shift + ic - 1)
+    return lambda il, ic: (line, col)

@@ -1,0 +1,255 @@
+"""Certificates for the webhook's HTTPS endpoint: decide what to do, then hand the result to a store.
+
+The decision is a pure function of the stored material and the time (``make_plan``); ``issue`` carries it out
+in memory; the stores (``webhook.certs_local`` for a directory, ``webhook.certs_kube`` for Secrets and the
+webhook configurations' ``caBundle``) only read and write bytes. Running the command twice in a row changes
+nothing the second time: valid certificates are kept byte for byte.
+
+Life cycle (both thresholds are two thirds of the certificate's own life):
+
+* serving certificate, short-lived (90 days by default): re-issued by the current CA once two thirds of its
+  life have passed, or at once when it is missing, unreadable, not signed by the current CA, or its names differ;
+* CA, long-lived (5 years by default): replaced once two thirds of its life have passed. The old CA stays in
+  the trust bundle (``ca.crt``, which is what ``caBundle`` carries) until it expires, so an apiserver that still
+  has the previous bundle and a pod that still serves the previous certificate keep trusting each other.
+
+Stored form, identical in a directory and in Secrets: ``ca.crt`` = trust bundle with the current CA first,
+``ca.key`` = current CA key, ``tls.crt``/``tls.key`` = serving certificate and key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from enum import Enum
+
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+
+from webhook import certs_x509
+from webhook.certs_x509 import CertificateDataError
+
+RENEW_FRACTION = 2 / 3
+DEFAULT_SERVING_DAYS = 90
+DEFAULT_CA_DAYS = 1825
+
+
+@dataclass(frozen=True)
+class CertMaterial:
+    """The stored state: PEM bytes, empty when absent."""
+
+    ca_bundle: bytes = b""
+    ca_key: bytes = b""
+    tls_cert: bytes = b""
+    tls_key: bytes = b""
+
+
+@dataclass(frozen=True)
+class CertPolicy:
+    """What the certificates must look like and how long they live."""
+
+    dns_names: tuple[str, ...]
+    ip_addresses: tuple[str, ...] = ()
+    serving_validity: timedelta = timedelta(days=DEFAULT_SERVING_DAYS)
+    ca_validity: timedelta = timedelta(days=DEFAULT_CA_DAYS)
+    ca_common_name: str = "binpack-guard-ca"
+
+
+class Action(Enum):
+    KEEP = "keep"
+    ISSUE_SERVING = "issue-serving"
+    ROTATE_CA = "rotate-ca"
+    CREATE_CA = "create-ca"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to do, why, and which older CAs the trust bundle must keep (PEM, newest first)."""
+
+    action: Action
+    reason: str
+    previous_cas: tuple[bytes, ...] = ()
+
+
+def service_dns_names(service: str, namespace: str, cluster_domain: str = "cluster.local") -> tuple[str, ...]:
+    """The four names by which pods (and the apiserver) can reach ``service``."""
+    base = f"{service}.{namespace}.svc"
+    return (service, f"{service}.{namespace}", base, f"{base}.{cluster_domain}")
+
+
+def _pem(cert: x509.Certificate) -> bytes:
+    return cert.public_bytes(serialization.Encoding.PEM)
+
+
+def _still_trusted(certs: list[x509.Certificate], now: datetime, exclude: set[str]) -> tuple[bytes, ...]:
+    """CA certificates from ``certs`` that have not expired, once each, minus the fingerprints in ``exclude``."""
+    kept: list[bytes] = []
+    seen = set(exclude)
+    for cert in certs:
+        info = certs_x509.describe(cert)
+        if info.is_ca and info.not_after > now and info.fingerprint not in seen:
+            seen.add(info.fingerprint)
+            kept.append(_pem(cert))
+    return tuple(kept)
+
+
+def _ca_problem(bundle: list[x509.Certificate], ca_key: bytes, now: datetime) -> str | None:
+    if not bundle:
+        return "no CA certificate stored"
+    ca = bundle[0]
+    info = certs_x509.describe(ca)
+    if not info.is_ca:
+        return f"stored CA {info.subject} is not a CA certificate"
+    if not certs_x509.key_matches(ca, ca_key):
+        return "stored CA key is missing or does not match the CA certificate"
+    if now >= info.not_after:
+        return f"CA expired at {info.not_after.isoformat()}"
+    if now < info.not_before:
+        return f"CA is not valid before {info.not_before.isoformat()}"
+    return None
+
+
+def _serving_problem(material: CertMaterial, ca: x509.Certificate, now: datetime, policy: CertPolicy) -> str:
+    """Why the serving certificate must be re-issued, or "" with its renewal time when it may stay."""
+    if not material.tls_cert.strip():
+        return "no serving certificate stored"
+    try:
+        cert = certs_x509.load_cert(material.tls_cert, "tls.crt")
+    except CertificateDataError as exc:
+        return str(exc)
+    info = certs_x509.describe(cert)
+    renewal = info.renewal_time(RENEW_FRACTION).isoformat()
+    if not certs_x509.key_matches(cert, material.tls_key):
+        return "serving key is missing or does not match the serving certificate"
+    if not certs_x509.signed_by(cert, ca):
+        return "serving certificate is not signed by the current CA"
+    if info.dns_names != frozenset(policy.dns_names) or info.ip_addresses != frozenset(policy.ip_addresses):
+        return "serving certificate names differ from the service's names"
+    if now < info.not_before:
+        return f"serving certificate is not valid before {info.not_before.isoformat()}"
+    if info.fraction_elapsed(now) >= RENEW_FRACTION:
+        return f"serving certificate passed 2/3 of its life at {renewal}"
+    return ""
+
+
+def make_plan(material: CertMaterial, now: datetime, policy: CertPolicy) -> Plan:
+    """Decide, without side effects, what ``material`` needs at ``now`` to satisfy ``policy``."""
+    now = certs_x509.utc(now)
+    try:
+        bundle = certs_x509.load_certs(material.ca_bundle, "ca.crt")
+    except CertificateDataError as exc:
+        return Plan(Action.CREATE_CA, str(exc))
+    problem = _ca_problem(bundle, material.ca_key, now)
+    if problem is not None:
+        return Plan(Action.CREATE_CA, problem, _still_trusted(bundle, now, set()))
+    ca = bundle[0]
+    ca_info = certs_x509.describe(ca)
+    if ca_info.fraction_elapsed(now) >= RENEW_FRACTION:
+        reason = f"CA passed 2/3 of its life at {ca_info.renewal_time(RENEW_FRACTION).isoformat()}"
+        return Plan(Action.ROTATE_CA, reason, _still_trusted(bundle, now, set()))
+    previous = _still_trusted(bundle[1:], now, {ca_info.fingerprint})
+    problem = _serving_problem(material, ca, now, policy)
+    if problem:
+        return Plan(Action.ISSUE_SERVING, problem, previous)
+    return Plan(Action.KEEP, "certificates are valid and not yet due for renewal", previous)
+
+
+def issue(plan: Plan, material: CertMaterial, now: datetime, policy: CertPolicy) -> CertMaterial:
+    """Carry out ``plan``: returns ``material`` itself when nothing needs to change."""
+    now = certs_x509.utc(now)
+    if plan.action in (Action.CREATE_CA, Action.ROTATE_CA):
+        name = f"{policy.ca_common_name} {now:%Y-%m-%dT%H:%M:%SZ}"
+        ca = certs_x509.generate_ca(now, policy.ca_validity, name)
+    else:
+        current = certs_x509.load_certs(material.ca_bundle, "ca.crt")[0]
+        ca = certs_x509.KeyPair(_pem(current), material.ca_key)
+    bundle = ca.cert_pem + b"".join(plan.previous_cas)
+    if plan.action is Action.KEEP:
+        return material if bundle == material.ca_bundle else replace(material, ca_bundle=bundle)
+    serving = certs_x509.generate_serving(ca, policy.dns_names, policy.ip_addresses, now, policy.serving_validity)
+    return CertMaterial(ca_bundle=bundle, ca_key=ca.key_pem, tls_cert=serving.cert_pem, tls_key=serving.key_pem)
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``binpack-webhook certs``."""
+    p = subparsers.add_parser(
+        "certs",
+        help="create or renew the webhook's CA and serving certificate (idempotent)",
+        description="Create, keep or renew the webhook's certificates; store them in Secrets and write the CA "
+        "bundle into the webhook configurations' caBundle, or (--local-dir) into a directory.",
+    )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--local-dir", metavar="DIR", help="write ca.crt, ca.key, tls.crt, tls.key here instead")
+    where.add_argument("--kubeconfig", metavar="PATH", help="kubeconfig file (default: in-cluster config)")
+    p.add_argument("--service", required=True, help="Service name the certificate is for")
+    p.add_argument("--namespace", default="default", help="namespace of the Service and the Secrets")
+    p.add_argument("--cluster-domain", default="cluster.local", help="cluster DNS domain (default cluster.local)")
+    p.add_argument("--extra-dns-name", action="append", default=[], metavar="NAME", help="additional DNS SAN")
+    p.add_argument("--ip-address", action="append", default=[], metavar="IP", help="IP SAN, e.g. 127.0.0.1")
+    p.add_argument("--ca-secret", metavar="NAME", help="Secret holding ca.crt (bundle) and ca.key")
+    p.add_argument("--tls-secret", metavar="NAME", help="Secret (kubernetes.io/tls) mounted by the server")
+    p.add_argument("--mutating-webhook-configuration", action="append", default=[], metavar="NAME")
+    p.add_argument("--validating-webhook-configuration", action="append", default=[], metavar="NAME")
+    p.add_argument(
+        "--owner-mutating-webhook-configuration",
+        metavar="NAME",
+        help="make both Secrets owned by this MutatingWebhookConfiguration, so they go when it goes",
+    )
+    p.add_argument("--serving-validity-days", type=_positive_int, default=DEFAULT_SERVING_DAYS)
+    p.add_argument("--ca-validity-days", type=_positive_int, default=DEFAULT_CA_DAYS)
+    p.set_defaults(func=run)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def policy_from_args(args: argparse.Namespace) -> CertPolicy:
+    names = service_dns_names(args.service, args.namespace, args.cluster_domain) + tuple(args.extra_dns_name)
+    return CertPolicy(
+        dns_names=tuple(dict.fromkeys(names)),
+        ip_addresses=tuple(dict.fromkeys(args.ip_address)),
+        serving_validity=timedelta(days=args.serving_validity_days),
+        ca_validity=timedelta(days=args.ca_validity_days),
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point of ``binpack-webhook certs``: 0 done, 1 could not read or write, 2 bad arguments."""
+    try:
+        policy = policy_from_args(args)
+        if args.serving_validity_days >= args.ca_validity_days:
+            raise ValueError("--serving-validity-days must be shorter than --ca-validity-days")
+        for ip in policy.ip_addresses:
+            _check_ip(ip)
+    except ValueError as exc:
+        print(f"binpack-webhook certs: {exc}", file=sys.stderr)
+        return 2
+    now = datetime.now(UTC)
+    if args.local_dir:
+        from webhook import certs_local
+
+        return certs_local.reconcile(args.local_dir, now, policy)
+    if not args.ca_secret or not args.tls_secret:
+        print("binpack-webhook certs: --ca-secret and --tls-secret are required without --local-dir", file=sys.stderr)
+        return 2
+    from webhook import certs_kube
+
+    return certs_kube.reconcile(args, now, policy)
+
+
+def _check_ip(text: str) -> None:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        raise ValueError(f"--ip-address: not an IP address: {text!r}") from None

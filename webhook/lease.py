@@ -1,0 +1,103 @@
+"""Race-free claim on "the one globalDefault PriorityClass" across webhook replicas and workers.
+
+Two concurrent CREATEs of different ``globalDefault: true`` classes can both pass a check against a cache,
+because neither object exists yet. So the PriorityClass policy claims a single shared record first: a
+coordination.k8s.io Lease whose ``holderIdentity`` is the class name. Writes use the Lease's
+resourceVersion (optimistic concurrency), so of N racing claimers exactly one create/replace succeeds; the
+losers re-read and see the winner.
+
+A holder stays valid while its class is still the default in the cache (``is_still_default``) *or* its claim
+is younger than ``grace``: the winner's own object is not in any cache until the apiserver has stored it, so
+without the grace period a second claimer could read the lease, find the holder "missing" and take over.
+This module is pure (no kubernetes); the Lease I/O is ``webhook.cache.KubeLeaseStore``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import NamedTuple, Protocol
+
+log = logging.getLogger(__name__)
+
+
+class LeaseConflict(Exception):
+    """The lease was created or changed by someone else since we read it (HTTP 409)."""
+
+
+class LeaseUnavailable(Exception):
+    """The lease could not be read or written (apiserver unreachable, forbidden, too much contention)."""
+
+
+class LeaseRecord(NamedTuple):
+    holder: str  # "" when released
+    resource_version: str
+    acquired: datetime | None
+
+
+class LeaseStore(Protocol):
+    def get(self) -> LeaseRecord | None: ...
+
+    def create(self, holder: str, acquired: datetime) -> None:
+        """Create the lease; raises LeaseConflict if it already exists."""
+        ...
+
+    def replace(self, holder: str, acquired: datetime, expected_resource_version: str) -> None:
+        """Overwrite the lease; raises LeaseConflict if its resourceVersion is no longer the expected one."""
+        ...
+
+
+class DefaultClassClaim(Protocol):
+    def claim(self, class_name: str, *, is_still_default: Callable[[str], bool]) -> str | None: ...
+
+    def release(self, class_name: str) -> None: ...
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class LeaseDefaultClassClaim:
+    """``DefaultClassClaim`` over a ``LeaseStore``; ``claim`` raises ``LeaseUnavailable`` if it cannot decide."""
+
+    def __init__(
+        self, store: LeaseStore, *, grace: timedelta = timedelta(seconds=30), max_attempts: int = 8,
+        clock: Callable[[], datetime] = _utc_now,
+    ) -> None:
+        self._store, self._grace, self._max_attempts, self._clock = store, grace, max_attempts, clock
+
+    def claim(self, class_name: str, *, is_still_default: Callable[[str], bool]) -> str | None:
+        """None if ``class_name`` now holds (or already held) the claim, else the name of the holder."""
+        for _ in range(self._max_attempts):
+            record = self._store.get()
+            now = self._clock()
+            try:
+                if record is None:
+                    self._store.create(class_name, now)
+                    return None
+                if record.holder == class_name:
+                    return None
+                if record.holder and (self._is_fresh(record, now) or is_still_default(record.holder)):
+                    return record.holder
+                self._store.replace(class_name, now, record.resource_version)
+                return None
+            except LeaseConflict:
+                continue  # someone else wrote first: re-read and judge their claim
+        raise LeaseUnavailable(f"globalDefault claim for {class_name!r}: still contended after "
+                               f"{self._max_attempts} attempts")
+
+    def release(self, class_name: str) -> None:
+        """Best effort: clear the holder if it is ``class_name``; a lost race or an outage is only logged."""
+        try:
+            record = self._store.get()
+            if record is not None and record.holder == class_name:
+                self._store.replace("", self._clock(), record.resource_version)
+        except (LeaseConflict, LeaseUnavailable) as exc:
+            log.info("globalDefault claim release for %r skipped: %s", class_name, exc)
+
+    def _is_fresh(self, record: LeaseRecord, now: datetime) -> bool:
+        if record.acquired is None:
+            return False
+        acquired = record.acquired if record.acquired.tzinfo else record.acquired.replace(tzinfo=UTC)
+        return now - acquired < self._grace

@@ -1,0 +1,78 @@
+"""The webhook's settings: one frozen object, read from the environment once and passed explicitly.
+
+Every field can be set through ``BINPACK_GUARD_<FIELD IN UPPER SNAKE CASE>`` (for example
+``BINPACK_GUARD_TOP=5``); keyword overrides (the CLI's flags) win over the environment.
+An empty variable counts as unset. Bad values raise ``SettingsError`` with a one-line
+message naming the variable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+ENV_PREFIX = "BINPACK_GUARD_"
+MIB = 1024 * 1024
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class SettingsError(ValueError):
+    """A setting has a value the webhook cannot use."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    bind: str = "0.0.0.0:8443"
+    tls_cert_file: str | None = None
+    tls_private_key_file: str | None = None
+    kubeconfig: str | None = None
+    scheduler_config: str | None = None
+    volcano_config: str | None = None
+    volcano_scheduler_name: str = "volcano"
+    top: int = 10
+    workers: int = 2
+    threads: int = 4
+    lease_namespace: str | None = None
+    lease_name: str = "binpack-guard-global-default"
+    max_body_bytes: int = 3 * MIB
+    log_level: str = "INFO"
+
+    def __post_init__(self) -> None:
+        for name, minimum in (("top", 0), ("workers", 1), ("threads", 1), ("max_body_bytes", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+                raise SettingsError(f"{env_name(name)}: must be an integer >= {minimum}, got {value!r}")
+        if self.log_level.upper() not in LOG_LEVELS:
+            raise SettingsError(f"{env_name('log_level')}: must be one of {', '.join(LOG_LEVELS)}")
+        if not self.volcano_scheduler_name:
+            raise SettingsError(f"{env_name('volcano_scheduler_name')}: must not be empty")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
+        """Read ``BINPACK_GUARD_*`` from ``environ``; overrides that are None count as not given."""
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = sorted(set(overrides) - set(fields))
+        if unknown:
+            raise SettingsError(f"unknown setting(s): {', '.join(unknown)}")
+        values: dict[str, Any] = {}
+        for name, field in fields.items():
+            raw = environ.get(env_name(name), "")
+            if raw != "":
+                values[name] = _convert(name, raw, field.default)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+
+def env_name(field_name: str) -> str:
+    return ENV_PREFIX + field_name.upper()
+
+
+def _convert(name: str, raw: str, default: object) -> object:
+    if isinstance(default, int) and not isinstance(default, bool):
+        try:
+            return int(raw.strip(), 10)
+        except ValueError:
+            raise SettingsError(f"{env_name(name)}: not an integer: {raw!r}") from None
+    return raw

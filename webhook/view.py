@@ -1,0 +1,136 @@
+"""What the admission decisions may know about the cluster: the ``ClusterView`` protocol.
+
+Decisions never talk to the API server. They read a ``ClusterView``: a PriorityClass
+snapshot, the incrementally maintained scheduling state (held under the view's lock
+while a pod is scored), and whether the view is synced and healthy. The real view is
+``webhook.cache.ClusterCache`` (list+watch); ``StaticClusterView`` here is the
+in-memory one that tests and benchmarks build from plain object dicts.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from linter.scoring.cluster import ClusterState
+
+PREEMPT_LOWER_PRIORITY = "PreemptLowerPriority"
+PREEMPT_NEVER = "Never"
+
+
+@dataclass(frozen=True)
+class PriorityClassInfo:
+    """The parts of a PriorityClass the Priority plugin reads, after v1 defaulting."""
+
+    name: str
+    value: int
+    global_default: bool
+    preemption_policy: str = PREEMPT_LOWER_PRIORITY
+
+    @classmethod
+    def from_object(cls, obj: Mapping[str, Any]) -> PriorityClassInfo:
+        """Build from a v1 PriorityClass dict (``globalDefault`` omitted = false, policy defaulted)."""
+        metadata = obj.get("metadata")
+        name = metadata.get("name", "") if isinstance(metadata, Mapping) else ""
+        value = obj.get("value", 0)
+        policy = obj.get("preemptionPolicy")
+        return cls(
+            name=str(name),
+            value=value if isinstance(value, int) and not isinstance(value, bool) else 0,
+            global_default=obj.get("globalDefault") is True,
+            preemption_policy=policy if isinstance(policy, str) else PREEMPT_LOWER_PRIORITY,
+        )
+
+
+class ClusterView(Protocol):
+    """Read side of the cluster cache, as the admission decisions use it."""
+
+    def priority_classes(self) -> Mapping[str, PriorityClassInfo]:
+        """A consistent snapshot (a copy or an immutable mapping) keyed by class name."""
+        ...
+
+    def scheduling_state(self) -> AbstractContextManager[ClusterState]:
+        """The node/pod scoring state, locked for the duration of the ``with`` block."""
+        ...
+
+    def is_synced(self) -> bool:
+        """True once the first list of every watched resource has completed."""
+        ...
+
+    def is_healthy(self) -> bool:
+        """True while the watches run (not stuck in error backoff)."""
+        ...
+
+    def stats(self) -> Mapping[str, float]:
+        """Counters for metrics, e.g. nodes, pods, priorityclasses, watch_restarts."""
+        ...
+
+
+class StaticClusterView:
+    """An in-memory ``ClusterView`` built from lists of v1 object dicts (tests, benchmarks).
+
+    The mutators mirror what a watch would deliver, so a test can replay a recorded
+    sequence of admission requests against a view that changes along the way.
+    """
+
+    def __init__(
+        self,
+        *,
+        nodes: Iterable[Mapping[str, Any]] = (),
+        pods: Iterable[Mapping[str, Any]] = (),
+        priority_classes: Iterable[Mapping[str, Any]] = (),
+        synced: bool = True,
+        healthy: bool = True,
+    ) -> None:
+        self._lock = threading.Lock()
+        self._state = ClusterState()
+        for node in nodes:
+            self._state.apply_node(node)
+        for pod in pods:
+            self._state.apply_pod(pod)
+        self._classes: dict[str, PriorityClassInfo] = {}
+        for obj in priority_classes:
+            self.apply_priority_class(obj)
+        self.synced = synced
+        self.healthy = healthy
+        self.watch_restarts = 0
+
+    def apply_priority_class(self, obj: Mapping[str, Any]) -> None:
+        info = PriorityClassInfo.from_object(obj)
+        with self._lock:
+            self._classes[info.name] = info
+
+    def delete_priority_class(self, name: str) -> None:
+        with self._lock:
+            self._classes.pop(name, None)
+
+    def priority_classes(self) -> Mapping[str, PriorityClassInfo]:
+        with self._lock:
+            return MappingProxyType(dict(self._classes))
+
+    @contextmanager
+    def _locked_state(self) -> Iterator[ClusterState]:
+        with self._lock:
+            yield self._state
+
+    def scheduling_state(self) -> AbstractContextManager[ClusterState]:
+        return self._locked_state()
+
+    def is_synced(self) -> bool:
+        return self.synced
+
+    def is_healthy(self) -> bool:
+        return self.healthy
+
+    def stats(self) -> Mapping[str, float]:
+        with self._lock:
+            return {
+                "nodes": float(self._state.node_count),
+                "pods": float(self._state.pod_count),
+                "priorityclasses": float(len(self._classes)),
+                "watch_restarts": float(self.watch_restarts),
+            }
