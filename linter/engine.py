@@ -9,6 +9,7 @@ stamping code and severity on what they report. It never prints.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +39,7 @@ class LintRun:
 
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
+    paths: list[str] = field(default_factory=list)  # the files read, in order (JUnit lists each one)
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ def load_scheduler_model(text: str, path: str,
     findings.extend(_run_rules(analyzed, settings))
     findings = _finish(findings, settings, {path: text})
     models = [a.context.model for a in analyzed if a.context.model is not None]
-    configs = [a for a in analyzed if a.context.__class__.__name__ != "PriorityClassContext"]
+    configs = [a for a in analyzed if _kind_of(a) != "priorityclass"]
     if any(f.severity is Severity.ERROR for f in findings) or len(models) != 1 or len(configs) != 1:
         if not findings and len(configs) != 1:
             findings = [Finding(path, 1, 1, CODE_UNRECOGNIZED, Severity.ERROR,
@@ -90,6 +92,7 @@ def lint_paths(paths: Sequence[str], settings: LintSettings | None = None,
         if text is None:
             continue
         run.files += 1
+        run.paths.append(shown)
         texts[shown] = text
         docs, findings = _analyze_text(text, shown, settings, explicit=explicit)
         analyzed.extend(docs)
@@ -135,7 +138,14 @@ def _read(path: str, run: LintRun) -> str | None:
         run.findings.append(Finding(path, 1, 1, CODE_UNREADABLE, Severity.ERROR, reason))
 
     try:
-        size = os.path.getsize(path)
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
+            fail("is a directory")
+            return None
+        if not stat.S_ISREG(info.st_mode):  # opening a FIFO would block forever; devices never end
+            fail("not a regular file (FIFO, socket or device); use '-' to read standard input")
+            return None
+        size = info.st_size
         if size > MAX_FILE_BYTES:
             fail(f"file is {size} bytes, over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit for a config file")
             return None
@@ -181,7 +191,7 @@ def _analyze_text(text: str, path: str, settings: LintSettings, *,
         return [], [Finding(path, exc.line, exc.column, exc.code, Severity.ERROR, exc.message)]
     analyzed: list[_Analyzed] = []
     for doc in _flatten(documents, findings):
-        handler = formats.handler_for(doc.data, settings.kind)
+        handler = formats.handler_for(doc.data, settings.kind, doc.embedded_key)
         if handler is not None:
             analyzed.append(_Analyzed(doc, handler.analyze(doc)))
     if not analyzed and not findings and explicit:

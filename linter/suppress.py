@@ -1,5 +1,11 @@
-"""Inline suppression: ``# binpack-lint: disable=BPL123[,BPL124]`` on the finding's line or the line above,
-and ``# binpack-lint: disable-file=BPL123`` anywhere in the file (``all`` matches every rule)."""
+"""Inline suppression comments.
+
+``# binpack-lint: disable=BPL123[,BPL124]`` silences those rules for findings on the comment's
+own line or on the line below it; ``# binpack-lint: disable-file=BPL123`` silences them for the
+whole file. A code may be a prefix (``BPL2`` = every BPL2xx rule) or ``all``; codes are
+case-insensitive, separated by commas, and anything after them (``-- reason``) is ignored.
+JSON has no comments, so JSON files can only be configured through the config file.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,9 @@ from functools import lru_cache
 
 from linter.findings import Finding
 
-_DIRECTIVE = re.compile(r"#\s*binpack-lint:\s*(disable|disable-file|disable-line)\s*=\s*([A-Za-z0-9_, ]+)")
+_DIRECTIVE = re.compile(
+    r"#\s*binpack-lint:\s*(disable-file|disable-line|disable)\s*=\s*([A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)"
+)
 
 
 @lru_cache(maxsize=64)
@@ -27,13 +35,21 @@ def _directives(text: str) -> tuple[dict[int, frozenset[str]], frozenset[str]]:
     return per_line, frozenset(whole)
 
 
+_SELECTOR = re.compile(r"^(ALL|BPL\d{0,3})$")
+
+
+def _matches(selectors: frozenset[str], code: str) -> bool:
+    """``ALL``, the code itself, or a ``BPL``-prefix of it; anything else selects nothing."""
+    return any(_SELECTOR.match(s) and (s == "ALL" or code.startswith(s)) for s in selectors)
+
+
 def is_suppressed(finding: Finding, text: str | None) -> bool:
+    """True when a comment in ``text`` (the finding's file) silences this finding."""
     if not text or "binpack-lint" not in text:
         return False
     per_line, whole = _directives(text)
-    wanted = {finding.rule, "ALL"}
-    if wanted & whole:
+    if _matches(whole, finding.rule):
         return True
     here = per_line.get(finding.line, frozenset())
     above = per_line.get(finding.line - 1, frozenset())
-    return bool(wanted & (here | above))
+    return _matches(here | above, finding.rule)

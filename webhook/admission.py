@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from webhook.patch import PatchOp, encode_patch
@@ -61,7 +61,6 @@ class Decision:
     message: str = ""
     patch: tuple[PatchOp, ...] = ()
     warnings: tuple[str, ...] = ()
-    audit: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def allow(cls, patch: Sequence[PatchOp] = (), warnings: Sequence[str] = ()) -> Decision:
@@ -125,8 +124,6 @@ def encode(uid: str, decision: Decision) -> dict[str, Any]:
         response["patch"] = encode_patch(decision.patch)
     if decision.warnings:
         response["warnings"] = list(decision.warnings)
-    if decision.audit:
-        response["auditAnnotations"] = dict(decision.audit)
     return {"apiVersion": API_VERSION, "kind": "AdmissionReview", "response": response}
 
 

@@ -22,7 +22,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
-from types import MappingProxyType
 from typing import Any
 
 from kubernetes import client, config
@@ -31,7 +30,8 @@ from kubernetes.watch.watch import iter_resp_lines
 
 from linter.scoring.cluster import ClusterState
 from webhook.lease import LeaseConflict, LeaseRecord, LeaseUnavailable
-from webhook.reflector import Backoff, Expired, Page, Reflector, SourceError
+from webhook.reflector import DEFAULT_BACKOFF, Backoff, Expired, KindStore, Page, Reflector, SourceError
+from webhook.stores import NodeNameStore, PodKeyStore, PriorityClassStore
 from webhook.view import PriorityClassInfo
 
 log = logging.getLogger(__name__)
@@ -49,12 +49,12 @@ def load_client_configuration(kubeconfig: str | None) -> client.Configuration:
     cfg = client.Configuration()
     try:
         if kubeconfig:
-            config.load_kube_config(config_file=kubeconfig, client_configuration=cfg)
+            config.load_kube_config(config_file=kubeconfig, client_configuration=cfg)  # type: ignore[no-untyped-call]
             return cfg
         try:
-            config.load_incluster_config(client_configuration=cfg)
+            config.load_incluster_config(client_configuration=cfg)  # type: ignore[no-untyped-call]
         except config.ConfigException:
-            config.load_kube_config(client_configuration=cfg)
+            config.load_kube_config(client_configuration=cfg)  # type: ignore[no-untyped-call]
     except (config.ConfigException, OSError, ValueError, TypeError, KeyError) as exc:
         where = kubeconfig or "in-cluster config or $KUBECONFIG"
         raise CacheConfigError(f"{where}: cannot load Kubernetes client configuration: {exc}") from None
@@ -81,6 +81,8 @@ class _KubeSource:
         self._list_fn = list_fn
         self._watch_timeout = watch_timeout
         self._response: Any = None
+        self._interrupted = False
+        self._response_lock = threading.Lock()  # interrupt() may run while watch() is still connecting
 
     def list_page(self, limit: int, continue_token: str | None) -> Page:
         try:
@@ -100,7 +102,7 @@ class _KubeSource:
 
     def watch(self, resource_version: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
         try:
-            self._response = self._list_fn(
+            response = self._list_fn(
                 watch=True, allow_watch_bookmarks=True, resource_version=resource_version,
                 timeout_seconds=self._watch_timeout, _preload_content=False,
                 # the read timeout outlives the server-side timeout, so only a dead connection trips it
@@ -112,11 +114,15 @@ class _KubeSource:
             raise SourceError(f"watch {self.kind}: HTTP {exc.status} {exc.reason}") from None
         except Exception as exc:
             raise SourceError(f"watch {self.kind}: {exc}") from None
-        return self._events(self._response)
+        with self._response_lock:
+            self._response = response
+            if self._interrupted:
+                self._shutdown(response)
+        return self._events(response)
 
     def _events(self, resp: Any) -> Iterator[tuple[str, Mapping[str, Any]]]:
         try:
-            for line in iter_resp_lines(resp):
+            for line in iter_resp_lines(resp):  # type: ignore[no-untyped-call]
                 if not line.strip():
                     continue
                 try:
@@ -135,76 +141,23 @@ class _KubeSource:
         except Exception as exc:
             raise SourceError(f"watch {self.kind}: stream broke: {exc}") from None
         finally:
-            self._response = None
+            with self._response_lock:
+                self._response = None
             resp.release_conn()
 
     def interrupt(self) -> None:
-        conn = getattr(self._response, "connection", None)
+        with self._response_lock:
+            self._interrupted = True
+            if self._response is not None:
+                self._shutdown(self._response)
+
+    @staticmethod
+    def _shutdown(response: Any) -> None:
+        conn = getattr(response, "connection", None)
         sock = getattr(conn, "sock", None)
         if sock is not None:  # shutting down the socket wakes the thread blocked in recv()
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
-
-
-class _NodeStore:
-    def __init__(self, state: ClusterState) -> None:
-        self._state, self._names = state, set[str]()
-
-    def key_of(self, obj: Mapping[str, Any]) -> str:
-        return str(obj["metadata"]["name"])
-
-    def keys(self) -> set[str]:
-        return set(self._names)
-
-    def upsert(self, key: str, obj: Mapping[str, Any]) -> None:
-        self._names.add(key)
-        self._state.apply_node(obj)
-
-    def delete(self, key: str) -> None:
-        if key in self._names:
-            self._names.discard(key)
-            self._state.delete_node(key)
-
-
-class _PodStore:
-    def __init__(self, state: ClusterState) -> None:
-        self._state, self._keys = state, set[str]()
-
-    def key_of(self, obj: Mapping[str, Any]) -> str:
-        meta = obj["metadata"]
-        return f"{meta.get('namespace', '')}/{meta['name']}"
-
-    def keys(self) -> set[str]:
-        return set(self._keys)
-
-    def upsert(self, key: str, obj: Mapping[str, Any]) -> None:
-        self._keys.add(key)
-        self._state.apply_pod(obj)
-
-    def delete(self, key: str) -> None:
-        if key in self._keys:
-            self._keys.discard(key)
-            namespace, _, name = key.partition("/")
-            self._state.delete_pod(namespace, name)
-
-
-class _PriorityClassStore:
-    """Copy-on-write map, so readers get an immutable snapshot without taking the lock."""
-
-    def __init__(self) -> None:
-        self.current: Mapping[str, PriorityClassInfo] = MappingProxyType({})
-
-    def key_of(self, obj: Mapping[str, Any]) -> str:
-        return str(obj["metadata"]["name"])
-
-    def keys(self) -> set[str]:
-        return set(self.current)
-
-    def upsert(self, key: str, obj: Mapping[str, Any]) -> None:
-        self.current = MappingProxyType({**self.current, key: PriorityClassInfo.from_object(obj)})
-
-    def delete(self, key: str) -> None:
-        self.current = MappingProxyType({k: v for k, v in self.current.items() if k != key})
 
 
 class ClusterCache:
@@ -212,20 +165,24 @@ class ClusterCache:
 
     def __init__(
         self, client_configuration: client.Configuration, *, page_size: int = 500, watch_timeout: int = 300,
-        backoff: Backoff = Backoff(), unhealthy_after: float = 30.0,
+        backoff: Backoff = DEFAULT_BACKOFF, unhealthy_after: float = 30.0,
     ) -> None:
         self._configuration = client_configuration
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._state = ClusterState()
-        self._nodes, self._pods = _NodeStore(self._state), _PodStore(self._state)
-        self._classes = _PriorityClassStore()
+        self._nodes, self._pods = NodeNameStore(self._state), PodKeyStore(self._state)
+        self._classes = PriorityClassStore()
         self._page_size, self._watch_timeout = page_size, watch_timeout
         self._backoff, self._unhealthy_after = backoff, unhealthy_after
         self._reflectors: list[Reflector] = []
         self._threads: list[threading.Thread] = []
         self.started_at: float | None = None
         self.synced_after: float | None = None  # seconds from start() to the first complete list of all kinds
+
+    @property
+    def client_configuration(self) -> client.Configuration:
+        return self._configuration
 
     @classmethod
     def from_kubeconfig(cls, kubeconfig: str | None, **options: Any) -> ClusterCache:
@@ -234,7 +191,7 @@ class ClusterCache:
     def start(self) -> None:
         api = client.ApiClient(self._configuration)
         core, scheduling = client.CoreV1Api(api), client.SchedulingV1Api(api)
-        sources = [
+        sources: list[tuple[_KubeSource, KindStore]] = [
             (_KubeSource("nodes", core.list_node, self._watch_timeout), self._nodes),
             (_KubeSource("pods", core.list_pod_for_all_namespaces, self._watch_timeout), self._pods),
             (_KubeSource("priorityclasses", scheduling.list_priority_class, self._watch_timeout), self._classes),
@@ -323,9 +280,9 @@ class KubeLeaseStore:
             raise LeaseUnavailable(f"lease {self.namespace}/{self.name}: HTTP {exc.status} {exc.reason}") from None
         except Exception as exc:
             raise LeaseUnavailable(f"lease {self.namespace}/{self.name}: {exc}") from None
-        spec = lease.spec
+        spec, meta = lease.spec, lease.metadata
         return LeaseRecord(holder=(spec.holder_identity if spec else None) or "",
-                           resource_version=str(lease.metadata.resource_version),
+                           resource_version=str(meta.resource_version if meta else ""),
                            acquired=spec.acquire_time if spec else None)
 
     def _body(self, holder: str, acquired: datetime, resource_version: str | None) -> client.V1Lease:

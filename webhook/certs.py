@@ -112,7 +112,7 @@ def _ca_problem(bundle: list[x509.Certificate], ca_key: bytes, now: datetime) ->
 
 
 def _serving_problem(material: CertMaterial, ca: x509.Certificate, now: datetime, policy: CertPolicy) -> str:
-    """Why the serving certificate must be re-issued, or "" with its renewal time when it may stay."""
+    """Why the serving certificate must be re-issued, or "" when it may stay."""
     if not material.tls_cert.strip():
         return "no serving certificate stored"
     try:
@@ -120,7 +120,6 @@ def _serving_problem(material: CertMaterial, ca: x509.Certificate, now: datetime
     except CertificateDataError as exc:
         return str(exc)
     info = certs_x509.describe(cert)
-    renewal = info.renewal_time(RENEW_FRACTION).isoformat()
     if not certs_x509.key_matches(cert, material.tls_key):
         return "serving key is missing or does not match the serving certificate"
     if not certs_x509.signed_by(cert, ca):
@@ -130,8 +129,14 @@ def _serving_problem(material: CertMaterial, ca: x509.Certificate, now: datetime
     if now < info.not_before:
         return f"serving certificate is not valid before {info.not_before.isoformat()}"
     if info.fraction_elapsed(now) >= RENEW_FRACTION:
-        return f"serving certificate passed 2/3 of its life at {renewal}"
+        return f"serving certificate passed 2/3 of its life at {info.renewal_time(RENEW_FRACTION).isoformat()}"
     return ""
+
+
+def _serving_renewal(material: CertMaterial) -> str:
+    """When a serving certificate that may stay becomes due (for the log line)."""
+    info = certs_x509.describe(certs_x509.load_cert(material.tls_cert, "tls.crt"))
+    return info.renewal_time(RENEW_FRACTION).isoformat()
 
 
 def make_plan(material: CertMaterial, now: datetime, policy: CertPolicy) -> Plan:
@@ -153,7 +158,8 @@ def make_plan(material: CertMaterial, now: datetime, policy: CertPolicy) -> Plan
     problem = _serving_problem(material, ca, now, policy)
     if problem:
         return Plan(Action.ISSUE_SERVING, problem, previous)
-    return Plan(Action.KEEP, "certificates are valid and not yet due for renewal", previous)
+    due = _serving_renewal(material)
+    return Plan(Action.KEEP, f"certificates are valid; serving certificate renewal is due at {due}", previous)
 
 
 def issue(plan: Plan, material: CertMaterial, now: datetime, policy: CertPolicy) -> CertMaterial:

@@ -145,9 +145,7 @@ def generate_serving(
         .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
         .add_extension(x509.SubjectAlternativeName(sans), critical=False)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
-        .add_extension(
-            x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False
-        )
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
         .sign(ca_key, hashes.SHA256())
     )
     return KeyPair(cert.public_bytes(serialization.Encoding.PEM), _key_pem(key))
@@ -214,9 +212,7 @@ def signed_by(cert: x509.Certificate, issuer: x509.Certificate) -> bool:
     if not isinstance(public, rsa.RSAPublicKey) or cert.signature_hash_algorithm is None:
         return False
     try:
-        public.verify(
-            cert.signature, cert.tbs_certificate_bytes, padding.PKCS1v15(), cert.signature_hash_algorithm
-        )
+        public.verify(cert.signature, cert.tbs_certificate_bytes, padding.PKCS1v15(), cert.signature_hash_algorithm)
     except InvalidSignature:
         return False
     return True

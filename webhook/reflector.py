@@ -11,6 +11,7 @@ ends when the stop ``Event`` is set. All store updates happen under the shared l
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import threading
@@ -75,7 +76,10 @@ class Backoff:
     cap: float = 30.0
 
     def delay(self, attempt: int) -> float:
-        return min(self.cap, self.base * (2 ** min(attempt, 30))) * random.uniform(0.5, 1.0)
+        return min(self.cap, self.base * float(2 ** min(attempt, 30))) * random.uniform(0.5, 1.0)
+
+
+DEFAULT_BACKOFF = Backoff()
 
 
 class Reflector:
@@ -89,7 +93,7 @@ class Reflector:
         stop: threading.Event,
         *,
         page_size: int = 500,
-        backoff: Backoff = Backoff(),
+        backoff: Backoff = DEFAULT_BACKOFF,
     ) -> None:
         self.source = source
         self.store = store
@@ -145,9 +149,9 @@ class Reflector:
                     page = self.source.list_page(self._page_size, token)
                     with self._lock:
                         for item in page.items:
-                            key = self.store.key_of(item)
-                            seen.add(key)
-                            self.store.upsert(key, item)
+                            key = self._apply(item)
+                            if key is not None:
+                                seen.add(key)
                     token = page.continue_token
                     if not token:
                         break
@@ -163,6 +167,19 @@ class Reflector:
             self.failing_since = None
             return page.resource_version
 
+    def _apply(self, obj: Mapping[str, Any]) -> str | None:
+        """Upsert one object; a malformed one is logged and skipped so it cannot stall the whole kind."""
+        try:
+            key = self.store.key_of(obj)
+        except (KeyError, TypeError):
+            log.warning("%s: skipping an object without metadata.name", self.source.kind)
+            return None
+        try:
+            self.store.upsert(key, obj)
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("%s: skipping %s: %s", self.source.kind, key, exc)
+        return key
+
     def _watch_once(self) -> None:
         for event_type, obj in self.source.watch(self.resource_version):
             self.failing_since = None
@@ -170,9 +187,9 @@ class Reflector:
                 return
             if event_type in ("ADDED", "MODIFIED"):
                 with self._lock:
-                    self.store.upsert(self.store.key_of(obj), obj)
+                    self._apply(obj)
             elif event_type == "DELETED":
-                with self._lock:
+                with self._lock, contextlib.suppress(KeyError, TypeError):
                     self.store.delete(self.store.key_of(obj))
             elif event_type != "BOOKMARK":  # BOOKMARK carries only a resourceVersion, never object state
                 log.warning("%s: ignoring watch event of unknown type %r", self.source.kind, event_type)

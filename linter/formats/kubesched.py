@@ -1,29 +1,56 @@
-"""PLACEHOLDER for the kube-scheduler format handler (being written; replace this whole file)."""
+"""KubeSchedulerConfiguration (any apiVersion of the kubescheduler.config.k8s.io group).
+
+``analyze`` runs the full kube-scheduler 1.36 pipeline once (``linter.kubesched.analysis``)
+plus the JSON Schema; the rules in ``linter.rules.kubesched`` only pick their issues from the
+context. ``model`` is the effective model when kube-scheduler would start with the file.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from linter.kubesched import codes
+from linter.kubesched.analysis import Analysis, analyze
+from linter.kubesched.issues import Issue
+from linter.kubesched.versions import GROUP_PREFIXES, KIND
 from linter.model import SchedulerModel
+from linter.schema import SchemaError, validate
 from linter.source import Document
+
+SCHEMA_NAME = "kubescheduler-config-v1"
+_NOT_V1 = {codes.TYPE_META, codes.REMOVED_VERSION, codes.UNKNOWN_VERSION}
 
 
 @dataclass
-class Context:
+class KubeSchedulerContext:
     document: Document
+    analysis: Analysis
     model: SchedulerModel | None = None
+    schema_errors: list[SchemaError] = field(default_factory=list)
     kind: str = "kube-scheduler"
 
+    def issues(self, code: str) -> list[Issue]:
+        return [i for i in self.analysis.issues if i.code == code]
 
-class _Handler:
+
+class KubeSchedulerHandler:
     kind = "kube-scheduler"
 
     def matches(self, data: Any) -> bool:
-        return False
+        if not isinstance(data, dict):
+            return False
+        api_version, kind = data.get("apiVersion"), data.get("kind")
+        if isinstance(api_version, str) and api_version.startswith(GROUP_PREFIXES[0]):
+            return True
+        return kind == KIND
 
-    def analyze(self, document: Document) -> Context:
-        return Context(document)
+    def analyze(self, document: Document) -> KubeSchedulerContext:
+        result = analyze(document)
+        ctx = KubeSchedulerContext(document, result, result.model)
+        if not any(i.code in _NOT_V1 for i in result.issues):  # a v1 KubeSchedulerConfiguration
+            ctx.schema_errors = validate(document, SCHEMA_NAME)
+        return ctx
 
 
-HANDLER = _Handler()
+HANDLER = KubeSchedulerHandler()

@@ -1,29 +1,95 @@
-"""PLACEHOLDER for the legacy-policy format handler (being written; replace this whole file)."""
+"""The legacy scheduler Policy format (``kind: Policy``, Kubernetes 1.16-1.22): recognise and check it once.
+
+No kube-scheduler since 1.23 reads this file (BPL300 says so on every Policy). The context
+also keeps what the last release that did read it (1.22) would have said, so the user can
+fix it if they still run such a cluster, and the RequestedToCapacityRatio priority as a
+:class:`~linter.model.LegacyPolicyModel` for ``binpack-lint explain`` and the v1 migration hint.
+
+``model`` is filled whenever the Policy decodes and 1.22 would have accepted it, even though
+BPL300 (an error) is always reported: callers that explain legacy files ignore BPL300.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from linter.model import SchedulerModel
+from linter import schema
+from linter.formats.policy_validate import LegacyError, fatal_errors, first_rtcr, validation_errors
+from linter.model import (
+    DEFAULT_RESOURCES,
+    LegacyPolicyModel,
+    LegacyRtcrPriority,
+    ResourceWeight,
+    SchedulerModel,
+    ShapePoint,
+)
 from linter.source import Document
+
+KIND = "legacy-policy"
+SCHEMA_NAME = "legacy-policy-v1"
+CONFIGMAP_KEY = "policy.cfg"
+REMOVED_CODE = "BPL300"  # the "removed in 1.23" finding; explain of legacy files may ignore it
 
 
 @dataclass
-class Context:
+class PolicyContext:
     document: Document
-    model: SchedulerModel | None = None
-    kind: str = "legacy-policy"
+    model: SchedulerModel | None = None  # a LegacyPolicyModel when set
+    kind: str = KIND
+    schema_errors: list[schema.SchemaError] = field(default_factory=list)
+    decodes: bool = True  # False when a field has a type 1.22 could not decode
+    validation: list[LegacyError] = field(default_factory=list)  # 1.22 validation, exact texts
+    fatal: list[LegacyError] = field(default_factory=list)  # 1.22 klog.Fatalf exits
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.document.data if isinstance(self.document.data, dict) else {}
+
+    @property
+    def rtcr(self) -> LegacyRtcrPriority | None:
+        return self.model.rtcr if isinstance(self.model, LegacyPolicyModel) else None
 
 
-class _Handler:
-    kind = "legacy-policy"
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def legacy_model(policy: dict[str, Any]) -> LegacyPolicyModel:
+    """The RTCR priority as 1.22 built it: shape as written (0..10), resources default cpu:1, memory:1."""
+    found = first_rtcr(policy)
+    if found is None:
+        return LegacyPolicyModel(rtcr=None)
+    index, args = found
+    priority = policy["priorities"][index]
+    shape = tuple(ShapePoint(_int(p.get("utilization")), _int(p.get("score")))
+                  for p in args.get("shape") or [] if isinstance(p, dict))
+    resources = tuple(ResourceWeight(str(r.get("name") or ""), _int(r.get("weight")))
+                      for r in args.get("resources") or [] if isinstance(r, dict))
+    return LegacyPolicyModel(rtcr=LegacyRtcrPriority(
+        name=str(priority.get("name") or ""), weight=_int(priority.get("weight")), shape=shape,
+        resources=resources or DEFAULT_RESOURCES))
+
+
+class PolicyHandler:
+    kind = KIND
 
     def matches(self, data: Any) -> bool:
-        return False
+        return isinstance(data, dict) and data.get("kind") == "Policy"
 
-    def analyze(self, document: Document) -> Context:
-        return Context(document)
+    def analyze(self, document: Document) -> PolicyContext:
+        ctx = PolicyContext(document)
+        if not isinstance(document.data, dict):
+            ctx.decodes = False
+            return ctx
+        ctx.schema_errors = schema.validate(document, SCHEMA_NAME)
+        ctx.decodes = not any(not e.key for e in ctx.schema_errors)
+        if ctx.decodes:
+            ctx.validation = validation_errors(document.data)
+            ctx.fatal = fatal_errors(document.data)
+            if not ctx.validation and not ctx.fatal:
+                ctx.model = legacy_model(document.data)
+        return ctx
 
 
-HANDLER = _Handler()
+HANDLER = PolicyHandler()

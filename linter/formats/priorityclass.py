@@ -1,29 +1,65 @@
-"""PLACEHOLDER for the priorityclass format handler (being written; replace this whole file)."""
+"""The PriorityClass format: recognise ``kind: PriorityClass`` and check it once for its rules.
+
+The validation itself (API server texts) lives in :mod:`linter.priorityclass`; this module
+runs it and the JSON Schema (``schemas/priorityclass-v1.json``) over one document and keeps
+the results, with the JSON pointer each error belongs to, on the context.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from linter import priorityclass, schema
 from linter.model import SchedulerModel
-from linter.source import Document
+from linter.priorityclass import FieldError
+from linter.source import Document, Pointer
+
+KIND = "priorityclass"
+SCHEMA_NAME = "priorityclass-v1"
 
 
 @dataclass
-class Context:
+class PriorityClassContext:
+    """One PriorityClass manifest, checked. ``model`` is always None (it is not a scheduler config)."""
+
     document: Document
     model: SchedulerModel | None = None
-    kind: str = "priorityclass"
+    kind: str = KIND
+    schema_errors: list[schema.SchemaError] = field(default_factory=list)
+    field_errors: list[tuple[FieldError, Pointer]] = field(default_factory=list)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.document.data if isinstance(self.document.data, dict) else {}
+
+    @property
+    def name(self) -> str:
+        return priorityclass.name_of(self.data)
+
+    @property
+    def is_global_default(self) -> bool:
+        return priorityclass.is_global_default(self.data)
 
 
-class _Handler:
-    kind = "priorityclass"
+def field_pointer(path: str) -> Pointer:
+    """``metadata.name`` -> ``("metadata", "name")`` (PriorityClass field paths have no indexes)."""
+    return tuple(path.split("."))
+
+
+class PriorityClassHandler:
+    kind = KIND
 
     def matches(self, data: Any) -> bool:
-        return False
+        return isinstance(data, dict) and data.get("kind") == "PriorityClass"
 
-    def analyze(self, document: Document) -> Context:
-        return Context(document)
+    def analyze(self, document: Document) -> PriorityClassContext:
+        ctx = PriorityClassContext(document)
+        ctx.schema_errors = schema.validate(document, SCHEMA_NAME)
+        # the API server validates only what it could decode: a type error stops it first
+        if isinstance(document.data, dict) and not any(not e.key for e in ctx.schema_errors):
+            ctx.field_errors = [(e, field_pointer(e.field)) for e in priorityclass.validate_create(document.data)]
+        return ctx
 
 
-HANDLER = _Handler()
+HANDLER = PriorityClassHandler()

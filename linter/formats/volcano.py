@@ -1,29 +1,160 @@
-"""PLACEHOLDER for the volcano format handler (being written; replace this whole file)."""
+"""The Volcano ``volcano-scheduler.conf`` format: recognise it and load it the way Volcano does.
+
+Volcano (``UnmarshalSchedulerConf`` at ed72c7c) loads the whitespace-trimmed file with
+yaml.v2 and rejects it on the first of: a type error, a tier holding both ``proportion`` and
+``drf`` with ``enableHierarchy: true``, an ``actions`` piece that names no action. A rejected
+file is only logged; Volcano keeps its previous configuration, so the linter must say it.
+The context carries every stage's result (all problems, not just Volcano's first) and, for an
+accepted file, the effective :class:`~linter.model.VolcanoModel`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from typing import Any
 
-from linter.model import SchedulerModel
-from linter.source import Document
+from linter import schema
+from linter.formats.volcano_decode import (
+    KNOWN_ACTIONS,
+    UnmarshalError,
+    scalar_string,
+    unmarshal_errors,
+    yaml_v2_message,
+)
+from linter.model import SchedulerModel, VolcanoBinpackArgs, VolcanoModel
+from linter.scoring.volcano import go_trim_space, parse_binpack_arguments
+from linter.source import Document, Pointer
+
+KIND = "volcano"
+SCHEMA_NAME = "volcano-scheduler-conf"
+CONFIGMAP_KEY = "volcano-scheduler.conf"
+DRF_CONFLICT = "proportion and drf with hierarchy enabled conflicts"
+
+
+@dataclass(frozen=True)
+class PluginEntry:
+    """One ``tiers[i].plugins[j]`` entry as Volcano sees it."""
+
+    tier: int
+    index: int
+    name: str
+    option: dict[str, Any]
+    pointer: Pointer
+
+    @property
+    def arguments(self) -> dict[str, Any]:
+        args = self.option.get("arguments")
+        return args if isinstance(args, dict) else {}
+
+    @property
+    def arguments_pointer(self) -> Pointer:
+        return (*self.pointer, "arguments")
+
+    def switch(self, key: str, default: bool = True) -> bool:
+        """A ``*bool`` switch after ``ApplyPluginConfDefaults`` (absent = true for most)."""
+        value = self.option.get(key)
+        return value if isinstance(value, bool) else default
+
+
+@dataclass(frozen=True)
+class ActionPiece:
+    """One comma-separated piece of ``actions``: the untrimmed text Volcano's error quotes."""
+
+    raw: str
+    name: str
+
+    @property
+    def known(self) -> bool:
+        return self.name in KNOWN_ACTIONS
 
 
 @dataclass
-class Context:
+class VolcanoContext:
     document: Document
-    model: SchedulerModel | None = None
-    kind: str = "volcano"
+    model: SchedulerModel | None = None  # a VolcanoModel when Volcano accepts the file
+    kind: str = KIND
+    unmarshal: list[UnmarshalError] = field(default_factory=list)
+    plugins: list[PluginEntry] = field(default_factory=list)
+    drf_conflict_tiers: list[int] = field(default_factory=list)
+    actions: list[ActionPiece] = field(default_factory=list)
+    schema_errors: list[schema.SchemaError] = field(default_factory=list)
+    rejection: str | None = None  # Volcano's exact error for this file, None when it loads
+
+    def binpack_entries(self) -> list[PluginEntry]:
+        return [p for p in self.plugins if p.name == "binpack"]
 
 
-class _Handler:
-    kind = "volcano"
+def _plugins(doc: Document) -> list[PluginEntry]:
+    data = doc.data if isinstance(doc.data, dict) else {}
+    tiers = data.get("tiers")
+    out: list[PluginEntry] = []
+    for i, tier in enumerate(tiers if isinstance(tiers, list) else []):
+        plugins = tier.get("plugins") if isinstance(tier, dict) else None
+        for j, option in enumerate(plugins if isinstance(plugins, list) else []):
+            pointer: Pointer = ("tiers", i, "plugins", j)
+            opt = option if isinstance(option, dict) else {}
+            name = scalar_string(doc, (*pointer, "name"), opt.get("name"))
+            out.append(PluginEntry(i, j, name, opt, pointer))
+    return out
+
+
+def _drf_conflicts(plugins: list[PluginEntry]) -> list[int]:
+    tiers: dict[int, tuple[bool, bool]] = {}
+    for p in plugins:
+        hdrf, proportion = tiers.get(p.tier, (False, False))
+        hdrf = hdrf or (p.name == "drf" and p.option.get("enableHierarchy") is True)
+        proportion = proportion or p.name == "proportion"
+        tiers[p.tier] = (hdrf, proportion)
+    return sorted(t for t, (hdrf, proportion) in tiers.items() if hdrf and proportion)
+
+
+def _actions(doc: Document) -> list[ActionPiece]:
+    data = doc.data if isinstance(doc.data, dict) else {}
+    value = data.get("actions")
+    text = "" if isinstance(value, (dict, list)) else scalar_string(doc, ("actions",), value)
+    return [ActionPiece(piece, go_trim_space(piece)) for piece in text.split(",")]
+
+
+def effective_binpack(entry: PluginEntry) -> VolcanoBinpackArgs:
+    """The binpack weights Volcano computes for this entry; ``enableNodeOrder: false`` also stops scoring."""
+    args = parse_binpack_arguments(entry.arguments)
+    return dataclasses.replace(args, enable_node_order=args.enable_node_order and entry.switch("enableNodeOrder"))
+
+
+def analyze(document: Document) -> VolcanoContext:
+    ctx = VolcanoContext(document)
+    ctx.unmarshal = unmarshal_errors(document)
+    if isinstance(document.data, dict):
+        ctx.schema_errors = schema.validate(document, SCHEMA_NAME)
+    ctx.plugins = _plugins(document)
+    ctx.drf_conflict_tiers = _drf_conflicts(ctx.plugins)
+    ctx.actions = _actions(document)
+    unknown = [a for a in ctx.actions if not a.known]
+    if ctx.unmarshal:
+        ctx.rejection = yaml_v2_message(ctx.unmarshal)
+    elif ctx.drf_conflict_tiers:
+        ctx.rejection = DRF_CONFLICT
+    elif unknown:
+        ctx.rejection = f"failed to find Action {unknown[0].raw}"
+    else:
+        ctx.model = VolcanoModel(
+            actions=tuple(a.name for a in ctx.actions),
+            binpack=tuple(effective_binpack(p) for p in ctx.binpack_entries()),
+        )
+    return ctx
+
+
+class VolcanoHandler:
+    kind = KIND
 
     def matches(self, data: Any) -> bool:
-        return False
+        """A mapping without apiVersion/kind that has ``actions`` or ``tiers``."""
+        return (isinstance(data, dict) and "apiVersion" not in data and "kind" not in data
+                and ("actions" in data or "tiers" in data))
 
-    def analyze(self, document: Document) -> Context:
-        return Context(document)
+    def analyze(self, document: Document) -> VolcanoContext:
+        return analyze(document)
 
 
-HANDLER = _Handler()
+HANDLER = VolcanoHandler()

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from linter.model import KubeSchedulerModel, VolcanoModel
+from linter.scoring.cluster_filters import FilterCache
 from linter.scoring.cluster_rank import Ranking, rank_pod
 from linter.scoring.cluster_store import Contribution, ContributionEntry, NodeStore, TaintList
 from linter.scoring.requests import (
@@ -96,6 +97,7 @@ class ClusterState:
         self._pods: dict[tuple[str, str], tuple[str, Contribution]] = {}
         self._contributions: dict[Contribution, Contribution] = {}
         self._memo = Memo()
+        self._filter_cache = FilterCache()
         self._node_count = 0
 
     # ---------------------------------------------------------------- properties
@@ -211,7 +213,7 @@ class ClusterState:
         filters: bool = True,
     ) -> Ranking:
         """Score ``pod`` on every feasible node; see :func:`linter.scoring.cluster_rank.rank_pod`."""
-        return rank_pod(self._store, self._memo, pod, model, profile, top, filters=filters)
+        return rank_pod(self._store, self._memo, self._filter_cache, pod, model, profile, top, filters=filters)
 
 
 def _pod_key(pod: Mapping[str, Any]) -> tuple[str, str]:

@@ -15,7 +15,8 @@ from typing import Any, Protocol, TypeVar
 import numpy as np
 
 from linter.model import DEFAULT_SCHEDULER_NAME, FitArgs, KubeSchedulerModel, VolcanoBinpackArgs, VolcanoModel
-from linter.scoring.cluster_filters import FilterCache, run_filters
+from linter.scoring import feasibility
+from linter.scoring.cluster_filters import FilterCache, enabled_filters, run_filters
 from linter.scoring.cluster_scores import FloatArray, binpack_scores, fit_scores
 from linter.scoring.cluster_store import Int64Array, NodeStore
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
@@ -62,7 +63,7 @@ def _scheduler_name(pod: Mapping[str, Any]) -> str:
 
 def _volcano_scores(
     store: NodeStore, memo: PodMemo, pod: Mapping[str, Any], model: VolcanoModel
-) -> tuple[FloatArray, float]:
+) -> tuple[FloatArray, int]:
     """Volcano calls the binpack node-order function registered last (weight != 0) once per
     binpack entry whose node ordering is enabled, summing the float64 results."""
     registered: VolcanoBinpackArgs | None = None
@@ -70,7 +71,7 @@ def _volcano_scores(
         if entry.weight != 0:
             registered = entry
     calls = sum(1 for entry in model.binpack if entry.enable_node_order)
-    total = np.zeros(store.capacity, np.float64)
+    total = np.zeros(store.size, np.float64)
     if registered is None or calls == 0:
         return total, 0
     task = memo.get("volcano", pod, volcano_request)
@@ -94,7 +95,8 @@ def rank_pod(
     """See :meth:`linter.scoring.cluster.ClusterState.rank`."""
     if top < 0:
         raise ValueError(f"top must be >= 0, got {top}")
-    fit_filter: FitArgs | None = FitArgs()
+    fit_filter = FitArgs()
+    plugins: tuple[str, ...] = feasibility.DEFAULT_FILTERS
     scores: Int64Array | FloatArray
     if isinstance(model, VolcanoModel):
         engine, strategy = ENGINE_VOLCANO, None
@@ -108,20 +110,18 @@ def rank_pod(
         if prof is None:
             known = ", ".join(p.scheduler_name for p in model.profiles) or "none"
             raise ValueError(f"scheduler model has no profile {profile_name!r} (profiles: {known})")
-        if not prof.fit_filter_enabled:
-            fit_filter = None
-        elif prof.fit is not None:
-            fit_filter = prof.fit
+        plugins = enabled_filters(prof.filter_plugins, prof.fit_filter_enabled)
+        fit_filter = prof.fit or fit_filter
         if prof.fit is None:
             strategy, plugin_weight = None, 0
-            scores = np.zeros(store.capacity, np.int64)
+            scores = np.zeros(store.size, np.int64)
         else:
             strategy, plugin_weight = prof.fit.strategy, prof.fit_weight
             scores = fit_scores(store, prof.fit, memo.get("fit-score", pod, fit_score_request))
-    present = store.present
+    present = store.present[: store.size]
     if filters:
         pod_actual = memo.get("actual", pod, actual_request)
-        codes, texts = run_filters(store, filter_cache, pod, pod_actual, fit_filter)
+        codes, texts = run_filters(store, filter_cache, pod, pod_actual, fit_filter, plugins)
         feasible = present & (codes == 0)
         counts = np.bincount(codes[present], minlength=len(texts) + 1)
         reason_counts = {texts[i - 1]: int(counts[i]) for i in range(1, len(counts)) if counts[i]}

@@ -31,7 +31,7 @@ from linter.model import (
     ShapePoint,
     VolcanoBinpackArgs,
 )
-from linter.scoring.cluster_store import Int64Array, NodeStore
+from linter.scoring.cluster_store import BoolArray, Int64Array, NodeStore
 from linter.scoring.requests import is_scalar_resource
 from linter.scoring.strategies import broken_line, scaled_shape
 
@@ -63,9 +63,21 @@ def _shape_lut(shape: tuple[ShapePoint, ...]) -> Int64Array:
     return np.array([broken_line(points, u) for u in range(_MAX_UTILIZATION + 1)], np.int64)
 
 
+def small_quotient(x: Int64Array, y: Int64Array) -> Int64Array:
+    """Exact ``x / y`` for ``x >= 0``, ``y > 0`` and a quotient of at most a few hundred.
+
+    numpy's int64 division is slow; float64 division is off by at most one here (the
+    relative error is ~1e-16 and the quotient tiny), and two integer checks fix that.
+    """
+    q = (x.astype(np.float64) / y.astype(np.float64)).astype(np.int64)
+    q -= q * y > x
+    q += (q + 1) * y <= x
+    return q
+
+
 def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) -> Int64Array:
-    """NodeResourcesFit plugin score (0..100, before the profile weight) for every row."""
-    n = store.capacity
+    """NodeResourcesFit plugin score (0..100, before the profile weight) for rows ``0 .. size-1``."""
+    n = store.size
     node_score = np.zeros(n, np.int64)
     weight_sum = np.zeros(n, np.int64)
     strategy = args.strategy
@@ -82,29 +94,50 @@ def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) 
         col = store.resource_index.get(name)
         if col is None:
             continue
-        allocatable = store.alloc[col]
-        requested = store.fit_req[col] + request
+        allocatable = store.alloc[col, :n]
+        requested = store.fit_req[col, :n] + request
         counted = allocatable != 0
-        safe_alloc = np.where(counted, allocatable, 1)
+        if n and (allocatable.min() < 0 or requested.min() < 0 or spec.weight < 0):
+            resource_score = _signed_resource_score(strategy, requested, allocatable, counted, lut)
+        else:  # the normal case: every operand non-negative, every quotient in 0..100
+            safe_alloc = np.maximum(allocatable, 1)
+            if strategy == LEAST_ALLOCATED:
+                resource_score = small_quotient(np.maximum(allocatable - requested, 0) * _MAX_NODE_SCORE, safe_alloc)
+            else:
+                resource_score = small_quotient(np.minimum(requested, allocatable) * _MAX_NODE_SCORE, safe_alloc)
+                if lut is not None:
+                    resource_score = lut[np.where(requested > allocatable, _MAX_UTILIZATION, resource_score)]
         if lut is not None:
-            over = (requested > allocatable) | ~counted
-            utilization = np.where(over, _MAX_UTILIZATION, trunc_div(requested * _MAX_UTILIZATION, safe_alloc))
-            resource_score = lut[np.clip(utilization, 0, _MAX_UTILIZATION)]
-            counted = counted & (resource_score > 0)
-        elif strategy == LEAST_ALLOCATED:
-            free = trunc_div((allocatable - requested) * _MAX_NODE_SCORE, safe_alloc)
-            resource_score = np.where(requested > allocatable, 0, free)
-        else:
-            used = np.minimum(requested, allocatable)
-            resource_score = trunc_div(used * _MAX_NODE_SCORE, safe_alloc)
-        node_score += np.where(counted, resource_score * spec.weight, 0)
-        weight_sum += np.where(counted, spec.weight, 0)
-    has_weight = weight_sum != 0
-    safe_sum = np.where(has_weight, weight_sum, 1)
+            counted &= resource_score > 0
+        node_score += resource_score * counted * spec.weight
+        weight_sum += counted * spec.weight
     if lut is not None:
-        ratio = node_score.astype(np.float64) / safe_sum.astype(np.float64)
+        has_weight = weight_sum != 0
+        ratio = node_score.astype(np.float64) / np.where(has_weight, weight_sum, 1).astype(np.float64)
         return np.where(has_weight, go_round(ratio), 0).astype(np.int64)
-    return np.where(has_weight, trunc_div(node_score, safe_sum), 0).astype(np.int64)
+    if n and weight_sum.min() == weight_sum.max():  # usually one divisor for all nodes: a scalar division
+        divisor = int(weight_sum[0])
+        if divisor == 0:
+            return np.zeros(n, np.int64)
+        return node_score // divisor if divisor > 0 and node_score.min() >= 0 else trunc_div(node_score, divisor)
+    has_weight = weight_sum != 0
+    return np.where(has_weight, trunc_div(node_score, np.where(has_weight, weight_sum, 1)), 0).astype(np.int64)
+
+
+def _signed_resource_score(
+    strategy: str, requested: Int64Array, allocatable: Int64Array, counted: BoolArray, lut: Int64Array | None
+) -> Int64Array:
+    """Per-resource score with Go's truncating division, for the rare negative operands."""
+    safe_alloc = np.where(counted, allocatable, 1)
+    if lut is not None:
+        over = (requested > allocatable) | ~counted
+        utilization = np.where(over, _MAX_UTILIZATION, trunc_div(requested * _MAX_UTILIZATION, safe_alloc))
+        shaped: Int64Array = lut[np.clip(utilization, 0, _MAX_UTILIZATION)]
+        return shaped
+    if strategy == LEAST_ALLOCATED:
+        free = trunc_div((allocatable - requested) * _MAX_NODE_SCORE, safe_alloc)
+        return np.where(requested > allocatable, 0, free)
+    return trunc_div(np.minimum(requested, allocatable) * _MAX_NODE_SCORE, safe_alloc)
 
 
 _MIN_VOLCANO_RESOURCE = 0.1  # Resource.ResourceNames() drops amounts below minResource
@@ -114,7 +147,7 @@ def binpack_scores(
     store: NodeStore, args: VolcanoBinpackArgs, task_request: Mapping[str, float]
 ) -> FloatArray:
     """Volcano binpack score (0..100 x binpack.weight) for every row; 0 where request + used > capacity."""
-    n = store.capacity
+    n = store.size
     score = np.zeros(n, np.float64)
     rejected = np.zeros(n, np.bool_)
     weight_sum = 0
@@ -129,8 +162,8 @@ def binpack_scores(
         col = store.resource_index.get(name)
         if col is None or weight == 0:
             continue  # capacity 0 (or weight 0): term 0, weight still counted
-        capacity = store.vc_alloc[col].astype(np.float64)
-        used_finally = request + store.vc_used[col].astype(np.float64)
+        capacity = store.vc_alloc[col, :n].astype(np.float64)
+        used_finally = request + store.vc_used[col, :n].astype(np.float64)
         has_capacity = capacity != 0
         rejected |= has_capacity & (used_finally > capacity)
         term = used_finally * float(weight) / np.where(has_capacity, capacity, 1.0)

@@ -14,7 +14,9 @@ columns instead of looping over nodes in Python:
 
 A row exists while its Node exists *or* pods are bound to that name, so pods may
 arrive before their node and a node deleted and re-created finds its pods again.
-Rows are recycled once both are gone. Labels are stored per label key as an int32
+Rows are kept dense (rows ``0 .. size-1`` are all in use; a released row is filled by
+moving the last one into it), so every vectorized pass works on ``[:size]`` views with no
+padding to mask. Labels are stored per label key as an int32
 column of value ids (-1 = key absent), taints as an id into a table of distinct
 taint lists; both keep the label and taint filters cheap for thousands of nodes.
 """
@@ -48,7 +50,7 @@ class NodeStore:
         self.resource_names: list[str] = []
         self.row_of: dict[str, int] = {}
         self.row_names: list[str | None] = [None] * _INITIAL_ROWS
-        self._free_rows: list[int] = list(range(_INITIAL_ROWS - 1, -1, -1))
+        self.size = 0  # rows in use
         n, r = _INITIAL_ROWS, _INITIAL_COLUMNS
         self.alloc: Int64Array = np.zeros((r, n), np.int64)
         self.vc_alloc: Int64Array = np.zeros((r, n), np.int64)
@@ -74,6 +76,9 @@ class NodeStore:
     def capacity(self) -> int:
         return int(self.present.shape[0])
 
+    _ROW_ARRAYS_2D = ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used")
+    _ROW_ARRAYS_1D = ("pod_count", "present", "unschedulable", "taint_id")
+
     def column(self, resource: str) -> int:
         """Column of ``resource``, created (all zero) on first use."""
         col = self.resource_index.get(resource)
@@ -84,7 +89,7 @@ class NodeStore:
         self.resource_names.append(resource)
         if col >= self.alloc.shape[0]:
             extra = self.alloc.shape[0]
-            for attr in ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used"):
+            for attr in self._ROW_ARRAYS_2D:
                 old: Int64Array = getattr(self, attr)
                 setattr(self, attr, np.vstack([old, np.zeros((extra, old.shape[1]), np.int64)]))
         return col
@@ -94,9 +99,10 @@ class NodeStore:
         row = self.row_of.get(name)
         if row is not None:
             return row
-        if not self._free_rows:
+        if self.size == self.capacity:
             self._grow_rows()
-        row = self._free_rows.pop()
+        row = self.size
+        self.size += 1
         self.row_of[name] = row
         self.row_names[row] = name
         self._name_order = None
@@ -105,12 +111,12 @@ class NodeStore:
     def _grow_rows(self) -> None:
         old_n = self.capacity
         new_n = old_n * 2
-        for attr in ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used"):
+        for attr in self._ROW_ARRAYS_2D:
             old: Int64Array = getattr(self, attr)
             grown = np.zeros((old.shape[0], new_n), np.int64)
             grown[:, :old_n] = old
             setattr(self, attr, grown)
-        for attr1 in ("pod_count", "present", "unschedulable", "taint_id"):
+        for attr1 in self._ROW_ARRAYS_1D:
             old1: npt.NDArray[np.generic] = getattr(self, attr1)
             grown1 = np.zeros(new_n, old1.dtype)
             grown1[:old_n] = old1
@@ -121,21 +127,44 @@ class NodeStore:
             self.label_columns[key] = grown_ids
         self.row_names.extend([None] * (new_n - old_n))
         self.row_labels.extend([{}] * (new_n - old_n))
-        self._free_rows.extend(range(new_n - 1, old_n - 1, -1))
 
     def release_if_unused(self, row: int) -> None:
-        """Recycle a row whose node is gone and that has no bound pod left."""
+        """Recycle a row whose node is gone and that has no bound pod left (the last row moves in)."""
         if self.present[row] or self.pod_count[row] != 0:
             return
         name = self.row_names[row]
         if name is not None:
             del self.row_of[name]
-        self.row_names[row] = None
-        # All sums are exact integers, so a row without pods is already all zero; reset anyway.
-        for arr in (self.fit_req, self.act_req, self.vc_used):
-            arr[:, row] = 0
-        self._free_rows.append(row)
+        last = self.size - 1
+        if row != last:
+            self._move_row(last, row)
+        self._clear_row(last)
+        self.size -= 1
         self._name_order = None
+
+    def _move_row(self, src: int, dst: int) -> None:
+        for attr in self._ROW_ARRAYS_2D:
+            arr: Int64Array = getattr(self, attr)
+            arr[:, dst] = arr[:, src]
+        for attr1 in self._ROW_ARRAYS_1D:
+            arr1: npt.NDArray[np.generic] = getattr(self, attr1)
+            arr1[dst] = arr1[src]
+        name = self.row_names[src]
+        self.row_names[dst] = name
+        self.row_labels[dst] = self.row_labels[src]
+        if name is not None:
+            self.row_of[name] = dst
+
+    def _clear_row(self, row: int) -> None:
+        # All sums are exact integers, so a row without pods is already zero; reset everything anyway.
+        for attr in self._ROW_ARRAYS_2D:
+            getattr(self, attr)[:, row] = 0
+        for attr1 in self._ROW_ARRAYS_1D:
+            getattr(self, attr1)[row] = 0
+        for ids in self.label_columns.values():
+            ids[row] = -1
+        self.row_names[row] = None
+        self.row_labels[row] = {}
 
     # ---------------------------------------------------------------- node attributes
     def set_node(
@@ -212,15 +241,15 @@ class NodeStore:
     def name_order(self) -> Int64Array:
         """Rank of each row's node name in sorted order (ties in scores are broken by name)."""
         if self._name_order is None:
-            names = [(name, row) for row, name in enumerate(self.row_names) if name is not None]
-            order = np.zeros(self.capacity, np.int64)
+            names = [(name, row) for row, name in enumerate(self.row_names[: self.size]) if name is not None]
+            order = np.zeros(self.size, np.int64)
             for rank, (_, row) in enumerate(sorted(names)):
                 order[row] = rank
             self._name_order = order
         return self._name_order
 
     def present_rows(self) -> Int64Array:
-        return np.flatnonzero(self.present).astype(np.int64)
+        return np.flatnonzero(self.present[: self.size]).astype(np.int64)
 
     def label_value(self, key: str, value_id: int) -> str:
         return self.label_values[key][value_id]

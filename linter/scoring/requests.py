@@ -26,6 +26,7 @@ __all__ = [
     "actual_request",
     "fit_node_contribution",
     "fit_score_request",
+    "gate_resource",
     "is_extended_resource",
     "is_scalar_resource",
     "node_allocatable",
@@ -279,3 +280,16 @@ def volcano_allocatable(raw: Mapping[str, Any], where: str = "status.allocatable
         if value is not None:
             out[name] = value
     return out
+
+
+def gate_resource(
+    name: str, pod_request: int, already_requested: int, node_allocatable: Mapping[str, int]
+) -> tuple[int, int]:
+    """(allocatable, requested incl. pod) for one configured resource; (0, 0) = skipped (§4)."""
+    if pod_request == 0 and is_scalar_resource(name):
+        return 0, 0
+    if name in ("cpu", "memory", "ephemeral-storage") or is_scalar_resource(name):
+        allocatable = node_allocatable.get(name, 0)
+        if allocatable != 0:
+            return allocatable, already_requested + pod_request
+    return 0, 0

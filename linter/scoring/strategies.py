@@ -1,4 +1,4 @@
-"""NodeResourcesFit strategies and NodeResourcesBalancedAllocation, per node, in Go's arithmetic.
+"""NodeResourcesFit strategies per node, in Go's arithmetic (BalancedAllocation re-exported).
 
 reference/scoring.md §4-§6. Scorers take parallel sequences of (requested, allocatable,
 weight) after gating; an entry with allocatable 0 is a skipped resource. Integer maths is
@@ -8,7 +8,6 @@ float64 exactly where Go does.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -16,12 +15,11 @@ from linter.model import (
     LEAST_ALLOCATED,
     MOST_ALLOCATED,
     REQUESTED_TO_CAPACITY_RATIO,
-    BalancedArgs,
     FitArgs,
     ShapePoint,
 )
 from linter.scoring.gomath import go_div, go_round
-from linter.scoring.requests import is_scalar_resource
+from linter.scoring.requests import gate_resource
 
 __all__ = [
     "MAX_NODE_SCORE",
@@ -126,42 +124,7 @@ def requested_to_capacity_ratio(
     return go_round(float(node_score) / float(weight_sum))
 
 
-def balanced_allocation(requested: Sequence[int], allocatable: Sequence[int]) -> int:
-    """``int64((1 - std) * 100)`` over the non-skipped resources, in float64."""
-    fractions: list[float] = []
-    total = 0.0
-    for r, a in zip(requested, allocatable, strict=True):
-        if a == 0:
-            continue
-        f = min(float(r) / float(a), 1.0)
-        total += f
-        fractions.append(f)
-    std = 0.0
-    if len(fractions) == 2:
-        std = abs((fractions[0] - fractions[1]) / 2)
-    elif len(fractions) > 2:
-        mean = total / float(len(fractions))
-        acc = 0.0
-        for f in fractions:
-            acc = acc + (f - mean) * (f - mean)
-        std = math.sqrt(acc / float(len(fractions)))
-    return int((1 - std) * float(MAX_NODE_SCORE))
-
-
 # ---------------------------------------------------------------- gating and breakdowns
-
-
-def gate_resource(
-    name: str, pod_request: int, already_requested: int, node_allocatable: Mapping[str, int]
-) -> tuple[int, int]:
-    """(allocatable, requested incl. pod) for one configured resource; (0, 0) = skipped (§4)."""
-    if pod_request == 0 and is_scalar_resource(name):
-        return 0, 0
-    if name in ("cpu", "memory", "ephemeral-storage") or is_scalar_resource(name):
-        allocatable = node_allocatable.get(name, 0)
-        if allocatable != 0:
-            return allocatable, already_requested + pod_request
-    return 0, 0
 
 
 @dataclass(frozen=True)
@@ -256,62 +219,10 @@ def fit_score_node(
     return FitNodeScore(args.strategy, score, tuple(rows), weighted_sum, weight_sum)
 
 
-@dataclass(frozen=True)
-class BalancedResource:
-    name: str
-    pod_request: int
-    requested: int  # with the pod
-    allocated: int  # without the pod
-    allocatable: int
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "name": self.name,
-            "podRequest": self.pod_request,
-            "requested": self.requested,
-            "allocated": self.allocated,
-            "allocatable": self.allocatable,
-        }
-
-
-@dataclass(frozen=True)
-class BalancedNodeScore:
-    score: int
-    skipped: bool
-    pod_requests: Mapping[str, int]
-    resources: tuple[BalancedResource, ...]
-    with_pod: int
-    without_pod: int
-
-
-def balanced_score_node(
-    args: BalancedArgs,
-    pod_request: Mapping[str, int],
-    node_requested: Mapping[str, int],
-    node_allocatable: Mapping[str, int],
-) -> BalancedNodeScore:
-    """BalancedAllocation (§6) from :func:`~linter.scoring.requests.actual_request` values.
-
-    ``node_requested`` is the sum of the bound pods' actual requests. When every
-    configured resource has pod request 0, PreScore skips the pod: ``skipped`` is true
-    and the plugin adds nothing.
-    """
-    pod_requests = {r.name: pod_request.get(r.name, 0) for r in args.resources}
-    if all(v == 0 for v in pod_requests.values()):
-        return BalancedNodeScore(0, True, pod_requests, (), 0, 0)
-    rows: list[BalancedResource] = []
-    with_req: list[int] = []
-    without_req: list[int] = []
-    alloc: list[int] = []
-    for spec in args.resources:
-        pod = pod_request.get(spec.name, 0)
-        already = node_requested.get(spec.name, 0)
-        a, r = gate_resource(spec.name, pod, already, node_allocatable)
-        with_req.append(r)
-        without_req.append(r - pod if a else 0)
-        alloc.append(a)
-        rows.append(BalancedResource(spec.name, pod, r, r - pod if a else 0, a))
-    b_with = balanced_allocation(with_req, alloc)
-    b_without = balanced_allocation(without_req, alloc)
-    score = 50 + go_div(50 + b_with - b_without, 2)
-    return BalancedNodeScore(score, False, pod_requests, tuple(rows), b_with, b_without)
+# BalancedAllocation lives in its own module; re-exported here for the API contract.
+from linter.scoring.balanced import (  # noqa: E402
+    BalancedNodeScore,
+    BalancedResource,
+    balanced_allocation,
+    balanced_score_node,
+)

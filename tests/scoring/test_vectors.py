@@ -11,6 +11,7 @@ from linter.model import BalancedArgs, FitArgs
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.strategies import balanced_score_node, fit_score_node
 from linter.scoring.volcano import binpack_score_node, parse_binpack_arguments
+
 from .vectorfiles import cases, vector_node_view
 
 FIT = cases("scoring.json", "k8s-fit")

@@ -39,6 +39,7 @@ class PriorityOutcome:
     denial: Decision | None
     resolution: Resolution | None
     ops: tuple[PatchOp, ...] = ()
+    warning: str | None = None
 
 
 def default_class(classes: Mapping[str, PriorityClassInfo]) -> PriorityClassInfo | None:
@@ -82,6 +83,12 @@ def resolve(pod: Mapping[str, Any], classes: Mapping[str, PriorityClassInfo]) ->
             resolution = Resolution(default.name, default.value, default.preemption_policy)
     else:
         found = classes.get(class_name)
+        if found is None and given_priority is not None:
+            # Only the in-tree plugin fills spec.priority before webhooks, and it has just found
+            # this class: our watch cache is behind (the class was created moments ago). Denying
+            # would contradict the apiserver's own verdict, so trust it and say so.
+            note = f"PriorityClass {class_name} is not in binpack-guard's cache yet; priority not re-checked"
+            return PriorityOutcome(None, None, (), note)
         if found is None:
             why = f"no PriorityClass with name {class_name} was found"
             return PriorityOutcome(forbidden_decision(PODS_RESOURCE, name, why), None)

@@ -69,8 +69,8 @@ def decide(
     if request.operation == "UPDATE" and request.old_object is None:
         return bad_request("request.oldObject: missing on UPDATE")
     try:
-        new = _defaulted(request.object)
-        old = _defaulted(request.old_object) if request.operation == "UPDATE" and request.old_object else None
+        new = defaulted(request.object)
+        old = defaulted(request.old_object) if request.operation == "UPDATE" and request.old_object else None
     except _Malformed as exc:
         return bad_request(str(exc))
     name = object_display_name(new)
@@ -83,7 +83,8 @@ def decide(
         existing = default_class(view.priority_classes())
         if existing is not None and (request.operation == "CREATE" or existing.name != name):
             return _already_default(name, existing.name)
-        if not request.dry_run and claim is not None:
+        becomes_default = old is None or old["globalDefault"] is not True
+        if becomes_default and not request.dry_run and claim is not None:
             return _claim(name, view, claim)
     elif old is not None and old["globalDefault"] is True and not request.dry_run and claim is not None:
         _release(name, claim)
@@ -93,13 +94,16 @@ def decide(
 def create_errors(pc: Mapping[str, Any]) -> list[str]:
     """``ValidatePriorityClass`` on a defaulted object: the field errors, in the API server's order."""
     errors: list[str] = []
-    metadata = pc.get("metadata") if isinstance(pc.get("metadata"), Mapping) else {}
-    name = metadata.get("name") if isinstance(metadata.get("name"), str) else ""
+    raw_metadata = pc.get("metadata")
+    metadata: Mapping[str, Any] = raw_metadata if isinstance(raw_metadata, Mapping) else {}
+    raw_name = metadata.get("name")
+    name: str = raw_name if isinstance(raw_name, str) else ""
     if not name:
         errors.append(required("metadata.name", "name or generateName is required"))
     else:
         if len(name.encode("utf-8")) > DNS1123_SUBDOMAIN_MAX:
-            errors.append(invalid_value("metadata.name", name, f"must be no more than {DNS1123_SUBDOMAIN_MAX} characters"))
+            too_long = f"must be no more than {DNS1123_SUBDOMAIN_MAX} characters"
+            errors.append(invalid_value("metadata.name", name, too_long))
         if not _DNS1123_SUBDOMAIN.fullmatch(name):
             errors.append(invalid_value("metadata.name", name, _DNS1123_SUBDOMAIN_MSG))
     if metadata.get("namespace"):
@@ -108,12 +112,8 @@ def create_errors(pc: Mapping[str, Any]) -> list[str]:
     if name.startswith(SYSTEM_PREFIX):
         why = _system_class_problem(name, value, pc["globalDefault"])
         if why is not None:
-            errors.append(
-                forbidden(
-                    "metadata.name",
-                    f"priority class names with '{SYSTEM_PREFIX}' prefix are reserved for system use only. error: {why}",
-                )
-            )
+            reserved = f"priority class names with '{SYSTEM_PREFIX}' prefix are reserved for system use only."
+            errors.append(forbidden("metadata.name", f"{reserved} error: {why}"))
     elif value > HIGHEST_USER_DEFINABLE_PRIORITY:
         errors.append(
             forbidden("value", f"maximum allowed value of a user defined priority is {HIGHEST_USER_DEFINABLE_PRIORITY}")
@@ -136,7 +136,7 @@ def update_errors(new: Mapping[str, Any], old: Mapping[str, Any]) -> list[str]:
     return errors
 
 
-def _defaulted(obj: Mapping[str, Any]) -> dict[str, Any]:
+def defaulted(obj: Mapping[str, Any]) -> dict[str, Any]:
     """v1 defaulting (preemptionPolicy, globalDefault) plus the type checks JSON decoding would do."""
     out = dict(obj)
     value = out.get("value", 0)

@@ -8,6 +8,7 @@ from linter.rules.core import (
     bpl003_empty_file,
     bpl004_unrecognized_document,
     bpl005_input_limit,
+    bpl009_internal_error,
 )
 
 RULES: tuple[ModuleType, ...] = (
@@ -16,4 +17,5 @@ RULES: tuple[ModuleType, ...] = (
     bpl003_empty_file,
     bpl004_unrecognized_document,
     bpl005_input_limit,
+    bpl009_internal_error,
 )

@@ -1,0 +1,188 @@
+"""Explanations as JSON-ready dicts: one per node, for each engine.
+
+The field names follow vectors/scoring.json (``score``, ``weightedScore``, ``resources[]``
+with ``name, weight, podRequest, requested, allocatable``) so a vector case can be checked
+by running the command. Every node gets its scores, feasible or not; nodes are listed best
+first: feasible before infeasible, then by score (kube-scheduler: the Fit and
+BalancedAllocation contributions after their profile weights), then by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from linter.model import KubeSchedulerModel, LegacyPolicyModel, Profile, SchedulerModel, VolcanoModel
+from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility, check_node
+from linter.scoring.legacy import legacy_rtcr_score_node
+from linter.scoring.nodes import NodeView, is_counted_pod
+from linter.scoring.requests import actual_request, fit_score_request, volcano_request
+from linter.scoring.strategies import balanced_score_node, fit_score_node
+from linter.scoring.volcano import binpack_score_node
+
+from .inputs import ExplainInputError, describe
+
+__all__ = ["build_views", "explain", "select_profile"]
+
+Json = dict[str, Any]
+Obj = Mapping[str, Any]
+
+
+def build_views(nodes: Sequence[Obj], pods: Sequence[Obj]) -> list[NodeView]:
+    views: dict[str, NodeView] = {}
+    for node in nodes:
+        view = NodeView.from_node(node, describe(node))
+        views[view.name] = view
+    for pod in pods:
+        if is_counted_pod(pod):
+            target = views.get(str(pod["spec"]["nodeName"]))
+            if target is not None:
+                target.add_pod(pod)
+    return list(views.values())
+
+
+def select_profile(model: KubeSchedulerModel, name: str | None, pod: Obj) -> Profile:
+    """--profile, else the pod's ``spec.schedulerName``, else the first profile."""
+    wanted = name or pod.get("spec", {}).get("schedulerName")
+    if wanted:
+        profile = model.profile(str(wanted))
+        if profile is None:
+            known = ", ".join(p.scheduler_name for p in model.profiles)
+            raise ExplainInputError(f"no profile named {wanted!r} in the scheduler config (profiles: {known})")
+        return profile
+    return model.profiles[0]
+
+
+def _feasibility_json(verdict: Feasibility) -> Json:
+    return {"feasible": verdict.feasible, "reasons": list(verdict.reasons), "rejectedByPlugin": verdict.plugin}
+
+
+def _filters(profile: Profile) -> tuple[str, ...]:
+    enabled = [f for f in DEFAULT_FILTERS if not profile.filter_plugins or f in profile.filter_plugins]
+    if not profile.fit_filter_enabled:
+        enabled = [f for f in enabled if f != "NodeResourcesFit"]
+    return tuple(enabled)
+
+
+def _check(pod: Obj, view: NodeView, profile: Profile | None) -> Feasibility:
+    fit = profile.fit if profile is not None else None
+    return check_node(
+        pod,
+        view.node,
+        pod_request=actual_request(pod),
+        pod_count=view.pod_count,
+        node_requested=view.requested,
+        node_allocatable=view.allocatable,
+        ignored_resources=fit.ignored_resources if fit else (),
+        ignored_resource_groups=fit.ignored_resource_groups if fit else (),
+        filters=_filters(profile) if profile is not None else DEFAULT_FILTERS,
+    )
+
+
+def _sorted(nodes: list[Json], key: str) -> list[Json]:
+    return sorted(nodes, key=lambda n: (not n["feasible"], -(n.get(key) or 0), n["name"]))
+
+
+def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj, profile_name: str | None) -> Json:
+    profile = select_profile(model, profile_name, pod)
+    fit_args, balanced_args = profile.fit, profile.balanced
+    fit_request, real_request = fit_score_request(pod), actual_request(pod)
+    out: list[Json] = []
+    for view in views:
+        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, profile))}
+        total = 0
+        node["score"] = node["weightedScore"] = None
+        if fit_args is not None:
+            fit = fit_score_node(fit_args, fit_request, view.fit_requested, view.allocatable)
+            node.update(score=fit.score, weightedScore=fit.score * profile.fit_weight,
+                        weightedSum=fit.weighted_sum, weightSum=fit.weight_sum,
+                        resources=[r.as_dict() for r in fit.resources])
+            total += fit.score * profile.fit_weight
+        node["balancedScore"] = None
+        if balanced_args is not None:
+            bal = balanced_score_node(balanced_args, real_request, view.requested, view.allocatable)
+            node.update(balancedScore=None if bal.skipped else bal.score, balancedSkipped=bal.skipped,
+                        balancedWeight=profile.balanced_weight, balancedWithPod=bal.with_pod,
+                        balancedWithoutPod=bal.without_pod,
+                        balancedResources=[r.as_dict() for r in bal.resources])
+            total += 0 if bal.skipped else bal.score * profile.balanced_weight
+        node["total"] = total
+        out.append(node)
+    shape = fit_args.shape if fit_args is not None and fit_args.shape else None
+    return {
+        "engine": "k8s-fit",
+        "profile": profile.scheduler_name,
+        "strategy": fit_args.strategy if fit_args is not None else None,
+        "pluginWeight": profile.fit_weight,
+        "shape": [{"utilization": p.utilization, "score": p.score} for p in shape] if shape else None,
+        "podRequest": fit_request,
+        "nodes": _sorted(out, "total"),
+    }
+
+
+def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -> Json:
+    # The first binpack entry is explained (a second one in another tier would add its own score).
+    args = model.binpack[0] if model.binpack else None
+    task = volcano_request(pod)
+    out: list[Json] = []
+    for view in views:
+        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, None))}
+        node["score"] = node["weightedScore"] = None
+        if args is not None:
+            res = binpack_score_node(args, task, view.volcano_used, view.volcano_allocatable)
+            ordered = res.node_order_registered and args.enable_node_order  # enableNodeOrder: false adds nothing
+            score = res.score if ordered else 0.0
+            node.update(score=score, weightedScore=score, weightSum=res.weight_sum,
+                        rejectedBy=res.rejected_by, nodeOrderRegistered=ordered,
+                        resources=[{"name": t.name, "weight": t.weight, "podRequest": t.request, "used": t.used,
+                                    "requested": t.request + t.used, "allocatable": t.capacity, "term": t.term}
+                                   for t in res.terms])
+        out.append(node)
+    return {
+        "engine": "volcano-binpack",
+        "profile": None,
+        "strategy": "binpack" if args is not None else None,
+        "pluginWeight": args.weight if args is not None else None,
+        "effectiveWeights": {"binpack.weight": args.weight, "resources": dict(args.resources)} if args else None,
+        "binpackEntries": len(model.binpack),
+        "podRequest": task,
+        "nodes": _sorted(out, "score"),
+    }
+
+
+def _explain_legacy(model: LegacyPolicyModel, views: Sequence[NodeView], pod: Obj) -> Json:
+    priority = model.rtcr
+    fit_request = fit_score_request(pod)
+    out: list[Json] = []
+    for view in views:
+        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, None))}
+        node["score"] = node["weightedScore"] = None
+        if priority is not None:
+            res = legacy_rtcr_score_node(priority, fit_request, view.fit_requested, view.allocatable)
+            node.update(score=res.score, weightedScore=res.weighted_score, weightedSum=res.weighted_sum,
+                        weightSum=res.weight_sum, resources=[r.as_dict() for r in res.resources])
+        out.append(node)
+    return {
+        "engine": "legacy-rtcr",
+        "profile": priority.name if priority is not None else None,
+        "strategy": "RequestedToCapacityRatio" if priority is not None else None,
+        "pluginWeight": priority.weight if priority is not None else None,
+        "shape": [{"utilization": p.utilization, "score": p.score} for p in priority.shape] if priority else None,
+        "podRequest": fit_request,
+        "nodes": _sorted(out, "weightedScore"),
+    }
+
+
+def explain(
+    model: SchedulerModel, nodes: Sequence[Obj], pods: Sequence[Obj], pod: Obj, profile: str | None = None
+) -> Json:
+    """The full explanation for ``pod`` on the cluster ``nodes``/``pods`` under ``model``."""
+    views = build_views(nodes, pods)
+    head: Json = {"pod": describe(pod)}
+    if isinstance(model, KubeSchedulerModel):
+        body = _explain_k8s(model, views, pod, profile)
+    elif isinstance(model, VolcanoModel):
+        body = _explain_volcano(model, views, pod)
+    else:
+        body = _explain_legacy(model, views, pod)
+    return {**body, **head}

@@ -1,0 +1,137 @@
+"""The text form of an explanation: a ranking, then per node the resource table and the
+final score written out as the arithmetic the scheduler does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["format_amount", "render_text"]
+
+Json = dict[str, Any]
+_UNITS = (("Ei", 2**60), ("Pi", 2**50), ("Ti", 2**40), ("Gi", 2**30), ("Mi", 2**20),
+          ("E", 10**18), ("P", 10**15), ("T", 10**12), ("G", 10**9), ("M", 10**6))
+_BYTES = ("memory", "ephemeral-storage")
+
+
+def format_amount(name: str, value: float | int | None, *, volcano: bool = False) -> str:
+    """Scheduler integers in their unit: cpu millicores, bytes as Mi..Ei or M..E when exact."""
+    if value is None:
+        return "-"
+    if name == "cpu":
+        return f"{value:g}m" if isinstance(value, float) else f"{value}m"
+    if volcano and name not in ("memory", "pods"):
+        return f"{value / 1000:g}"  # Volcano keeps these in milli-units
+    number = int(value)
+    if (name in _BYTES or name.startswith("hugepages-")) and number:
+        for suffix, size in _UNITS:
+            if number % size == 0:
+                return f"{number // size}{suffix}"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for row in rows:
+        cells = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        out.append("    " + "  ".join(cells).rstrip())
+    return out
+
+
+def _fit_arithmetic(doc: Json, node: Json) -> str:
+    counted = [r for r in node["resources"] if not r["skipped"] and r["counted"]]
+    if not counted:
+        return "no resource left to score -> 0"
+    products = " + ".join(f"{r['resourceScore']}*{r['weight']}" for r in counted)
+    weights = " + ".join(str(r["weight"]) for r in counted)
+    num, den = node["weightedSum"], node["weightSum"]
+    if doc["strategy"] == "RequestedToCapacityRatio" or doc["engine"] == "legacy-rtcr":
+        return f"round(({products}) / ({weights})) = round({num} / {den}) = round({num / den:.2f}) = {node['score']}"
+    return f"floor(({products}) / ({weights})) = floor({num} / {den}) = {node['score']}"
+
+
+def _k8s_node(doc: Json, node: Json) -> list[str]:
+    lines: list[str] = []
+    if node.get("resources") is not None:
+        rows = [["resource", "weight", "pod request", "requested / allocatable", "utilization", "score"]]
+        for r in node["resources"]:
+            if r["skipped"]:
+                rows.append([r["name"], str(r["weight"]), format_amount(r["name"], r["podRequest"]),
+                             "skipped", "-", "-"])
+                continue
+            note = "" if r["counted"] else " (left out)"
+            rows.append([r["name"], str(r["weight"]), format_amount(r["name"], r["podRequest"]),
+                         f"{format_amount(r['name'], r['requested'])} / {format_amount(r['name'], r['allocatable'])}",
+                         f"{r['utilization']}%", f"{r['resourceScore']}{note}"])
+        lines += _table(rows)
+        label = "Policy priority" if doc["engine"] == "legacy-rtcr" else "NodeResourcesFit"
+        lines.append(f"    {label} = {_fit_arithmetic(doc, node)}; * weight {doc['pluginWeight']} = "
+                     f"{node['weightedScore']}")
+    if node.get("balancedSkipped"):
+        lines.append("    NodeResourcesBalancedAllocation: skipped (the pod requests none of its resources)")
+    elif node.get("balancedScore") is not None:
+        w, wo = node["balancedWithPod"], node["balancedWithoutPod"]
+        lines.append(f"    NodeResourcesBalancedAllocation = 50 + floor((50 + {w} - {wo}) / 2) = "
+                     f"{node['balancedScore']} (balance {w} with the pod, {wo} without); "
+                     f"* weight {node['balancedWeight']}")
+    return lines
+
+
+def _volcano_node(doc: Json, node: Json) -> list[str]:
+    if node.get("resources") is None:
+        return []
+    rows = [["resource", "weight", "request", "used", "request+used / allocatable", "term"]]
+    for r in node["resources"]:
+        n = r["name"]
+        rows.append([n, str(r["weight"]), format_amount(n, r["podRequest"], volcano=True),
+                     format_amount(n, r["used"], volcano=True),
+                     f"{format_amount(n, r['requested'], volcano=True)} / "
+                     f"{format_amount(n, r['allocatable'], volcano=True)}", f"{r['term']:.6g}"])
+    lines = _table(rows)
+    weight = doc["pluginWeight"]
+    if not node["nodeOrderRegistered"]:
+        lines.append("    binpack adds nothing: binpack.weight is 0 or enableNodeOrder is false")
+        return lines
+    if node["rejectedBy"]:
+        lines.append(f"    binpack = 0: {node['rejectedBy']} request + used exceeds allocatable")
+        return lines
+    terms = " + ".join(f"{r['term']:.6g}" for r in node["resources"]) or "0"
+    lines.append(f"    binpack = ({terms}) / {node['weightSum']} * (100 * {weight}) = {node['score']:.10g}")
+    return lines
+
+
+def render_text(doc: Json) -> str:
+    engine = doc["engine"]
+    title = {"k8s-fit": "kube-scheduler 1.36", "volcano-binpack": "Volcano binpack",
+             "legacy-rtcr": "legacy Policy (1.16-1.17, 0..10 scale)"}[engine]
+    label = "priority" if engine == "legacy-rtcr" else "profile"
+    lines = [f"{doc['pod']} on {title}" + (f", {label} {doc['profile']}" if doc.get("profile") else "")]
+    if doc["strategy"] is None:
+        lines.append("  no bin-packing score is configured: only feasibility is shown")
+    else:
+        lines.append(f"  strategy {doc['strategy']}, plugin weight {doc['pluginWeight']}")
+    if doc.get("shape"):
+        scale = "" if engine == "legacy-rtcr" else " (scores x10 -> 0..100)"
+        pts = " ".join(f"({p['utilization']},{p['score']})" for p in doc["shape"])
+        lines.append(f"  shape {pts}{scale}")
+    if doc.get("binpackEntries", 0) > 1:
+        lines.append(f"  note: {doc['binpackEntries']} binpack entries; the first is explained, each adds its score")
+    request = ", ".join(f"{n} {format_amount(n, v, volcano=engine == 'volcano-binpack')}"
+                        for n, v in doc["podRequest"].items())
+    lines.append(f"  pod request as the scorer sees it: {request}")
+    lines.append("")
+    rank = [["#", "node", "feasible", "score", "weighted", "balanced", "total"]]
+    for i, node in enumerate(doc["nodes"], 1):
+        score = node["score"]
+        rank.append([str(i), node["name"], "yes" if node["feasible"] else "no",
+                     "-" if score is None else f"{score:.10g}" if isinstance(score, float) else str(score),
+                     "-" if node["weightedScore"] is None else f"{node['weightedScore']:.10g}",
+                     "-" if node.get("balancedScore") is None else str(node["balancedScore"]),
+                     str(node["total"]) if "total" in node else "-"])
+    lines += [line[2:] for line in _table(rank)]
+    for node in doc["nodes"]:
+        lines.append("")
+        verdict = "feasible" if node["feasible"] else "infeasible: " + ", ".join(node["reasons"])
+        lines.append(f"  {node['name']}: {verdict}")
+        lines += _volcano_node(doc, node) if engine == "volcano-binpack" else _k8s_node(doc, node)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,123 @@
+"""The whole kube-scheduler pipeline for one document: decode, default, validate, build, lint.
+
+``analyze(document)`` runs every stage the real scheduler runs, in its order, and keeps going
+after a stage fails where the data still allows it (after a fatal decode error it cannot), so a
+user sees later problems too. The effective model is produced only when the scheduler would
+start (no decode/validate/init error), whatever binpack-guard's own findings say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from linter.kubesched import codes as c
+from linter.kubesched.defaults import Profile, build_globals, build_profiles
+from linter.kubesched.framework import Built, build, score_plugins
+from linter.kubesched.issues import Issue
+from linter.kubesched.lint import lint_profile
+from linter.kubesched.stages import decode_stage, validate_stage
+from linter.kubesched.validate import validate_config
+from linter.kubesched.versions import type_meta_issues
+from linter.model import BalancedArgs, FitArgs, KubeSchedulerModel
+from linter.model import Profile as ModelProfile
+from linter.source import Document, Pointer
+
+
+@dataclass
+class Analysis:
+    issues: list[Issue] = field(default_factory=list)
+    model: KubeSchedulerModel | None = None
+    decoded: dict[str, Any] | None = None
+    profiles: list[Profile] = field(default_factory=list)
+    built: list[Built] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> bool:
+        return self.decoded is not None and not any(i.stage != "lint" for i in self.issues)
+
+
+def analyze(doc: Document) -> Analysis:
+    result = Analysis()
+    meta = type_meta_issues(doc)
+    if meta:
+        result.issues = meta
+        return result
+    decoded, typed, issues = decode_stage(doc, doc.data)
+    result.issues += issues
+    if decoded is None:
+        return result
+    result.decoded = decoded
+    profiles = build_profiles(decoded, typed)
+    result.profiles = profiles
+    result.issues += validate_stage(validate_config(decoded, build_globals(decoded), profiles))
+    init_issues: list[Issue] = []
+    for profile in profiles:
+        built = build(profile)
+        result.built.append(built)
+        if built.error is not None:
+            init_issues += _init_issues(built, profile)
+    if init_issues:
+        init_issues[0] = replace(init_issues[0], message=_first_init_message(result.built))
+    result.issues += init_issues
+    result.issues = _drop_echoes(result.issues)
+    for profile, built in zip(profiles, result.built, strict=True):
+        result.issues += lint_profile(profile, built)
+    if result.accepted:
+        result.model = _model(profiles, result.built, typed)
+    return result
+
+
+_STAGES = ("decode", "validate", "init")
+
+
+def _drop_echoes(issues: list[Issue]) -> list[Issue]:
+    """Leave out later-stage issues that only echo an earlier one: same place, or inside a mapping
+    that has an unknown field (a misspelt key makes its mapping look incomplete)."""
+    unknown_parents = [i.pointer[:-1] for i in issues if i.code == c.UNKNOWN_FIELD]
+    kept: list[Issue] = []
+    for issue in issues:
+        earlier = [i for i in kept if _STAGES.index(i.stage) < _STAGES.index(issue.stage)]
+        if issue.stage != "decode" and (any(i.pointer == issue.pointer for i in earlier)
+                                        or any(issue.pointer[: len(p)] == p for p in unknown_parents)):
+            continue
+        kept.append(issue)
+    return kept
+
+
+def _first_init_message(built: list[Built]) -> str:
+    first = next(b.error for b in built if b.error is not None)
+    assert first is not None
+    return first.message
+
+
+def _init_issues(built: Built, profile: Profile) -> list[Issue]:
+    error = built.error
+    assert error is not None
+    if error.code != c.FIT_ARGS or len(error.field_errors) < 2:
+        return [Issue(error.code, "init", error.message, error.pointers[0] if error.pointers else error.pointer)]
+    marker = 'initializing plugin "NodeResourcesFit": '
+    head = error.message.split(marker)[0] + marker
+    return [Issue(error.code, "init", head + fe.render(), ptr)
+            for fe, ptr in zip(error.field_errors, error.pointers, strict=True)]
+
+
+def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any]) -> KubeSchedulerModel:
+    out: list[ModelProfile] = []
+    for profile, b in zip(profiles, built, strict=True):
+        weights = score_plugins(b)
+
+        def user_args(name: str, profile: Profile = profile) -> dict[str, Any] | None:
+            cfg = next((x for x in profile.configs if x.name == name and x.pointer is not None), None)
+            return typed.get(cfg.pointer) if cfg is not None and cfg.pointer is not None else None
+
+        out.append(ModelProfile(
+            scheduler_name=profile.shown_name,
+            fit=FitArgs.from_args(user_args("NodeResourcesFit")) if "NodeResourcesFit" in weights else None,
+            balanced=(BalancedArgs.from_args(user_args("NodeResourcesBalancedAllocation"))
+                      if "NodeResourcesBalancedAllocation" in weights else None),
+            score_plugin_weights=weights,
+            fit_filter_enabled="NodeResourcesFit" in b.points.get("filter", []),
+            filter_plugins=tuple(b.points.get("filter", [])),
+        ))
+    return KubeSchedulerModel(profiles=tuple(out))

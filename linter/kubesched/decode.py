@@ -1,0 +1,245 @@
+"""Strict decoding of a KubeSchedulerConfiguration the way kube-scheduler 1.36 loads its file.
+
+The scheduler converts YAML to JSON (sigs.k8s.io/yaml: map keys sorted, floats printed by
+encoding/json), reads apiVersion/kind, then decodes strictly into the v1 Go types
+(``types.py``) and afterwards decodes every ``pluginConfig[].args`` of an in-tree plugin that
+has an args kind. The result says what the scheduler would print and where each problem is:
+
+* a *fatal* error (type mismatch, bad duration, unregistered kind): the scheduler prints only
+  that one;
+* otherwise *strict* errors (duplicate keys, unknown fields, inside args too), printed together
+  after ``strict decoding error: ``.
+
+``decoded`` is the typed data with unknown fields and nulls dropped and numbers converted the
+Go way; it keeps the document's pointers.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass, field
+from typing import Any
+
+from linter.kubesched.gofmt import DurationError, go_quote, json_number, parse_duration
+from linter.kubesched.issues import SCHEME
+from linter.kubesched.types import ARGS_TYPES, GoType
+from linter.source import Pointer
+
+_FLOAT32_MAX = 3.4028234663852886e38
+_FIND_KIND = ('struct { APIVersion string "json:\\"apiVersion,omitempty\\""; '
+              'Kind string "json:\\"kind,omitempty\\"" }')
+
+
+@dataclass(frozen=True)
+class DecodeError:
+    """One error as the scheduler words it when it is the only one (``text``), and where it is."""
+
+    text: str
+    pointer: Pointer
+    on_key: bool = False
+    kind: str = "type"  # type | unknown-field | duplicate-key | args-kind
+
+
+@dataclass
+class _Walk:
+    strict: list[DecodeError] = field(default_factory=list)
+    type_error: DecodeError | None = None
+    abort: DecodeError | None = None
+
+    @property
+    def fatal(self) -> DecodeError | None:
+        return self.abort or self.type_error
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "object" if isinstance(value, dict) else "array"
+
+
+def _strict_path(path: list[str | int]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+class _Decoder:
+    def __init__(self, base: Pointer) -> None:
+        self.base = base
+        self.walk = _Walk()
+
+    def type_error(self, value_desc: str, t: GoType, struct: str, fields: list[str], rel: list[str | int]) -> None:
+        if self.walk.type_error is not None:
+            return
+        where = f"Go struct field {struct}.{'.'.join(fields)}" if struct or fields else "Go value"
+        text = f"json: cannot unmarshal {value_desc} into {where} of type {t.go}"
+        self.walk.type_error = DecodeError(text, (*self.base, *rel))
+
+    def value(self, value: Any, t: GoType, struct: str, fields: list[str], rel: list[str | int]) -> Any:
+        """Decode ``value`` as ``t``; returns the Go-normalised value (None = zero/absent)."""
+        if self.walk.abort is not None or value is None:
+            return None
+        jk = _json_kind(value)
+        if t.kind == "raw":
+            return value
+        if t.kind == "duration":
+            if jk != "string":
+                self.walk.abort = self.walk.abort or DecodeError(
+                    f"json: cannot unmarshal {jk} into Go struct field {struct}.{'.'.join(fields)} of type string",
+                    (*self.base, *rel))
+                return None
+            try:
+                return parse_duration(value)
+            except DurationError as exc:
+                self.walk.abort = DecodeError(str(exc), (*self.base, *rel))
+                return None
+        if t.kind == "struct":
+            if jk != "object":
+                self.type_error(jk, t, struct, fields, rel)
+                return None
+            return self.struct(value, t, fields, rel)
+        if t.kind in ("slice", "bytes"):
+            if t.kind == "bytes" and jk == "string":
+                try:
+                    return base64.b64decode(value, validate=True)
+                except (binascii.Error, ValueError):
+                    self.walk.type_error = self.walk.type_error or DecodeError(
+                        "illegal base64 data at input byte 0", (*self.base, *rel))
+                    return None
+            if jk != "array":
+                self.type_error(jk, t, struct, fields, rel)
+                return None
+            assert t.elem is not None or t.kind == "bytes"
+            elem = t.elem
+            if elem is None:
+                self.type_error("array", t, struct, fields, rel)
+                return None
+            out = []
+            for i, item in enumerate(value):
+                got = self.value(item, elem, struct, fields, [*rel, i])
+                out.append(_zero(elem) if got is None else got)
+            return out
+        if t.kind == "map":
+            if jk != "object":
+                self.type_error(jk, t, struct, fields, rel)
+                return None
+            assert t.elem is not None
+            return {k: self.value(v, t.elem, struct, fields, [*rel, k]) for k, v in sorted(value.items())}
+        if t.kind == "string":
+            if jk != "string":
+                self.type_error(jk, t, struct, fields, rel)
+                return None
+            return value
+        if t.kind == "bool":
+            if jk != "bool":
+                self.type_error(jk, t, struct, fields, rel)
+                return None
+            return value
+        if jk != "number":
+            self.type_error(jk, t, struct, fields, rel)
+            return None
+        literal = json_number(value)
+        if t.kind == "float":
+            number = float(literal)
+            if abs(number) > _FLOAT32_MAX:
+                self.type_error(f"number {literal}", t, struct, fields, rel)
+                return None
+            return number
+        try:
+            number = int(literal)
+        except ValueError:
+            self.type_error(f"number {literal}", t, struct, fields, rel)
+            return None
+        low, high = -(2 ** (t.bits - 1)), 2 ** (t.bits - 1) - 1
+        if not low <= number <= high:
+            self.type_error(f"number {literal}", t, struct, fields, rel)
+            return None
+        return number
+
+    def struct(self, value: dict[str, Any], t: GoType, fields: list[str], rel: list[str | int]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key in sorted(value):  # the JSON the scheduler decodes has its keys sorted
+            if self.walk.abort is not None:
+                break
+            sub = t.fields.get(key)
+            if sub is None:
+                path = _strict_path([*rel, key])
+                self.walk.strict.append(DecodeError(f"unknown field {go_quote(path)}", (*self.base, *rel, key),
+                                                    on_key=True, kind="unknown-field"))
+                continue
+            got = self.value(value[key], sub, t.name, [*fields, key], [*rel, key])
+            if got is not None:
+                out[key] = got
+        return out
+
+
+def _zero(t: GoType) -> Any:
+    return {"struct": {}, "string": "", "int": 0, "float": 0.0, "bool": False, "map": {}}.get(t.kind)
+
+
+@dataclass
+class Decoded:
+    """Outcome of strict decoding (gvk checks are done by the caller)."""
+
+    data: dict[str, Any]
+    fatal: DecodeError | None
+    strict: list[DecodeError]
+    args: dict[Pointer, dict[str, Any]]  # pluginConfig pointer -> decoded typed args
+
+
+def decode_object(data: dict[str, Any], root: GoType) -> tuple[dict[str, Any], _Walk]:
+    decoder = _Decoder(())
+    out = decoder.struct(data, root, [], [])
+    return out, decoder.walk
+
+
+def decode_args(name: str, raw: Any, base: Pointer) -> tuple[dict[str, Any] | None, DecodeError | None,
+                                                                 list[DecodeError]]:
+    """Decode one plugin's args as ``<name>Args``: (typed args, fatal error, strict errors)."""
+    t = ARGS_TYPES[name]
+    if raw is None:
+        return {}, None, []
+    if not isinstance(raw, dict):
+        text = (f"couldn't get version/kind; json parse error: json: cannot unmarshal {_json_kind(raw)} "
+                f"into Go value of type {_FIND_KIND}")
+        return None, DecodeError(text, base, kind="args-kind"), []
+    for meta in ("apiVersion", "kind"):
+        if meta in raw and raw[meta] is not None and not isinstance(raw[meta], str):
+            text = (f"couldn't get version/kind; json parse error: json: cannot unmarshal {_json_kind(raw[meta])}"
+                    f" into Go struct field .{meta} of type string")
+            return None, DecodeError(text, (*base, meta), kind="args-kind"), []
+    kind_error = args_kind_error(name, raw.get("apiVersion") or "", raw.get("kind") or "")
+    if kind_error is not None:
+        return None, DecodeError(kind_error, base, kind="args-kind"), []
+    decoder = _Decoder(base)
+    out = decoder.struct(raw, t, [], [])
+    return out, decoder.walk.fatal, decoder.walk.strict
+
+
+GROUP = "kubescheduler.config.k8s.io"
+ARGS_KINDS = {f"{n}Args" for n in ARGS_TYPES}
+
+
+def args_kind_error(name: str, api_version: str, kind: str) -> str | None:
+    """The error for args whose own apiVersion/kind does not decode to ``<name>Args``."""
+    want = f"{name}Args"
+    group, _, version = api_version.rpartition("/") if "/" in api_version else ("", "", api_version)
+    if api_version.count("/") > 1:
+        group, version = "", ""
+    kind = kind or want
+    if not version and not group:
+        group, version = GROUP, "v1"
+    elif not version and group == GROUP:
+        version = "v1"
+    gv = f"{group}/{version}" if group else version
+    if gv != f"{GROUP}/v1" or kind not in ARGS_KINDS | {"KubeSchedulerConfiguration"}:
+        return f"no kind {go_quote(kind)} is registered for version {go_quote(gv)} {SCHEME}"
+    if kind != want:
+        return f"args for plugin {name} were not of type {want}.{GROUP}, got {kind}.{GROUP}"
+    return None

@@ -1,0 +1,193 @@
+"""v1 defaulting: global defaults, profiles, the default-plugin merge and plugin-args defaults.
+
+Mirrors ``SetDefaults_KubeSchedulerConfiguration``: one empty profile when none is given, the
+``default-scheduler`` name only for a single unnamed profile, every extension point merged
+with the default set (``mergePluginSet``: user ``disabled`` first, ``*`` drops all defaults, a
+re-enabled default keeps its place and takes the user's entry), and a defaulted args entry for
+every enabled plugin that has an args kind and no pluginConfig.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from linter.kubesched.registry import DEFAULT_MULTI_POINT
+from linter.kubesched.types import ARGS_TYPES, EXTENSION_POINTS
+from linter.source import Pointer
+
+SECOND = 1_000_000_000
+
+
+@dataclass(frozen=True)
+class PluginRef:
+    name: str
+    weight: int | None  # None = not written (Go nil -> 0)
+    pointer: Pointer | None = None  # None for entries that come from the defaults
+
+
+@dataclass
+class PluginSet:
+    enabled: list[PluginRef] = field(default_factory=list)
+    disabled: list[PluginRef] = field(default_factory=list)
+    enabled_nil: bool = True  # Go nil slice (rendered as null), not an empty list
+
+    def disabled_names(self) -> set[str]:
+        return {p.name for p in self.disabled}
+
+
+@dataclass
+class ConfigEntry:
+    name: str
+    args: dict[str, Any] | None  # typed (decoded) args, None for opaque ones
+    raw: Any  # args as written
+    pointer: Pointer | None  # None for entries added by defaulting
+    typed: bool
+
+
+@dataclass
+class Profile:
+    index: int
+    pointer: Pointer
+    name: str | None  # None when not written and not defaulted
+    percentage: int | None
+    written_plugins: dict[str, PluginSet]
+    plugins: dict[str, PluginSet]
+    configs: list[ConfigEntry]
+
+    @property
+    def shown_name(self) -> str:
+        return self.name or ""
+
+
+def _plugin_set(raw: dict[str, Any] | None, base: Pointer) -> PluginSet:
+    raw = raw or {}
+    enabled = [PluginRef(p.get("name", ""), p.get("weight"), (*base, "enabled", i))
+               for i, p in enumerate(raw.get("enabled") or [])]
+    disabled = [PluginRef(p.get("name", ""), None, (*base, "disabled", i))
+                for i, p in enumerate(raw.get("disabled") or [])]
+    return PluginSet(enabled, disabled, enabled_nil=raw.get("enabled") is None)
+
+
+def merge_plugin_set(default: PluginSet, custom: PluginSet) -> PluginSet:
+    disabled = [PluginRef(p.name, None, p.pointer) for p in custom.disabled + default.disabled]
+    names = {p.name for p in disabled}
+    by_name = {p.name: (i, p) for i, p in enumerate(custom.enabled)}  # a later duplicate wins, as in Go
+    replaced: set[int] = set()
+    enabled: list[PluginRef] = []
+    if "*" not in names:
+        for p in default.enabled:
+            if p.name in names:
+                continue
+            if p.name in by_name:
+                index, p = by_name[p.name]
+                replaced.add(index)
+            enabled.append(p)
+    enabled += [p for i, p in enumerate(custom.enabled) if i not in replaced]
+    return PluginSet(enabled, disabled, enabled_nil=not enabled)
+
+
+def default_plugins() -> dict[str, PluginSet]:
+    sets = {ep: PluginSet() for ep in EXTENSION_POINTS}
+    sets["multiPoint"] = PluginSet([PluginRef(n, w) for n, w in DEFAULT_MULTI_POINT], enabled_nil=False)
+    return sets
+
+
+def enabled_names(plugins: dict[str, PluginSet]) -> list[str]:
+    """``pluginsNames``: every name enabled at any point, sorted (as Go's sets.List)."""
+    return sorted({p.name for s in plugins.values() for p in s.enabled})
+
+
+def build_profiles(config: dict[str, Any], typed_args: dict[Pointer, dict[str, Any]]) -> list[Profile]:
+    written = config.get("profiles") or []
+    raw_profiles: list[tuple[Pointer, dict[str, Any]]] = [(("profiles", i), p) for i, p in enumerate(written)]
+    if not raw_profiles:
+        raw_profiles = [(("profiles",), {})]
+    profiles: list[Profile] = []
+    for index, (pointer, raw) in enumerate(raw_profiles):
+        name = raw.get("schedulerName")
+        if name is None and len(raw_profiles) == 1:
+            name = "default-scheduler"
+        custom = {ep: _plugin_set((raw.get("plugins") or {}).get(ep), (*pointer, "plugins", ep))
+                  for ep in EXTENSION_POINTS}
+        defaults = default_plugins()
+        merged = {ep: merge_plugin_set(defaults[ep], custom[ep]) for ep in EXTENSION_POINTS}
+        configs: list[ConfigEntry] = []
+        for j, entry in enumerate(raw.get("pluginConfig") or []):
+            cp = (*pointer, "pluginConfig", j)
+            cname = entry.get("name", "")
+            typed = cname in ARGS_TYPES
+            args = default_args(cname, typed_args.get(cp, {})) if typed else None
+            configs.append(ConfigEntry(cname, args, entry.get("args"), cp, typed))
+        have = {c.name for c in configs}
+        for cname in enabled_names(merged):
+            if cname in ARGS_TYPES and cname not in have:
+                configs.append(ConfigEntry(cname, default_args(cname, {}), None, None, True))
+        profiles.append(Profile(index, pointer, name, raw.get("percentageOfNodesToScore"), custom, merged, configs))
+    return profiles
+
+
+def _resources(raw: Any) -> list[dict[str, Any]]:
+    items = [dict(r) for r in raw] if isinstance(raw, list) and raw else [
+        {"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]
+    for r in items:
+        r.setdefault("name", "")
+        if not r.get("weight"):
+            r["weight"] = 1
+    return items
+
+
+def default_args(name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """``SetDefaults_<name>Args`` on decoded args (a copy; lists of resources are copied too)."""
+    out = dict(args)
+    if name == "NodeResourcesFit":
+        strategy = dict(out.get("scoringStrategy") or {}) if "scoringStrategy" in out else {"type": "LeastAllocated"}
+        strategy["resources"] = _resources(strategy.get("resources"))
+        out["scoringStrategy"] = strategy
+    elif name == "NodeResourcesBalancedAllocation":
+        out["resources"] = _resources(out.get("resources"))
+    elif name == "DefaultPreemption":
+        out.setdefault("minCandidateNodesPercentage", 10)
+        out.setdefault("minCandidateNodesAbsolute", 100)
+    elif name == "InterPodAffinity":
+        out.setdefault("hardPodAffinityWeight", 1)
+    elif name == "VolumeBinding":
+        out.setdefault("bindTimeoutSeconds", 600)
+    elif name == "PodTopologySpread" and not out.get("defaultingType"):
+        out["defaultingType"] = "System"
+    return out
+
+
+@dataclass(frozen=True)
+class Globals:
+    parallelism: int
+    percentage: int
+    initial_backoff: int
+    max_backoff: int
+    burst: int
+    leader_elect: bool
+    lease: int
+    renew: int
+    retry: int
+    resource_lock: str
+    resource_name: str
+    resource_namespace: str
+
+
+def build_globals(config: dict[str, Any]) -> Globals:
+    le = config.get("leaderElection") or {}
+    cc = config.get("clientConnection") or {}
+    return Globals(
+        parallelism=config.get("parallelism", 16),
+        percentage=config.get("percentageOfNodesToScore", 0),
+        initial_backoff=config.get("podInitialBackoffSeconds", 1),
+        max_backoff=config.get("podMaxBackoffSeconds", 10),
+        burst=cc.get("burst") or 100,
+        leader_elect=le.get("leaderElect", True),
+        lease=le.get("leaseDuration") or 15 * SECOND,
+        renew=le.get("renewDeadline") or 10 * SECOND,
+        retry=le.get("retryPeriod") or 2 * SECOND,
+        resource_lock=le.get("resourceLock") or "leases",
+        resource_name=le.get("resourceName") or "kube-scheduler",
+        resource_namespace=le.get("resourceNamespace") or "kube-system",
+    )

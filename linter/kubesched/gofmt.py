@@ -1,0 +1,229 @@
+"""Go formatting and parsing rules the scheduler's messages depend on.
+
+* ``json_number``: how encoding/json writes a float64 (sigs.k8s.io/yaml turns every YAML
+  number into JSON this way before the typed decode, so ``5.0`` arrives as ``5``).
+* ``go_quote``: Go's ``%q`` / ``strconv.Quote`` for the ASCII/printable cases config files hold.
+* ``parse_duration`` / ``format_duration``: ``time.ParseDuration`` and ``Duration.String``.
+* ``FieldError`` and ``aggregate``: k8s.io/apimachinery field-error rendering and the
+  ``[e1, e2]`` join (identical messages printed once).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+INT_BOUNDS = {32: (-(2**31), 2**31 - 1), 64: (-(2**63), 2**63 - 1)}
+
+
+def wrap_int64(value: int) -> int:
+    """Two's-complement int64 wraparound, as Go arithmetic does."""
+    value &= (1 << 64) - 1
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def json_number(value: int | float) -> str:
+    """The JSON text encoding/json produces for a YAML number (ints verbatim, floats shortest)."""
+    if isinstance(value, bool):
+        raise TypeError("bool is not a number")
+    if isinstance(value, int):
+        return str(value)
+    if value == 0:
+        return "-0" if math.copysign(1.0, value) < 0 else "0"
+    magnitude = abs(value)
+    if 1e-6 <= magnitude < 1e21:
+        text = format(Decimal(repr(value)), "f")
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return text
+    mantissa, _, exponent = repr(value).partition("e")
+    if not exponent:  # repr gave positional text; build the exponent form
+        mantissa, _, exponent = f"{value:e}".partition("e")
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    sign = "-" if exponent.startswith("-") else "+"
+    digits = exponent.lstrip("+-").lstrip("0") or "0"
+    return f"{mantissa}e{sign}{digits}"
+
+
+def go_quote(text: str) -> str:
+    """``%q`` of a string: JSON-like double quotes, non-ASCII printable characters kept."""
+    out = json.dumps(text, ensure_ascii=False)
+    return out.replace("\\u007f", "\\x7f")
+
+
+# --- durations -------------------------------------------------------------------------------
+
+_UNITS = {"ns": 1, "us": 1_000, "µs": 1_000, "μs": 1_000, "ms": 1_000_000, "s": 1_000_000_000,
+          "m": 60_000_000_000, "h": 3_600_000_000_000}
+
+
+class DurationError(ValueError):
+    pass
+
+
+def parse_duration(text: str) -> int:
+    """``time.ParseDuration``: nanoseconds, or DurationError carrying Go's message."""
+    orig, s = text, text
+    neg = False
+    if s and s[0] in "+-":
+        neg, s = s[0] == "-", s[1:]
+    if s == "0":
+        return 0
+    if not s:
+        raise DurationError(f"time: invalid duration {go_quote(orig)}")
+    total = Decimal(0)
+    while s:
+        i = 0
+        while i < len(s) and s[i].isdigit():
+            i += 1
+        whole, s = s[:i], s[i:]
+        frac = ""
+        if s.startswith("."):
+            j = 1
+            while j < len(s) and s[j].isdigit():
+                j += 1
+            frac, s = s[1:j], s[j:]
+        if not whole and not frac:
+            raise DurationError(f"time: invalid duration {go_quote(orig)}")
+        j = 0
+        while j < len(s) and s[j] != "." and not s[j].isdigit():
+            j += 1
+        unit, s = s[:j], s[j:]
+        if not unit:
+            raise DurationError(f"time: missing unit in duration {go_quote(orig)}")
+        if unit not in _UNITS:
+            raise DurationError(f"time: unknown unit {go_quote(unit)} in duration {go_quote(orig)}")
+        total += Decimal(f"{whole or '0'}.{frac or '0'}") * _UNITS[unit]
+    nanos = int(total)
+    if nanos > 2**63 - 1 + (1 if neg else 0):
+        raise DurationError(f"time: invalid duration {go_quote(orig)}")
+    return -nanos if neg else nanos
+
+
+def format_duration(nanos: int) -> str:
+    """``time.Duration.String``: ``15s``, ``1m30s``, ``1.5s``, ``100ms``, ``0s``."""
+    if nanos == 0:
+        return "0s"
+    sign = "-" if nanos < 0 else ""
+    u = abs(nanos)
+    if u < 1_000_000_000:
+        for unit, size in (("ms", 1_000_000), ("µs", 1_000), ("ns", 1)):
+            if u >= size:
+                return sign + _frac(u, size) + unit
+    hours, rest = divmod(u, 3_600_000_000_000)
+    minutes, rest = divmod(rest, 60_000_000_000)
+    seconds = _frac(rest, 1_000_000_000) + "s"
+    if hours:
+        return f"{sign}{hours}h{minutes}m{seconds}"
+    if minutes:
+        return f"{sign}{minutes}m{seconds}"
+    return sign + seconds
+
+
+def _frac(value: int, size: int) -> str:
+    whole, rest = divmod(value, size)
+    if not rest:
+        return str(whole)
+    digits = str(rest).rjust(len(str(size)) - 1, "0").rstrip("0")
+    return f"{whole}.{digits}"
+
+
+# --- apimachinery field errors ---------------------------------------------------------------
+
+OMIT = object()
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A value whose rendering is already known (e.g. Go-struct JSON)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class FieldError:
+    """One ``field.Error``; ``pointer`` says where it is in the document (not part of the text)."""
+
+    kind: str  # Invalid value | Required value | Duplicate value | Unsupported value | Forbidden
+    path: str
+    value: Any = OMIT
+    detail: str = ""
+
+    def render(self) -> str:
+        body = self.kind
+        if self.kind in ("Invalid value", "Duplicate value", "Unsupported value") and self.value is not OMIT:
+            body = f"{self.kind}: {render_value(self.value)}"
+        if self.detail:
+            body += f": {self.detail}"
+        return f"{self.path}: {body}"
+
+
+def render_value(value: Any) -> str:
+    """Simple values bare (numbers, bools), strings quoted, anything else as Go's JSON."""
+    if isinstance(value, Rendered):
+        return value.text
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return json_number(value)
+    if isinstance(value, str):
+        return go_quote(value)
+    if value is None:
+        return "null"
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def aggregate(messages: list[str]) -> str:
+    """utilerrors aggregate text: one message bare, several as ``[a, b]`` with repeats dropped."""
+    seen: list[str] = []
+    for m in messages:
+        if m not in seen:
+            seen.append(m)
+    if len(seen) == 1:
+        return seen[0]
+    return "[" + ", ".join(seen) + "]"
+
+
+def supported(values: list[str]) -> str:
+    return "supported values: " + ", ".join(go_quote(v) for v in values)
+
+
+def _go_json_string(text: str) -> str:
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif code < 0x20 or ch in "<>&" or code in (0x2028, 0x2029):
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def go_json(value: Any, *, sort: bool = True) -> str:
+    """Compact JSON as Go's encoding/json writes it (map keys sorted, HTML characters escaped)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return json_number(value)
+    if isinstance(value, str):
+        return _go_json_string(value)
+    if isinstance(value, dict):
+        keys = sorted(value) if sort else list(value)
+        return "{" + ",".join(f"{_go_json_string(str(k))}:{go_json(value[k], sort=sort)}" for k in keys) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(go_json(v, sort=sort) for v in value) + "]"
+    return _go_json_string(str(value))

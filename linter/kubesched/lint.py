@@ -1,0 +1,111 @@
+"""binpack-guard's own findings: things kube-scheduler accepts silently but that do not do what
+they look like (warnings), and the negative-weight policy (an error even where the scheduler
+starts). Every message says what the scheduler actually does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched import codes as c
+from linter.kubesched.argsvalid import validate_fit
+from linter.kubesched.defaults import Profile
+from linter.kubesched.framework import Built
+from linter.kubesched.issues import Issue
+from linter.kubesched.registry import DEFAULT_MULTI_POINT, LEGACY_SCORE_PLUGINS, PLUGINS, REMOVED_PLUGINS_V1
+
+_POLICY = "binpack-guard policy: weights are never negative"
+_DEFAULT_WEIGHTS = {name: weight for name, weight in DEFAULT_MULTI_POINT if weight is not None}
+
+
+def lint_profile(p: Profile, built: Built | None) -> list[Issue]:
+    out: list[Issue] = []
+    who = f"profile {p.shown_name!r}" if p.shown_name else f"profiles[{p.index}]"
+    needed = built.needed if built is not None else {r.name for s in p.plugins.values() for r in s.enabled}
+    for point in ("score", "multiPoint"):
+        for ref in p.written_plugins[point].enabled:
+            ptr = (*ref.pointer, "weight") if ref.pointer else p.pointer
+            if ref.weight is not None and ref.weight < 0:
+                text = (f"plugins.{point}: score weight {ref.weight} of {ref.name} is negative: kube-scheduler "
+                        f"accepts it and subtracts this plugin's weighted score ({_POLICY})")
+                out.append(Issue(c.NEGATIVE_WEIGHT, "lint", text, ptr, severity=Severity.ERROR))
+            elif ref.weight == 0:
+                text = (f"plugins.{point}: weight 0 of {ref.name} is not allowed by the framework and is replaced "
+                        f"by 1 (to turn the plugin off, list it under {point}.disabled)")
+                out.append(Issue(c.SCORE_WEIGHT_DEFAULTED, "lint", text, ptr))
+            elif ref.weight is None and point == "score" and _DEFAULT_WEIGHTS.get(ref.name, 1) != 1:
+                text = (f"plugins.score.enabled: {ref.name} has no weight, so the framework uses 1 instead of its "
+                        f"default multiPoint weight {_DEFAULT_WEIGHTS[ref.name]}")
+                out.append(Issue(c.SCORE_WEIGHT_DEFAULTED, "lint", text, ref.pointer or p.pointer))
+    for cfg in p.configs:
+        if cfg.pointer is None:
+            continue
+        name_ptr = (*cfg.pointer, "name")
+        if cfg.name == "NodeResourcesFit":
+            out += _fit_args(p, cfg.args or {}, cfg.pointer, "NodeResourcesFit" in needed, who)
+        elif cfg.name == "NodeResourcesBalancedAllocation":
+            out += _zero_weights(cfg.raw, cfg.pointer, ("resources",))
+        if cfg.name in needed and cfg.name in PLUGINS and not cfg.typed:
+            out.append(Issue(c.UNUSED_CONFIG, "lint", f"pluginConfig {cfg.name!r}: the plugin has no args kind, so "
+                             f"kube-scheduler hands these args to it unread and the plugin ignores them", name_ptr))
+            continue
+        if cfg.name in needed or cfg.name in REMOVED_PLUGINS_V1 or cfg.name == "NodeResourcesFit":
+            continue
+        if cfg.name == "NodeResourcesFitArgs":
+            continue
+        if cfg.name not in PLUGINS:
+            text = (f"pluginConfig {cfg.name!r}: kube-scheduler 1.36 has no plugin of that name, so it keeps these "
+                    f"args unread and ignores them")
+            if cfg.name in LEGACY_SCORE_PLUGINS:
+                text += (f" ({cfg.name} was folded into NodeResourcesFit in v1beta2: use NodeResourcesFit args "
+                         f"scoringStrategy.type {LEGACY_SCORE_PLUGINS[cfg.name]})")
+        else:
+            text = (f"pluginConfig {cfg.name!r}: the plugin is not enabled in {who}, so kube-scheduler ignores "
+                    f"these args")
+        out.append(Issue(c.UNUSED_CONFIG, "lint", text, name_ptr))
+    return out
+
+
+def _zero_weights(raw: Any, base: tuple[Any, ...], rel: tuple[str, ...]) -> list[Issue]:
+    out: list[Issue] = []
+    node = raw
+    for part in rel:
+        node = node.get(part) if isinstance(node, dict) else None
+    for i, res in enumerate(node if isinstance(node, list) else []):
+        if isinstance(res, dict) and res.get("weight") == 0 and not isinstance(res.get("weight"), bool):
+            out.append(Issue(c.RESOURCE_WEIGHT_ZERO, "lint", f"weight 0 of resource {res.get('name', '')!r} is "
+                             f"replaced by 1 (the default), so it still counts in the score",
+                             (*base, "args", *rel, i, "weight")))
+    return out
+
+
+def _fit_args(p: Profile, args: dict[str, Any], ptr: tuple[Any, ...], built: bool, who: str) -> list[Issue]:
+    out: list[Issue] = []
+    raw = next((cfg.raw for cfg in p.configs if cfg.pointer == ptr), None)
+    out += _zero_weights(raw, ptr, ("scoringStrategy", "resources"))
+    strategy = args.get("scoringStrategy") or {}
+    seen: dict[str, int] = {}
+    raw_resources = ((raw or {}).get("scoringStrategy") or {}).get("resources") if isinstance(raw, dict) else None
+    for i, res in enumerate(raw_resources if isinstance(raw_resources, list) else []):
+        name = res.get("name", "") if isinstance(res, dict) else ""
+        if name in seen:
+            out.append(Issue(c.DUPLICATE_RESOURCE, "lint", f"resource {name!r} is listed twice in "
+                             f"scoringStrategy.resources (also at index {seen[name]}): kube-scheduler scores it twice, "
+                             f"once per entry with each entry's weight", (*ptr, "args", "scoringStrategy", "resources",
+                                                                          i, "name")))
+        seen.setdefault(name, i)
+    if not built:
+        errors = list(validate_fit(args))
+        text = (f"NodeResourcesFit is not enabled in {who}, so kube-scheduler never builds it: these args are "
+                f"neither validated nor used")
+        if errors:
+            text += f" (they would fail with: {errors[0][0].render()})"
+        out.append(Issue(c.FIT_ARGS_UNCHECKED, "lint", text, (*ptr, "name")))
+        for i, res in enumerate(strategy.get("resources") or []):
+            if res.get("weight", 0) < 0:
+                out.append(Issue(c.NEGATIVE_WEIGHT, "lint", f"scoringStrategy.resources[{i}].weight: resource weight "
+                                 f"{res['weight']} of {res.get('name', '')} is negative ({_POLICY}; kube-scheduler "
+                                 f"does not check it here because NodeResourcesFit is not enabled)",
+                                 (*ptr, "args", "scoringStrategy", "resources", i, "weight"), severity=Severity.ERROR))
+    return out

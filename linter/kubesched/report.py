@@ -1,0 +1,23 @@
+"""Shared by the kube-scheduler rules: issues of one code as Violations, and schema leftovers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.rules.base import Violation
+
+
+def violations(ctx: Any, code: str) -> Iterator[Violation]:
+    for issue in ctx.issues(code):
+        yield Violation(issue.message, issue.pointer, issue.on_key, issue.position, issue.severity)
+
+
+def schema_only(ctx: Any) -> Iterator[Violation]:
+    """Schema errors at places no decode/validate/init issue already covers (the schema mirrors them)."""
+    covered = [i.pointer for i in ctx.analysis.issues if i.stage != "lint"]
+    for error in ctx.schema_errors:
+        p = error.pointer
+        if any(q[: len(p)] == p or (p[: len(q)] == q and q) for q in covered):
+            continue
+        yield Violation(f"schema: {error.message}", p, error.key)

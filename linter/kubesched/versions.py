@@ -1,0 +1,122 @@
+"""apiVersion/kind checks (the first thing the scheduler's decoder does) and migration hints.
+
+Removed scheduler config versions get the scheduler's own decode error plus the release that
+removed them; their content is then read for things that have a different v1 spelling
+(the pre-v1beta2 resource-scoring plugins became ``NodeResourcesFit.scoringStrategy``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from linter.kubesched import codes as c
+from linter.kubesched.decode import ARGS_KINDS
+from linter.kubesched.gofmt import go_json, go_quote
+from linter.kubesched.issues import SCHEME, Issue
+from linter.kubesched.registry import DROPPED_PLUGINS, GROUP, LEGACY_SCORE_PLUGINS, REMOVED_VERSIONS, V1
+from linter.source import Document
+
+KIND = "KubeSchedulerConfiguration"
+_FIND_KIND = ('struct { APIVersion string "json:\\"apiVersion,omitempty\\""; '
+              'Kind string "json:\\"kind,omitempty\\"" }')
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "object" if isinstance(value, dict) else ("array" if isinstance(value, list) else "string")
+
+
+def type_meta_issues(doc: Document) -> list[Issue]:
+    """Problems with apiVersion/kind; an empty list means the document decodes as v1."""
+    data = doc.data
+    if not isinstance(data, dict):
+        text = f"couldn't get version/kind; json parse error: json: cannot unmarshal {_json_kind(data)} " \
+               f"into Go value of type {_FIND_KIND}"
+        return [Issue(c.TYPE_META, "decode", text)]
+    for key in ("apiVersion", "kind"):
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            text = (f"couldn't get version/kind; json parse error: json: cannot unmarshal {_json_kind(value)} "
+                    f"into Go struct field .{key} of type string")
+            return [Issue(c.TYPE_META, "decode", text, (key,))]
+    api_version, kind = data.get("apiVersion") or "", data.get("kind") or ""
+    group, version = "", ""
+    if api_version.count("/") == 1:
+        group, version = api_version.split("/")
+    elif "/" not in api_version:
+        version = api_version
+    if not kind:
+        return [Issue(c.TYPE_META, "decode", f"Object 'Kind' is missing in '{doc.text}'", ("kind",))]
+    if not version:
+        return [Issue(c.TYPE_META, "decode", f"Object 'apiVersion' is missing in '{doc.text}'", ("apiVersion",))]
+    gv = f"{group}/{version}" if group else version
+    if gv == V1 and kind == KIND:
+        return []
+    if gv == V1 and kind in ARGS_KINDS:
+        text = f"couldn't decode as KubeSchedulerConfiguration, got {V1}, Kind={kind}: "
+        return [Issue(c.UNKNOWN_VERSION, "decode", text, ("kind",))]
+    text = f"no kind {go_quote(kind)} is registered for version {go_quote(gv)} {SCHEME}"
+    if gv in REMOVED_VERSIONS and kind == KIND:
+        served, removed = REMOVED_VERSIONS[gv]
+        text += (f"; {gv} was removed in Kubernetes {removed} (served in {served}): kube-scheduler 1.36 reads only "
+                 f"{V1}")
+        return [Issue(c.REMOVED_VERSION, "decode", text, ("apiVersion",)), *migration_hints(data)]
+    pointer = ("kind",) if gv == V1 else ("apiVersion",)
+    return [Issue(c.UNKNOWN_VERSION, "decode", text, pointer)]
+
+
+def _fit_equivalent(strategy: str, args: Any) -> str:
+    args = args if isinstance(args, dict) else {}
+    out: dict[str, Any] = {"type": strategy}
+    if args.get("resources"):
+        out["resources"] = args["resources"]
+    if strategy == "RequestedToCapacityRatio":
+        out["requestedToCapacityRatio"] = {"shape": args.get("shape") or []}
+    return f"pluginConfig: [{{name: NodeResourcesFit, args: {{scoringStrategy: {go_json(out, sort=False)}}}}}]"
+
+
+def migration_hints(data: dict[str, Any]) -> list[Issue]:
+    """What the v1 spelling of a removed-version file's scoring setup is (companion warnings)."""
+    hints: list[Issue] = []
+    profiles = data.get("profiles")
+    if isinstance(profiles, dict):
+        hints.append(Issue(c.MIGRATION, "lint", "profiles must be a list (\"- schedulerName: ...\"), not a mapping",
+                           ("profiles",)))
+        profiles = [profiles]
+    for i, profile in enumerate(profiles if isinstance(profiles, list) else []):
+        if not isinstance(profile, dict):
+            continue
+        base = ("profiles", i) if isinstance(data.get("profiles"), list) else ("profiles",)
+        for j, entry in enumerate(profile.get("pluginConfig") or []):
+            name = entry.get("name") if isinstance(entry, dict) else None
+            if name in LEGACY_SCORE_PLUGINS:
+                text = (f"{name} is not a plugin in {V1} (folded into NodeResourcesFit in v1beta2); the v1 "
+                        f"equivalent is {_fit_equivalent(LEGACY_SCORE_PLUGINS[name], entry.get('args'))}")
+                if name == "RequestedToCapacityRatio":
+                    text += "; in v1 resource weights must be in 1..100 and shape points are checked at start-up"
+                hints.append(Issue(c.MIGRATION, "lint", text, (*base, "pluginConfig", j, "name")))
+            elif name in DROPPED_PLUGINS:
+                hints.append(Issue(c.MIGRATION, "lint", f"plugin {name} does not exist in {V1}; drop it",
+                                   (*base, "pluginConfig", j, "name")))
+        plugins = profile.get("plugins")
+        for point, pset in (plugins.items() if isinstance(plugins, dict) else []):
+            for k, ref in enumerate((pset or {}).get("enabled") or [] if isinstance(pset, dict) else []):
+                name = ref.get("name") if isinstance(ref, dict) else None
+                if name in LEGACY_SCORE_PLUGINS:
+                    weight = ref.get("weight")
+                    text = (f"{name} is not a plugin in {V1}: NodeResourcesFit (enabled by default) scores with "
+                            f"scoringStrategy.type {LEGACY_SCORE_PLUGINS[name]}")
+                    if weight is not None:
+                        text += ("; keep the weight with plugins.score.enabled: "
+                                 f"[{{name: NodeResourcesFit, weight: {weight}}}]")
+                    hints.append(Issue(c.MIGRATION, "lint", text, (*base, "plugins", point, "enabled", k, "name")))
+                elif name in DROPPED_PLUGINS:
+                    hints.append(Issue(c.MIGRATION, "lint", f"plugin {name} does not exist in {V1}; drop it",
+                                       (*base, "plugins", point, "enabled", k, "name")))
+    return hints
+
+
+GROUP_PREFIXES = (f"{GROUP}/", "componentconfig/")

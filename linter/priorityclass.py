@@ -1,0 +1,238 @@
+"""PriorityClass validation exactly as kube-apiserver v1.36 does it (reference/priority.md §2).
+
+Pure functions over plain dicts (v1 objects as JSON/YAML gives them); no linter-finding
+concerns, so the webhook's PriorityClass policy can use the same code and give the same
+messages:
+
+* :func:`apply_defaults` -- v1 defaulting (``preemptionPolicy`` -> ``PreemptLowerPriority``);
+* :func:`validate_create` / :func:`validate_update` -- the 422 field errors, in the API server's order;
+* :func:`existing_default` / :func:`global_default_conflict` -- the Priority admission plugin's
+  "only one globalDefault" check (403);
+* :func:`invalid_message` / :func:`forbidden_message` -- the ``Status.message`` texts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from linter.priorityclass_names import dns1123_subdomain_errors, go_quote, go_value
+
+SYSTEM_PRIORITY_CLASS_PREFIX = "system-"
+HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000
+SYSTEM_CRITICAL_PRIORITY = 2 * HIGHEST_USER_DEFINABLE_PRIORITY
+PREEMPT_LOWER_PRIORITY = "PreemptLowerPriority"
+PREEMPT_NEVER = "Never"
+PREEMPTION_POLICIES = (PREEMPT_LOWER_PRIORITY, PREEMPT_NEVER)
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+@dataclass(frozen=True)
+class BuiltinClass:
+    name: str
+    value: int
+    global_default: bool = False
+    preemption_policy: str = PREEMPT_LOWER_PRIORITY
+
+
+# The classes the API server creates at start-up (scheduling.SystemPriorityClasses()).
+BUILTIN_CLASSES: tuple[BuiltinClass, ...] = (
+    BuiltinClass("system-node-critical", SYSTEM_CRITICAL_PRIORITY + 1000),
+    BuiltinClass("system-cluster-critical", SYSTEM_CRITICAL_PRIORITY),
+)
+
+_OMIT = object()
+
+
+@dataclass(frozen=True)
+class FieldError:
+    """One ``field.Error``; ``str()`` renders it exactly as apimachinery does."""
+
+    field: str
+    type: str  # "Invalid value", "Required value", "Forbidden", "Unsupported value"
+    bad_value: object = _OMIT
+    detail: str = ""
+
+    def __str__(self) -> str:
+        body = self.type
+        if self.type not in ("Required value", "Forbidden") and self.bad_value is not _OMIT:
+            body += ": " + go_value(self.bad_value)
+        if self.detail:
+            body += ": " + self.detail
+        return f"{self.field}: {body}"
+
+
+def aggregate(messages: Iterable[str]) -> str:
+    """``utilerrors.NewAggregate(...).Error()``: one message bare, several as ``[a, b]``, duplicates once."""
+    seen: list[str] = []
+    for m in messages:
+        if m not in seen:
+            seen.append(m)
+    if len(seen) == 1:
+        return seen[0]
+    return "[" + ", ".join(seen) + "]" if seen else ""
+
+
+# --- object access (tolerant: the linter may hand in anything a YAML file holds) -------------
+
+def _meta(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    meta = obj.get("metadata")
+    return meta if isinstance(meta, Mapping) else {}
+
+
+def name_of(obj: Mapping[str, Any]) -> str:
+    name = _meta(obj).get("name")
+    return name if isinstance(name, str) else ""
+
+
+def value_of(obj: Mapping[str, Any]) -> int:
+    """``value`` as Go holds it: an absent value is the int32 zero value."""
+    value = obj.get("value")
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def is_global_default(obj: Mapping[str, Any]) -> bool:
+    return obj.get("globalDefault") is True
+
+
+def preemption_policy_of(obj: Mapping[str, Any]) -> str:
+    """The defaulted ``preemptionPolicy``."""
+    policy = obj.get("preemptionPolicy")
+    return policy if isinstance(policy, str) else PREEMPT_LOWER_PRIORITY
+
+
+def apply_defaults(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy with v1 defaulting applied: ``preemptionPolicy`` when absent (null counts as absent)."""
+    out = dict(obj)
+    if out.get("preemptionPolicy") is None:
+        out["preemptionPolicy"] = PREEMPT_LOWER_PRIORITY
+    return out
+
+
+def builtin(name: str) -> BuiltinClass | None:
+    return next((b for b in BUILTIN_CLASSES if b.name == name), None)
+
+
+# --- create / update validation (422) --------------------------------------------------------
+
+def _system_class_error(name: str, value: int, global_default: bool) -> str | None:
+    """``scheduling.IsKnownSystemPriorityClass``: None when the object is exactly a built-in class."""
+    known = builtin(name)
+    if known is None:
+        return f"{name} is not a known system priority class"
+    if known.value != value:
+        return f"value of {known.name} PriorityClass must be {known.value}"
+    if known.global_default != global_default:
+        return f"globalDefault of {known.name} PriorityClass must be {'true' if known.global_default else 'false'}"
+    return None
+
+
+def _object_meta_errors(obj: Mapping[str, Any]) -> list[FieldError]:
+    """The parts of ``ValidateObjectMeta`` (cluster-scoped, DNS-subdomain names) a manifest can get wrong."""
+    meta = _meta(obj)
+    errs: list[FieldError] = []
+    generate_name = meta.get("generateName")
+    if isinstance(generate_name, str) and generate_name:
+        # maskTrailingDash really drops two characters before appending "a"
+        masked = generate_name[:-2] + "a" if len(generate_name) > 1 and generate_name.endswith("-") else generate_name
+        errs.extend(FieldError("metadata.generateName", "Invalid value", generate_name, m)
+                    for m in dns1123_subdomain_errors(masked))
+    name = name_of(obj)
+    if not name:
+        errs.append(FieldError("metadata.name", "Required value", detail="name or generateName is required"))
+    else:
+        errs.extend(FieldError("metadata.name", "Invalid value", name, m) for m in dns1123_subdomain_errors(name))
+    namespace = meta.get("namespace")
+    if isinstance(namespace, str) and namespace:
+        errs.append(FieldError("metadata.namespace", "Forbidden", detail="not allowed on this type"))
+    return errs
+
+
+def validate_create(obj: Mapping[str, Any]) -> list[FieldError]:
+    """``ValidatePriorityClass`` on the defaulted object, errors in the API server's order."""
+    obj = apply_defaults(obj)
+    errs = _object_meta_errors(obj)
+    name = name_of(obj)
+    value = value_of(obj)
+    if name.startswith(SYSTEM_PRIORITY_CLASS_PREFIX):
+        why = _system_class_error(name, value, is_global_default(obj))
+        if why is not None:
+            errs.append(FieldError(
+                "metadata.name", "Forbidden",
+                detail=f"priority class names with '{SYSTEM_PRIORITY_CLASS_PREFIX}' prefix are reserved for "
+                       f"system use only. error: {why}"))
+    elif value > HIGHEST_USER_DEFINABLE_PRIORITY:
+        errs.append(FieldError(
+            "value", "Forbidden",
+            detail=f"maximum allowed value of a user defined priority is {HIGHEST_USER_DEFINABLE_PRIORITY}"))
+    policy = obj.get("preemptionPolicy")
+    if isinstance(policy, str):
+        errs.extend(preemption_policy_errors(policy))
+    return errs
+
+
+def preemption_policy_errors(policy: str, path: str = "preemptionPolicy") -> list[FieldError]:
+    """``ValidatePreemptionPolicy`` for a policy that is set (possibly to the empty string)."""
+    if policy in PREEMPTION_POLICIES:
+        return []
+    if policy == "":
+        return [FieldError(path, "Required value")]
+    supported = ", ".join(go_quote(p) for p in PREEMPTION_POLICIES)
+    return [FieldError(path, "Unsupported value", policy, f"supported values: {supported}")]
+
+
+def validate_update(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[FieldError]:
+    """``ValidatePriorityClassUpdate``: name, value and (defaulted) preemptionPolicy are immutable."""
+    old, new = apply_defaults(old), apply_defaults(new)
+    errs: list[FieldError] = []
+    if name_of(new) != name_of(old):
+        errs.append(FieldError("metadata.name", "Invalid value", name_of(new), "field is immutable"))
+    if value_of(new) != value_of(old):
+        errs.append(FieldError("value", "Forbidden", detail="may not be changed in an update."))
+    if new.get("preemptionPolicy") != old.get("preemptionPolicy"):
+        errs.append(FieldError("preemptionPolicy", "Invalid value", new.get("preemptionPolicy"),
+                               "field is immutable"))
+    return errs
+
+
+def invalid_message(name: str, errors: Sequence[FieldError]) -> str:
+    """The 422 ``Status.message``: ``PriorityClass.scheduling.k8s.io "<name>" is invalid: <errors>``."""
+    return f"PriorityClass.scheduling.k8s.io {go_quote(name)} is invalid: {aggregate(str(e) for e in errors)}"
+
+
+# --- globalDefault uniqueness (Priority admission plugin, 403) -------------------------------
+
+def existing_default(classes: Iterable[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """``getDefaultPriorityClass``: among the globalDefault classes, the first with the lowest value."""
+    found: Mapping[str, Any] | None = None
+    for pc in classes:
+        if is_global_default(pc) and (found is None or value_of(found) > value_of(pc)):
+            found = pc
+    return found
+
+
+def global_default_conflict(obj: Mapping[str, Any], existing: Iterable[Mapping[str, Any]], *,
+                            update: bool = False) -> str | None:
+    """The name of the default that blocks ``obj`` (None when allowed).
+
+    On create any existing default blocks a new default; on update it blocks unless the
+    existing default *is* the object being updated.
+    """
+    if not is_global_default(obj):
+        return None
+    current = existing_default(existing)
+    if current is None:
+        return None
+    if update and name_of(current) == name_of(obj):
+        return None
+    return name_of(current)
+
+
+def already_default_reason(default_name: str) -> str:
+    return f"PriorityClass {default_name} is already marked as default. Only one default can exist"
+
+
+def forbidden_message(name: str, reason: str, resource: str = "priorityclasses.scheduling.k8s.io") -> str:
+    """The 403 ``Status.message``: ``<resource> "<name>" is forbidden: <reason>``."""
+    return f"{resource} {go_quote(name)} is forbidden: {reason}"

@@ -1,0 +1,124 @@
+"""Kubernetes name checks and Go value rendering, with apimachinery's exact message texts.
+
+Used by the PriorityClass validation (object names) and the legacy Policy's extender checks
+(extended resource names). Pure functions over strings; the texts are those of
+k8s.io/apimachinery/pkg/util/validation (unchanged from 1.17 to 1.36).
+"""
+
+from __future__ import annotations
+
+import re
+
+DNS1123_SUBDOMAIN_MAX_LENGTH = 253
+QUALIFIED_NAME_MAX_LENGTH = 63
+
+_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
+_DNS1123_SUBDOMAIN_MSG = (
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+    "and must start and end with an alphanumeric character"
+)
+_QNAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_QNAME_MSG = (
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+    "alphanumeric character"
+)
+_DNS1123_SUBDOMAIN_RE = re.compile(_DNS1123_SUBDOMAIN_FMT)
+_QNAME_RE = re.compile(_QNAME_FMT)
+
+
+def empty_error() -> str:
+    return "must be non-empty"
+
+
+def max_len_error(length: int) -> str:
+    return f"must be no more than {length} characters"
+
+
+def regex_error(msg: str, fmt: str, *examples: str) -> str:
+    """``validation.RegexError``: note the ``',  or '`` (two spaces) between examples."""
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    out = msg + " (e.g. "
+    for i, example in enumerate(examples):
+        if i > 0:
+            out += " or "
+        out += f"'{example}', "
+    return out + f"regex used for validation is '{fmt}')"
+
+
+def dns1123_subdomain_errors(value: str) -> list[str]:
+    """``IsDNS1123Subdomain``: the length error and the pattern error, each when it applies."""
+    errs: list[str] = []
+    if len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
+    if not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
+        errs.append(regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
+    return errs
+
+
+def qualified_name_errors(value: str) -> list[str]:
+    """``IsQualifiedName``: ``[prefix/]name`` with a DNS-1123 subdomain prefix."""
+    errs: list[str] = []
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errs.append("prefix part " + empty_error())
+        else:
+            errs.extend("prefix part " + m for m in dns1123_subdomain_errors(prefix))
+    else:
+        return [
+            "a qualified name " + regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc")
+            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+        ]
+    if not name:
+        errs.append("name part " + empty_error())
+    elif len(name) > QUALIFIED_NAME_MAX_LENGTH:
+        errs.append("name part " + max_len_error(QUALIFIED_NAME_MAX_LENGTH))
+    if not _QNAME_RE.fullmatch(name):
+        errs.append("name part " + regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc"))
+    return errs
+
+
+def is_extended_resource_name(name: str) -> bool:
+    """``v1helper.IsExtendedResourceName``: has a domain other than kubernetes.io, not ``requests.``."""
+    native = "/" not in name or "kubernetes.io/" in name
+    if native or name.startswith("requests."):
+        return False
+    return not qualified_name_errors("requests." + name)
+
+
+def go_quote(value: str) -> str:
+    """Go's ``%q`` / ``strconv.Quote`` for the characters config files realistically hold."""
+    out = ['"']
+    for ch in value:
+        code = ord(ch)
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ch in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[ch])
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\x{code:02x}")
+        elif not ch.isprintable():
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
+
+
+def go_value(value: object) -> str:
+    """A bad value as ``field.Error`` prints it: strings quoted, numbers bare, nil as ``null``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return go_quote(value)
+    if value is None:
+        return "null"
+    return str(value)

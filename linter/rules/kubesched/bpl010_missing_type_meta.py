@@ -1,0 +1,33 @@
+"""ApiVersion or kind missing or not a string.
+
+What it does:
+    Reports a document without `kind` or `apiVersion` (or with non-string values), with the decoder's
+    `Object 'Kind' is missing in '...'` / `Object 'apiVersion' is missing in '...'` text.
+
+Why it matters:
+    kube-scheduler cannot tell what the file is and exits before reading anything else.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL010"
+NAME = "missing-type-meta"
+SUMMARY = "apiVersion or kind missing or not a string"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

@@ -1,0 +1,36 @@
+"""Scheduler config apiVersion removed before 1.36.
+
+What it does:
+    Reports `kubescheduler.config.k8s.io/v1alpha1`, `v1alpha2`, `v1beta1`, `v1beta2`, `v1beta3` and
+    `componentconfig/v1alpha1`: 1.36 decodes only `v1`. The message carries the scheduler's
+    `no kind "KubeSchedulerConfiguration" is registered for version ...` error and the release that
+    removed the version.
+
+Why it matters:
+    Upgraded clusters keep old files around; kube-scheduler 1.36 refuses to start with them.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1beta3
+    kind: KubeSchedulerConfiguration
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL011"
+NAME = "removed-api-version"
+SUMMARY = "scheduler config apiVersion removed before 1.36"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

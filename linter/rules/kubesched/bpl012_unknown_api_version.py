@@ -1,0 +1,34 @@
+"""ApiVersion/kind not registered in kube-scheduler 1.36.
+
+What it does:
+    Reports an apiVersion/kind pair the scheduler's scheme does not know (`.../v2`, a typo in
+    `kind`, an args kind at the top level).
+
+Why it matters:
+    kube-scheduler exits with `no kind ... is registered for version ...`.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v2
+    kind: KubeSchedulerConfiguration
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL012"
+NAME = "unknown-api-version"
+SUMMARY = "apiVersion/kind not registered in kube-scheduler 1.36"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

@@ -1,0 +1,43 @@
+"""How a removed-version setting is written in v1.
+
+What it does:
+    For a file with a removed apiVersion (BPL011), says what the v1 spelling of its scoring setup
+    is: the `RequestedToCapacityRatio`, `NodeResourcesMostAllocated` and
+    `NodeResourcesLeastAllocated` plugins became `NodeResourcesFit` args `scoringStrategy`.
+
+Why it matters:
+    Changing only the apiVersion turns these plugins into names v1 ignores or rejects.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1beta1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - name: NodeResourcesMostAllocated
+        args: {resources: [{name: cpu, weight: 1}]}
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - name: NodeResourcesFit
+        args: {scoringStrategy: {type: MostAllocated}}
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL013"
+NAME = "v1-migration"
+SUMMARY = "how a removed-version setting is written in v1"
+SEVERITY = Severity.WARNING
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

@@ -1,0 +1,38 @@
+"""A mapping key written twice.
+
+What it does:
+    Reports keys repeated in one mapping, with the scheduler's
+    `yaml: unmarshal errors: line N: key "x" already set in map` text (N is the line of the
+    second value).
+
+Why it matters:
+    The scheduler decodes strictly and refuses the file; lenient tools would silently keep the last value.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    parallelism: 8
+    parallelism: 16
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    parallelism: 16
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL014"
+NAME = "duplicate-key"
+SUMMARY = "a mapping key written twice"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

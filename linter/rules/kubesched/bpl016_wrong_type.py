@@ -1,0 +1,37 @@
+"""Value of the wrong JSON type or out of the Go integer range.
+
+What it does:
+    Reports values the Go types cannot hold, worded as kube-scheduler does (`json: cannot unmarshal
+    number 5.5 into Go struct field ... of type int32`), and durations `time.ParseDuration` rejects.
+    Integral floats such as `5.0` are accepted, as the scheduler accepts them.
+
+Why it matters:
+    The scheduler stops at the first such value.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    parallelism: "16"
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    parallelism: 16
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL016"
+NAME = "wrong-type"
+SUMMARY = "value of the wrong JSON type or out of the Go integer range"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

@@ -1,0 +1,42 @@
+"""Plugin args that do not decode as the plugin's args kind.
+
+What it does:
+    Reports `pluginConfig[].args` whose own apiVersion/kind is not the plugin's args kind, or that
+    are not a mapping.
+
+Why it matters:
+    kube-scheduler refuses to start.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - name: NodeResourcesFit
+        args: {kind: InterPodAffinityArgs}
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - name: NodeResourcesFit
+        args: {}
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL017"
+NAME = "plugin-args-kind"
+SUMMARY = "plugin args that do not decode as the plugin's args kind"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

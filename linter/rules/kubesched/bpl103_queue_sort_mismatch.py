@@ -1,0 +1,42 @@
+"""QueueSort differs between profiles or has several plugins.
+
+What it does:
+    All profiles must use the same queueSort plugin set and args; only one queueSort plugin.
+
+Why it matters:
+    kube-scheduler refuses to start.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - schedulerName: a
+    - schedulerName: b
+      plugins:
+        queueSort:
+          disabled: [{name: '*'}]
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - schedulerName: a
+    - schedulerName: b
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL103"
+NAME = "queue-sort-mismatch"
+SUMMARY = "queueSort differs between profiles or has several plugins"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

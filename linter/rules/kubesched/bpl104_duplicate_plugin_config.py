@@ -1,0 +1,40 @@
+"""A plugin configured twice in one profile.
+
+What it does:
+    Reports a second pluginConfig entry with the same name.
+
+Why it matters:
+    kube-scheduler refuses to start.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - {name: NodeResourcesFit, args: {}}
+      - {name: NodeResourcesFit, args: {}}
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - {name: NodeResourcesFit, args: {}}
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL104"
+NAME = "duplicate-plugin-config"
+SUMMARY = "a plugin configured twice in one profile"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

@@ -1,0 +1,40 @@
+"""PluginConfig args that do not match the plugin.
+
+What it does:
+    Reports a pluginConfig named after an args kind (`NodeResourcesFitArgs`), which validation
+    rejects with `has to match plugin args`.
+
+Why it matters:
+    kube-scheduler refuses to start.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - {name: NodeResourcesFitArgs, args: {}}
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - {name: NodeResourcesFit, args: {}}
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL106"
+NAME = "plugin-args-mismatch"
+SUMMARY = "pluginConfig args that do not match the plugin"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

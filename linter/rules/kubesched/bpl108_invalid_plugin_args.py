@@ -1,0 +1,40 @@
+"""DefaultPreemption, InterPodAffinity, PodTopologySpread, VolumeBinding or DynamicResources args invalid.
+
+What it does:
+    Reports the scheduler's validation errors for these plugins' args (checked for every
+    pluginConfig entry, enabled or not).
+
+Why it matters:
+    kube-scheduler refuses to start.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - {name: InterPodAffinity, args: {hardPodAffinityWeight: 101}}
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - {name: InterPodAffinity, args: {hardPodAffinityWeight: 100}}
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL108"
+NAME = "invalid-plugin-args"
+SUMMARY = "DefaultPreemption, InterPodAffinity, PodTopologySpread, VolumeBinding or DynamicResources args invalid"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

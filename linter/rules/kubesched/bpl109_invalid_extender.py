@@ -1,0 +1,38 @@
+"""Extender weight, bind or managed resources invalid.
+
+What it does:
+    A prioritizing extender needs a positive weight; one binder at most; managed resources must be
+    unique extended resource names.
+
+Why it matters:
+    kube-scheduler refuses to start.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    extenders:
+    - {urlPrefix: 'http://x', prioritizeVerb: p, weight: 0}
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    extenders:
+    - {urlPrefix: 'http://x', prioritizeVerb: p, weight: 1}
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL109"
+NAME = "invalid-extender"
+SUMMARY = "extender weight, bind or managed resources invalid"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

@@ -1,0 +1,43 @@
+"""NodeResourcesFit args rejected when the plugin is built.
+
+What it does:
+    Checks NodeResourcesFit args the way the plugin does at start-up: scoringStrategy type, resource
+    weights in (0, 100], the RequestedToCapacityRatio shape. The message is the scheduler's
+    `initializing profiles: ... initializing plugin "NodeResourcesFit": ...` text.
+
+Why it matters:
+    These errors appear only when kube-scheduler starts, after config validation passed.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - name: NodeResourcesFit
+        args: {scoringStrategy: {type: MostAllocated, resources: [{name: cpu, weight: 101}]}}
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - name: NodeResourcesFit
+        args: {scoringStrategy: {type: MostAllocated, resources: [{name: cpu, weight: 100}]}}
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL150"
+NAME = "invalid-fit-args"
+SUMMARY = "NodeResourcesFit args rejected when the plugin is built"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

@@ -1,0 +1,37 @@
+"""No queueSort plugin, several, or no bind plugin.
+
+What it does:
+    A profile needs exactly one queueSort plugin and at least one bind plugin.
+
+Why it matters:
+    kube-scheduler refuses to start.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - plugins:
+        multiPoint:
+          disabled: [{name: '*'}]
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL153"
+NAME = "profile-plugin-count"
+SUMMARY = "no queueSort plugin, several, or no bind plugin"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

@@ -1,0 +1,42 @@
+"""Score weights trip the framework's overflow guard.
+
+What it does:
+    Reports `total score of Score plugins could overflow` (a negative weight makes every later score
+    plugin trip it).
+
+Why it matters:
+    kube-scheduler refuses to start.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - plugins:
+        score:
+          enabled: [{name: NodeResourcesFit, weight: -1}]
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - plugins:
+        score:
+          enabled: [{name: NodeResourcesFit, weight: 1}]
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL154"
+NAME = "score-weight-overflow"
+SUMMARY = "score weights trip the framework's overflow guard"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

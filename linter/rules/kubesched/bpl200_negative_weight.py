@@ -1,0 +1,42 @@
+"""Negative score-plugin or resource weight (binpack-guard policy).
+
+What it does:
+    Reports any negative weight the scheduler itself does not reject: score-plugin weights and the
+    resource weights of a NodeResourcesFit that is not enabled.
+
+Why it matters:
+    A negative weight inverts a plugin's preference; binpack-guard's policy is that weights are never negative.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - plugins:
+        multiPoint:
+          enabled: [{name: ImageLocality, weight: -1}]
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - plugins:
+        multiPoint:
+          enabled: [{name: ImageLocality, weight: 1}]
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL200"
+NAME = "negative-weight"
+SUMMARY = "negative score-plugin or resource weight (binpack-guard policy)"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

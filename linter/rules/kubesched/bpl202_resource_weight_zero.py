@@ -1,0 +1,41 @@
+"""Resource weight 0 (silently becomes 1).
+
+What it does:
+    A resource weight of 0 in NodeResourcesFit or BalancedAllocation args is defaulted to 1.
+
+Why it matters:
+    Writing 0 to switch a resource off does the opposite: it keeps counting with weight 1.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - name: NodeResourcesFit
+        args: {scoringStrategy: {type: MostAllocated, resources: [{name: cpu, weight: 0}]}}
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - name: NodeResourcesFit
+        args: {scoringStrategy: {type: MostAllocated, resources: [{name: cpu, weight: 1}]}}
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL202"
+NAME = "resource-weight-zero"
+SUMMARY = "resource weight 0 (silently becomes 1)"
+SEVERITY = Severity.WARNING
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

@@ -1,0 +1,42 @@
+"""Score-plugin weight 0 or omitted where a default weight applied.
+
+What it does:
+    A score-plugin weight of 0 becomes 1; a plugin re-enabled under `plugins.score` without a weight
+    gets 1, not its default multiPoint weight (TaintToleration 3, NodeAffinity 2, ...).
+
+Why it matters:
+    The plugin's influence is not what the file suggests.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - plugins:
+        score:
+          enabled: [{name: NodeResourcesFit, weight: 0}]
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - plugins:
+        score:
+          enabled: [{name: NodeResourcesFit, weight: 1}]
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL204"
+NAME = "score-weight-defaulted"
+SUMMARY = "score-plugin weight 0 or omitted where a default weight applied"
+SEVERITY = Severity.WARNING
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

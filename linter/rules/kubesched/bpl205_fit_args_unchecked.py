@@ -1,0 +1,45 @@
+"""NodeResourcesFit args configured while the plugin is not enabled.
+
+What it does:
+    When NodeResourcesFit is disabled (multiPoint `disabled`), its args are neither validated nor
+    used; the message shows the first error they would raise.
+
+Why it matters:
+    Bin-packing settings there have no effect, and their errors surface only once the plugin is enabled.
+
+Example (fails):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - plugins:
+        multiPoint:
+          disabled: [{name: NodeResourcesFit}]
+      pluginConfig:
+      - name: NodeResourcesFit
+        args: {scoringStrategy: {type: MostAllocated}}
+
+Use instead (passes):
+    apiVersion: kubescheduler.config.k8s.io/v1
+    kind: KubeSchedulerConfiguration
+    profiles:
+    - pluginConfig:
+      - name: NodeResourcesFit
+        args: {scoringStrategy: {type: MostAllocated}}
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from linter.findings import Severity
+from linter.kubesched.report import violations
+from linter.rules.base import Violation
+
+CODE = "BPL205"
+NAME = "fit-args-unchecked"
+SUMMARY = "NodeResourcesFit args configured while the plugin is not enabled"
+SEVERITY = Severity.WARNING
+FORMATS = frozenset({"kube-scheduler"})
+
+
+def check(ctx: Any) -> Iterator[Violation]:
+    return violations(ctx, CODE)

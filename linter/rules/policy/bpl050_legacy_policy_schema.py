@@ -1,0 +1,36 @@
+"""A legacy Policy field has a type kube-scheduler 1.22 could not decode.
+
+What it does:
+    Checks the Policy against ``schemas/legacy-policy-v1.json``: integer weights (int64),
+    integer shape points (int32), string names, boolean switches, ``apiVersion: v1``.
+
+Why it matters:
+    Even the releases that read the Policy (up to 1.22) refused to start with such a file.
+    While a field does not decode, the 1.22 validation (BPL301) is not run.
+
+Example (fails):
+    {"kind": "Policy", "apiVersion": "v1",
+     "priorities": [{"name": "LeastRequestedPriority", "weight": "1"}]}
+
+Use instead (passes):
+    {"kind": "Policy", "apiVersion": "v1",
+     "priorities": [{"name": "LeastRequestedPriority", "weight": 1}]}
+"""
+
+from collections.abc import Iterator
+
+from linter.findings import Severity
+from linter.formats.policy import PolicyContext
+from linter.rules.base import Violation
+
+CODE = "BPL050"
+NAME = "legacy-policy-schema"
+SUMMARY = "legacy Policy field of the wrong type"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"legacy-policy"})
+
+
+def check(ctx: PolicyContext) -> Iterator[Violation]:
+    for error in ctx.schema_errors:
+        if not error.key:
+            yield Violation(error.message, error.pointer)

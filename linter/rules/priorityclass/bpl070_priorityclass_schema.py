@@ -1,0 +1,43 @@
+"""A PriorityClass field has the wrong type, or apiVersion/kind is not scheduling.k8s.io/v1 PriorityClass.
+
+What it does:
+    Checks the manifest against ``schemas/priorityclass-v1.json``: ``value`` an int32 integer,
+    ``globalDefault`` a boolean, ``preemptionPolicy``/``description`` strings, ``apiVersion``
+    exactly ``scheduling.k8s.io/v1``.
+
+Why it matters:
+    The API server cannot decode such an object (``value: "1000"`` is a string, not an
+    int32) and refuses it; ``scheduling.k8s.io/v1beta1`` was removed in Kubernetes 1.22.
+
+Example (fails):
+    apiVersion: scheduling.k8s.io/v1
+    kind: PriorityClass
+    metadata:
+      name: batch-high
+    value: "1000"
+
+Use instead (passes):
+    apiVersion: scheduling.k8s.io/v1
+    kind: PriorityClass
+    metadata:
+      name: batch-high
+    value: 1000
+"""
+
+from collections.abc import Iterator
+
+from linter.findings import Severity
+from linter.formats.priorityclass import PriorityClassContext
+from linter.rules.base import Violation
+
+CODE = "BPL070"
+NAME = "priorityclass-schema"
+SUMMARY = "PriorityClass field of the wrong type or wrong apiVersion/kind"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"priorityclass"})
+
+
+def check(ctx: PriorityClassContext) -> Iterator[Violation]:
+    for error in ctx.schema_errors:
+        if not error.key:
+            yield Violation(error.message, error.pointer)

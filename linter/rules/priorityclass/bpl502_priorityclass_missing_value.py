@@ -1,0 +1,41 @@
+"""A PriorityClass without ``value``.
+
+What it does:
+    Reports a PriorityClass manifest that does not set ``value``.
+
+Why it matters:
+    The API server does not require the field: the class is stored with value 0, the same
+    priority as pods without any class, which is rarely what a class was created for.
+
+Example (fails):
+    apiVersion: scheduling.k8s.io/v1
+    kind: PriorityClass
+    metadata:
+      name: batch-high
+    description: high priority batch jobs
+
+Use instead (passes):
+    apiVersion: scheduling.k8s.io/v1
+    kind: PriorityClass
+    metadata:
+      name: batch-high
+    value: 100000
+    description: high priority batch jobs
+"""
+
+from collections.abc import Iterator
+
+from linter.findings import Severity
+from linter.formats.priorityclass import PriorityClassContext
+from linter.rules.base import Violation
+
+CODE = "BPL502"
+NAME = "priorityclass-missing-value"
+SUMMARY = "PriorityClass without value (stored as 0)"
+SEVERITY = Severity.WARNING
+FORMATS = frozenset({"priorityclass"})
+
+
+def check(ctx: PriorityClassContext) -> Iterator[Violation]:
+    if "value" not in ctx.data:
+        yield Violation(f"PriorityClass {ctx.name!r} has no value: the API server stores 0")

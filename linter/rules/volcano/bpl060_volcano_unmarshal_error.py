@@ -1,0 +1,46 @@
+"""Volcano cannot decode the file (a yaml.v2 type error) and ignores all of it.
+
+What it does:
+    Decodes the file the way Volcano does (gopkg.in/yaml.v2 into
+    ``conf.SchedulerConfiguration``) and reports every type mismatch with yaml.v2's text:
+    a list or mapping where a string is expected (``actions``, ``name``, ``metrics``
+    values), a quoted ``"false"`` or a number for a plugin switch such as
+    ``enableNodeOrder``, a scalar or list for ``arguments``, a scalar for ``tiers``.
+
+Why it matters:
+    Volcano logs ``Scheduler config ... is invalid: yaml: unmarshal errors: ...`` and keeps
+    running with its previous (at start-up: built-in default) configuration, so none of
+    the file's settings, binpack included, take effect and nothing else tells you.
+
+Example (fails):
+    actions: "enqueue, allocate, backfill"
+    tiers:
+    - plugins:
+      - name: binpack
+        enableNodeOrder: "true"
+
+Use instead (passes):
+    actions: "enqueue, allocate, backfill"
+    tiers:
+    - plugins:
+      - name: binpack
+        enableNodeOrder: true
+"""
+
+from collections.abc import Iterator
+
+from linter.findings import Severity
+from linter.formats.volcano import VolcanoContext
+from linter.rules.base import Violation
+
+CODE = "BPL060"
+NAME = "volcano-unmarshal-error"
+SUMMARY = "Volcano rejects the file: yaml.v2 type error"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"volcano"})
+
+
+def check(ctx: VolcanoContext) -> Iterator[Violation]:
+    for error in ctx.unmarshal:
+        yield Violation(f"Volcano rejects this file and keeps its previous configuration: yaml: unmarshal errors: "
+                        f"{error.text}", error.pointer)

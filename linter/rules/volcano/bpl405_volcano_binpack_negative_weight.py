@@ -1,0 +1,50 @@
+"""A negative ``binpack.weight``: Volcano keeps it and turns bin-packing into spreading.
+
+What it does:
+    Reports a binpack plugin whose ``binpack.weight`` is a negative integer. binpack-guard's
+    policy is that weights are never negative, so this is an error even though Volcano
+    starts with it.
+
+Why it matters:
+    Volcano does not check ``binpack.weight``: the score is multiplied by it, so every node's
+    binpack score becomes negative and the fullest nodes are ranked *last*, the opposite of
+    bin-packing.
+
+Example (fails):
+    actions: "enqueue, allocate"
+    tiers:
+    - plugins:
+      - name: binpack
+        arguments:
+          binpack.weight: -5
+
+Use instead (passes):
+    actions: "enqueue, allocate"
+    tiers:
+    - plugins:
+      - name: binpack
+        arguments:
+          binpack.weight: 5
+"""
+
+from collections.abc import Iterator
+
+from linter.findings import Severity
+from linter.formats import volcano_binpack as bp
+from linter.formats.volcano import VolcanoContext
+from linter.rules.base import Violation
+
+CODE = "BPL405"
+NAME = "volcano-binpack-negative-weight"
+SUMMARY = "negative binpack.weight (Volcano keeps it and inverts every score)"
+SEVERITY = Severity.ERROR
+FORMATS = frozenset({"volcano"})
+
+
+def check(ctx: VolcanoContext) -> Iterator[Violation]:
+    for entry in ctx.binpack_entries():
+        weight = bp.go_int(entry.arguments.get(bp.WEIGHT))
+        if weight is not None and weight < 0:
+            yield Violation(f"binpack.weight is {weight}: Volcano keeps a negative weight and multiplies every "
+                            f"binpack score by it, ranking the fullest nodes last; weights must not be negative",
+                            (*entry.arguments_pointer, bp.WEIGHT))

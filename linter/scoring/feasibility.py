@@ -1,0 +1,292 @@
+"""Which nodes the pod may go to, with kube-scheduler 1.36's own reason texts.
+
+NodeAffinity's PreFilter runs first: a pod pinned to node names by ``matchFields
+metadata.name In`` never reaches the filters on other nodes. Then the modelled filters run
+in the default profile's order, stopping at the first that rejects a node (as the
+framework does): NodeUnschedulable, NodeName, TaintToleration (NoSchedule/NoExecute),
+NodeAffinity (``nodeSelector`` + required node affinity terms), NodeResourcesFit (pods
+count, cpu, memory, ephemeral-storage, scalar resources; honours ``ignoredResources`` /
+``ignoredResourceGroups``).
+
+NOT modelled: NodePorts, pod (anti-)affinity, topology spread, volume filters, DRA,
+scheduler-enforced ``addedAffinity``, toleration operators Gt/Lt (alpha gate, off).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from linter.scoring.requests import is_extended_resource, is_scalar_resource
+
+__all__ = [
+    "DEFAULT_FILTERS",
+    "REASON_NODE_AFFINITY",
+    "REASON_NODE_NAME",
+    "REASON_TAINTS",
+    "REASON_UNSCHEDULABLE",
+    "Feasibility",
+    "check_node",
+    "fit_filter",
+    "node_affinity",
+    "node_affinity_prefilter",
+    "node_name",
+    "node_unschedulable",
+    "taint_toleration",
+]
+
+REASON_UNSCHEDULABLE = "node(s) were unschedulable"
+REASON_NODE_NAME = "node(s) didn't match the requested node name"
+REASON_TAINTS = "node(s) had untolerated taint(s)"
+REASON_NODE_AFFINITY = "node(s) didn't match Pod's node affinity/selector"
+REASON_TOO_MANY_PODS = "Too many pods"
+REASON_PREFILTER_NODE_AFFINITY = "node(s) didn't satisfy plugin(s) [NodeAffinity]"
+REASON_AFFINITY_CONFLICT = "pod affinity terms conflict"
+
+DEFAULT_FILTERS = ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodeResourcesFit")
+
+Obj = Mapping[str, Any]
+
+
+def _get(obj: object, *path: str) -> Any:
+    for key in path:
+        if not isinstance(obj, Mapping):
+            return None
+        obj = obj.get(key)
+    return obj
+
+
+def _tolerates(toleration: object, key: str, value: str, effect: str) -> bool:
+    """``Toleration.ToleratesTaint``: empty effect/key match all; operator "" means Equal."""
+    if not isinstance(toleration, Mapping):
+        return False
+    t_effect = toleration.get("effect") or ""
+    if t_effect and t_effect != effect:
+        return False
+    t_key = toleration.get("key") or ""
+    if t_key and t_key != key:
+        return False
+    operator = toleration.get("operator") or ""
+    if operator in ("", "Equal"):
+        return (toleration.get("value") or "") == value
+    return operator == "Exists"
+
+
+def _tolerations(pod: Obj) -> list[Any]:
+    raw = _get(pod, "spec", "tolerations")
+    return raw if isinstance(raw, list) else []
+
+
+def node_unschedulable(pod: Obj, node: Obj) -> str | None:
+    if not _get(node, "spec", "unschedulable"):
+        return None
+    if any(_tolerates(t, "node.kubernetes.io/unschedulable", "", "NoSchedule") for t in _tolerations(pod)):
+        return None
+    return REASON_UNSCHEDULABLE
+
+
+def node_name(pod: Obj, node: Obj) -> str | None:
+    wanted = _get(pod, "spec", "nodeName")
+    return None if not wanted or wanted == _get(node, "metadata", "name") else REASON_NODE_NAME
+
+
+def taint_toleration(pod: Obj, node: Obj) -> str | None:
+    taints = _get(node, "spec", "taints")
+    for taint in taints if isinstance(taints, list) else []:
+        if not isinstance(taint, Mapping) or taint.get("effect") not in ("NoSchedule", "NoExecute"):
+            continue
+        key, value, effect = str(taint.get("key") or ""), str(taint.get("value") or ""), str(taint["effect"])
+        if not any(_tolerates(t, key, value, effect) for t in _tolerations(pod)):
+            return REASON_TAINTS
+    return None
+
+
+_GO_INT = re.compile(r"[+-]?[0-9]+")
+
+
+def _parse_int64(text: object) -> int | None:
+    if not isinstance(text, str) or not _GO_INT.fullmatch(text):
+        return None
+    value = int(text)
+    return value if -(2**63) <= value < 2**63 else None
+
+
+def _requirement_matches(req: object, values_of: Mapping[str, str]) -> bool | None:
+    """One NodeSelectorRequirement against a label (or field) set; None = invalid requirement."""
+    if not isinstance(req, Mapping):
+        return None
+    key, op, values = req.get("key"), req.get("operator"), req.get("values") or []
+    if not isinstance(key, str) or not isinstance(values, list):
+        return None
+    present = key in values_of
+    if op in ("In", "NotIn"):
+        if not values:
+            return None
+        hit = present and values_of[key] in [str(v) for v in values]
+        return hit if op == "In" else not hit
+    if op in ("Exists", "DoesNotExist"):
+        if values:
+            return None
+        return present if op == "Exists" else not present
+    if op in ("Gt", "Lt"):
+        bound = _parse_int64(values[0]) if len(values) == 1 else None
+        if bound is None:
+            return None
+        actual = _parse_int64(values_of.get(key)) if present else None
+        if actual is None:
+            return False
+        return actual > bound if op == "Gt" else actual < bound
+    return None
+
+
+def _term_matches(term: object, labels: Mapping[str, str], fields: Mapping[str, str]) -> bool:
+    """A node selector term: all expressions and fields match; an empty or invalid term matches nothing."""
+    if not isinstance(term, Mapping):
+        return False
+    exprs = term.get("matchExpressions") or []
+    field_exprs = term.get("matchFields") or []
+    if not isinstance(exprs, list) or not isinstance(field_exprs, list) or not (exprs or field_exprs):
+        return False
+    for req in exprs:
+        if _requirement_matches(req, labels) is not True:
+            return False
+    for req in field_exprs:
+        if not isinstance(req, Mapping) or req.get("operator") not in ("In", "NotIn"):
+            return False
+        if len(req.get("values") or []) != 1:
+            return False
+        if _requirement_matches(req, fields) is not True:
+            return False
+    return True
+
+
+def node_affinity(pod: Obj, node: Obj) -> str | None:
+    labels_raw = _get(node, "metadata", "labels")
+    labels = {str(k): str(v) for k, v in labels_raw.items()} if isinstance(labels_raw, Mapping) else {}
+    selector = _get(pod, "spec", "nodeSelector")
+    if isinstance(selector, Mapping):
+        for k, v in selector.items():
+            if str(k) not in labels or labels[str(k)] != str(v if v is not None else ""):
+                return REASON_NODE_AFFINITY
+    required = _get(pod, "spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+    if isinstance(required, Mapping):
+        terms = required.get("nodeSelectorTerms") or []
+        fields = {"metadata.name": str(_get(node, "metadata", "name") or "")}
+        if not any(_term_matches(t, labels, fields) for t in (terms if isinstance(terms, list) else [])):
+            return REASON_NODE_AFFINITY
+    return None
+
+
+def node_affinity_prefilter(pod: Obj) -> frozenset[str] | None:
+    """NodeAffinity's PreFilter: the node names the required terms pin the pod to, or None (all nodes).
+
+    Only when *every* term has ``matchFields`` ``metadata.name In [...]`` (ANDed within a
+    term, ORed across terms). An empty set means the terms conflict: no node can match.
+    Nodes outside the set are rejected before any filter runs, with their own reason.
+    """
+    terms = _get(pod, "spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
+                 "nodeSelectorTerms")
+    if not isinstance(terms, list) or not terms:
+        return None
+    names: set[str] = set()
+    for term in terms:
+        fields = term.get("matchFields") if isinstance(term, Mapping) else None
+        term_names: set[str] | None = None
+        for req in fields if isinstance(fields, list) else []:
+            if isinstance(req, Mapping) and req.get("key") == "metadata.name" and req.get("operator") == "In":
+                values = {str(v) for v in req.get("values") or []}
+                term_names = values if term_names is None else term_names & values
+        if term_names is None:
+            return None  # this term does not pin names: every node stays a candidate
+        names |= term_names
+    return frozenset(names)
+
+
+def fit_filter(
+    pod_request: Mapping[str, int],
+    pod_count: int,
+    node_requested: Mapping[str, int],
+    node_allocatable: Mapping[str, int],
+    ignored_resources: Sequence[str] = (),
+    ignored_resource_groups: Sequence[str] = (),
+) -> list[str]:
+    """NodeResourcesFit's filter (``fitsRequest``) on actual requests; reasons in Go's order.
+
+    Scalar resources are checked in name order (Go iterates a map, so its order varies).
+    """
+    reasons: list[str] = []
+    if pod_count + 1 > node_allocatable.get("pods", 0):
+        reasons.append(REASON_TOO_MANY_PODS)
+    scalars = {n: v for n, v in pod_request.items() if is_scalar_resource(n)}
+    if all(pod_request.get(n, 0) == 0 for n in ("cpu", "memory", "ephemeral-storage")) and not scalars:
+        return reasons
+    for name in ("cpu", "memory", "ephemeral-storage"):
+        want = pod_request.get(name, 0)
+        if want > 0 and want > node_allocatable.get(name, 0) - node_requested.get(name, 0):
+            reasons.append(f"Insufficient {name}")
+    for name in sorted(scalars):
+        want = scalars[name]
+        if want == 0:
+            continue
+        if is_extended_resource(name) and (
+            name in ignored_resources or name.split("/")[0] in ignored_resource_groups
+        ):
+            continue
+        if want > node_allocatable.get(name, 0) - node_requested.get(name, 0):
+            reasons.append(f"Insufficient {name}")
+    return reasons
+
+
+@dataclass(frozen=True)
+class Feasibility:
+    feasible: bool
+    plugin: str | None  # the filter plugin that rejected the node
+    reasons: tuple[str, ...]
+
+
+FEASIBLE = Feasibility(True, None, ())
+
+
+def check_node(
+    pod: Obj,
+    node: Obj,
+    *,
+    pod_request: Mapping[str, int],
+    pod_count: int,
+    node_requested: Mapping[str, int],
+    node_allocatable: Mapping[str, int],
+    ignored_resources: Sequence[str] = (),
+    ignored_resource_groups: Sequence[str] = (),
+    filters: Sequence[str] = DEFAULT_FILTERS,
+) -> Feasibility:
+    """Run the modelled filters in order; the first rejecting plugin's reasons are returned.
+
+    ``pod_request`` is :func:`~linter.scoring.requests.actual_request` of the pod and
+    ``node_requested`` the sum of the bound pods' actual requests.
+    """
+    if "NodeAffinity" in filters:
+        pinned = node_affinity_prefilter(pod)
+        if pinned is not None and not pinned:
+            return Feasibility(False, "NodeAffinity", (REASON_AFFINITY_CONFLICT,))
+        if pinned is not None and _get(node, "metadata", "name") not in pinned:
+            return Feasibility(False, "NodeAffinity", (REASON_PREFILTER_NODE_AFFINITY,))
+    simple = {
+        "NodeUnschedulable": node_unschedulable,
+        "NodeName": node_name,
+        "TaintToleration": taint_toleration,
+        "NodeAffinity": node_affinity,
+    }
+    for plugin in filters:
+        if plugin in simple:
+            reason = simple[plugin](pod, node)
+            if reason is not None:
+                return Feasibility(False, plugin, (reason,))
+        elif plugin == "NodeResourcesFit":
+            reasons = fit_filter(
+                pod_request, pod_count, node_requested, node_allocatable, ignored_resources, ignored_resource_groups
+            )
+            if reasons:
+                return Feasibility(False, plugin, tuple(reasons))
+    return FEASIBLE

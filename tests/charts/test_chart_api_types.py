@@ -1,0 +1,69 @@
+"""Every rendered built-in object survives a round trip through the ``kubernetes`` client's API models.
+
+The models know every field of the Kubernetes API and its type; a field they do not know is dropped and a value
+of the wrong type is refused, so a misspelt or misplaced field in a template shows up here as a difference.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubernetes import client
+
+MODELS: dict[tuple[str, str], Any] = {
+    ("apps/v1", "Deployment"): client.V1Deployment,
+    ("v1", "Service"): client.V1Service,
+    ("v1", "ServiceAccount"): client.V1ServiceAccount,
+    ("v1", "ConfigMap"): client.V1ConfigMap,
+    ("policy/v1", "PodDisruptionBudget"): client.V1PodDisruptionBudget,
+    ("rbac.authorization.k8s.io/v1", "ClusterRole"): client.V1ClusterRole,
+    ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"): client.V1ClusterRoleBinding,
+    ("rbac.authorization.k8s.io/v1", "Role"): client.V1Role,
+    ("rbac.authorization.k8s.io/v1", "RoleBinding"): client.V1RoleBinding,
+    ("admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration"): client.V1MutatingWebhookConfiguration,
+    ("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration"): client.V1ValidatingWebhookConfiguration,
+    ("batch/v1", "Job"): client.V1Job,
+    ("batch/v1", "CronJob"): client.V1CronJob,
+}
+CERT_MANAGER_KINDS = {("cert-manager.io/v1", "Issuer"), ("cert-manager.io/v1", "Certificate")}
+
+
+def differences(rendered: Any, round_tripped: Any, path: str = "") -> list[str]:
+    if isinstance(rendered, dict) and isinstance(round_tripped, dict):
+        found = [f"{path}/{k}: not an API field" for k in rendered.keys() - round_tripped.keys()]
+        for key in rendered.keys() & round_tripped.keys():
+            found += differences(rendered[key], round_tripped[key], f"{path}/{key}")
+        return found
+    if isinstance(rendered, list) and isinstance(round_tripped, list) and len(rendered) == len(round_tripped):
+        return [
+            d
+            for i, pair in enumerate(zip(rendered, round_tripped, strict=True))
+            for d in differences(*pair, f"{path}/{i}")
+        ]
+    return [] if rendered == round_tripped else [f"{path}: {rendered!r} became {round_tripped!r}"]
+
+
+def test_rendered_objects_are_valid_api_objects(
+    render: Any, scenarios: dict[str, dict[str, Any]], scenario_name: str
+) -> None:
+    api = client.ApiClient()
+    manifests = render(scenarios[scenario_name], "bg", "binpack-system")
+    for obj in manifests.objects:
+        key = (obj["apiVersion"], obj["kind"])
+        if key in CERT_MANAGER_KINDS:
+            continue
+        assert key in MODELS, f"unexpected kind {key}"
+        round_tripped = api.sanitize_for_serialization(MODELS[key].from_dict(obj))  # type: ignore[no-untyped-call]
+        assert differences(obj, round_tripped) == [], f"{obj['kind']}/{obj['metadata']['name']}"
+
+
+def test_the_check_notices_a_misspelt_field() -> None:
+    api = client.ApiClient()
+    bad = {
+        "apiVersion": "policy/v1",
+        "kind": "PodDisruptionBudget",
+        "metadata": {"name": "x"},
+        "spec": {"maxUnavailable": 1, "unhealthyPodEvictonPolicy": "AlwaysAllow"},
+    }
+    round_tripped = api.sanitize_for_serialization(client.V1PodDisruptionBudget.from_dict(bad))  # type: ignore[no-untyped-call]
+    assert differences(bad, round_tripped) == ["/spec/unhealthyPodEvictonPolicy: not an API field"]

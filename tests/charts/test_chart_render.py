@@ -1,0 +1,293 @@
+"""The chart lints and renders under the main value sets, and the rendered objects hold the promised properties."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from typing import Any
+
+import pytest
+
+from webhook import certs
+from webhook.settings import Settings, env_name
+
+RELEASE = "bg"
+NAMESPACE = "binpack-system"
+FULLNAME = f"{RELEASE}-binpack-guard"
+
+Manifests = Any  # tests/charts/conftest.Manifests
+
+
+@pytest.fixture
+def scenario(scenario_name: str, scenarios: dict[str, dict[str, Any]], render: Any) -> tuple[str, Manifests]:
+    return scenario_name, render(scenarios[scenario_name], RELEASE, NAMESPACE)
+
+
+def test_helm_lint_strict_is_clean(scenario_name: str, scenarios: dict[str, dict[str, Any]], lint: Any) -> None:
+    report = lint(scenarios[scenario_name], NAMESPACE)
+    problems = [m for m in report["messages"] if m["severity"] >= 2]
+    assert report["errors"] == [] and problems == [], report
+
+
+def pod_specs(m: Manifests) -> list[tuple[str, dict[str, Any]]]:
+    """Every pod template in the render, named."""
+    specs = [(f"Deployment/{d['metadata']['name']}", d["spec"]["template"]["spec"]) for d in m.all("Deployment")]
+    specs += [(f"Job/{j['metadata']['name']}", j["spec"]["template"]["spec"]) for j in m.all("Job")]
+    specs += [
+        (f"CronJob/{c['metadata']['name']}", c["spec"]["jobTemplate"]["spec"]["template"]["spec"])
+        for c in m.all("CronJob")
+    ]
+    return specs
+
+
+def test_every_pod_is_locked_down(scenario: tuple[str, Manifests]) -> None:
+    _, m = scenario
+    specs = pod_specs(m)
+    assert specs
+    for where, spec in specs:
+        assert spec["securityContext"]["runAsNonRoot"] is True, where
+        assert spec["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}, where
+        assert spec["automountServiceAccountToken"] is True, where  # all of them call the API; see comments
+        for container in spec["containers"]:
+            sc = container["securityContext"]
+            assert sc["allowPrivilegeEscalation"] is False, where
+            assert sc["readOnlyRootFilesystem"] is True, where
+            assert sc["capabilities"] == {"drop": ["ALL"]}, where
+            assert "privileged" not in sc or sc["privileged"] is False, where
+            assert container["resources"]["requests"] and container["resources"]["limits"], where
+    for account in m.all("ServiceAccount"):
+        assert account["automountServiceAccountToken"] is False, account["metadata"]["name"]
+
+
+def test_deployment_serves_https_with_probes_and_spread(scenario: tuple[str, Manifests]) -> None:
+    _, m = scenario
+    deployment = m.one("Deployment", FULLNAME)
+    spec = deployment["spec"]
+    pod = spec["template"]["spec"]
+    (container,) = pod["containers"]
+    assert spec["replicas"] == 2
+    assert container["command"] == ["binpack-webhook"] and container["args"] == ["serve"]
+    for probe, path in (("readinessProbe", "/readyz"), ("livenessProbe", "/healthz")):
+        get = container[probe]["httpGet"]
+        assert (get["path"], get["scheme"], get["port"]) == (path, "HTTPS", "https")
+    assert container["ports"] == [{"name": "https", "containerPort": 8443, "protocol": "TCP"}]
+    (spread,) = pod["topologySpreadConstraints"]
+    assert spread["topologyKey"] == "kubernetes.io/hostname"
+    assert spread["labelSelector"]["matchLabels"] == spec["selector"]["matchLabels"]
+    env = {e["name"]: e for e in container["env"]}
+    assert env["BINPACK_GUARD_LEASE_NAMESPACE"]["valueFrom"] == {"fieldRef": {"fieldPath": "metadata.namespace"}}
+    assert env["BINPACK_GUARD_BIND"]["value"] == "0.0.0.0:8443"
+    # every file the server is told to read lies on a mounted volume that exists
+    mounts = {v["mountPath"]: v["name"] for v in container["volumeMounts"]}
+    volumes = {v["name"]: v for v in pod["volumes"]}
+    for name, var in env.items():
+        value = var.get("value", "")
+        if name.endswith(("_FILE", "_CONFIG")) and value.startswith("/"):
+            directory, file_name = value.rsplit("/", 1)
+            volume = volumes[mounts[directory]]
+            if "configMap" in volume:
+                assert [i["path"] for i in volume["configMap"]["items"]] == [file_name], name
+    assert volumes[mounts["/etc/binpack-guard/tls"]]["secret"]["secretName"] == f"{FULLNAME}-tls"
+    assert "emptyDir" in volumes[mounts["/tmp"]]
+    pdb = m.one("PodDisruptionBudget", FULLNAME)
+    service = m.one("Service", FULLNAME)
+    assert pdb["spec"]["selector"]["matchLabels"] == spec["selector"]["matchLabels"] == service["spec"]["selector"]
+    assert pdb["spec"]["maxUnavailable"] == 1
+    assert service["spec"]["ports"][0]["targetPort"] == "https"
+
+
+def _namespace_exemptions(hook: dict[str, Any]) -> tuple[set[str], set[str]]:
+    exprs = {e["key"]: e for e in hook["namespaceSelector"]["matchExpressions"]}
+    name_expr = exprs["kubernetes.io/metadata.name"]
+    opt_out = exprs["binpack-guard.io/ignore"]
+    assert name_expr["operator"] == opt_out["operator"] == "NotIn"
+    return set(name_expr["values"]), set(opt_out["values"])
+
+
+def test_webhook_configurations(scenario: tuple[str, Manifests]) -> None:
+    name, m = scenario
+    mutating = m.one("MutatingWebhookConfiguration", FULLNAME)
+    validating = m.one("ValidatingWebhookConfiguration", FULLNAME)
+    service = m.one("Service", FULLNAME)
+    hooks = {h["name"]: h for h in (mutating["webhooks"] or []) + validating["webhooks"]}
+    expected_paths = {
+        "priorityclasses.binpack-guard.io": "/validate/priorityclasses",
+        "configmaps.binpack-guard.io": "/validate/configmaps",
+    }
+    if name != "pod-webhook-off":
+        expected_paths["pods.binpack-guard.io"] = "/mutate/pods"
+    assert {h: hooks[h]["clientConfig"]["service"]["path"] for h in hooks} == expected_paths
+    for hook in hooks.values():
+        svc = hook["clientConfig"]["service"]
+        assert (svc["name"], svc["namespace"], svc["port"]) == (
+            FULLNAME,
+            NAMESPACE,
+            service["spec"]["ports"][0]["port"],
+        )
+        assert hook["admissionReviewVersions"] == ["v1"]
+        # caBundle is injected, never rendered, so upgrades do not wipe it
+        assert "caBundle" not in hook["clientConfig"]
+    pcs = hooks["priorityclasses.binpack-guard.io"]
+    assert (pcs["failurePolicy"], pcs["sideEffects"], pcs["timeoutSeconds"]) == ("Fail", "NoneOnDryRun", 3)
+    assert pcs["rules"] == [
+        {
+            "apiGroups": ["scheduling.k8s.io"],
+            "apiVersions": ["v1"],
+            "resources": ["priorityclasses"],
+            "operations": ["CREATE", "UPDATE", "DELETE"],
+            "scope": "Cluster",
+        }
+    ]
+    # cluster-scoped and nothing skipped: every PriorityClass write is checked
+    assert "namespaceSelector" not in pcs and "objectSelector" not in pcs and "matchConditions" not in pcs
+    cms = hooks["configmaps.binpack-guard.io"]
+    assert (cms["failurePolicy"], cms["sideEffects"]) == ("Fail", "None")
+    assert cms["rules"][0]["operations"] == ["CREATE", "UPDATE"] and cms["rules"][0]["resources"] == ["configmaps"]
+    assert cms["objectSelector"] == {"matchLabels": {"binpack-guard.io/scheduler-config": "true"}}
+    assert _namespace_exemptions(cms) == ({"kube-system", "kube-node-lease", NAMESPACE}, {"true"})
+    if name == "pod-webhook-off":
+        assert mutating["webhooks"] == []
+        return
+    pods = hooks["pods.binpack-guard.io"]
+    assert (pods["failurePolicy"], pods["sideEffects"], pods["timeoutSeconds"]) == ("Ignore", "None", 3)
+    assert pods["reinvocationPolicy"] == "IfNeeded"
+    assert pods["rules"][0]["operations"] == ["CREATE"] and pods["rules"][0]["resources"] == ["pods"]
+    assert _namespace_exemptions(pods) == ({"kube-system", "kube-node-lease", NAMESPACE}, {"true"})
+    assert pods["objectSelector"]["matchExpressions"] == [
+        {"key": "binpack-guard.io/ignore", "operator": "NotIn", "values": ["true"]}
+    ]
+    (condition,) = pods["matchConditions"]
+    assert (
+        condition["expression"]
+        == 'request.operation != "DELETE" && (!has(object.spec.nodeName) || object.spec.nodeName == "")'
+    )
+
+
+def test_release_namespace_and_extra_exemptions_follow_values(render: Any) -> None:
+    m = render({"webhooks": {"namespaceExemptions": ["kube-system", "batch-legacy"]}}, RELEASE, "guard")
+    pods = m.one("MutatingWebhookConfiguration")["webhooks"][0]
+    assert _namespace_exemptions(pods)[0] == {"kube-system", "batch-legacy", "guard"}
+
+
+def test_failure_policy_and_timeout_are_configurable(render: Any) -> None:
+    values = {"webhooks": {"pods": {"failurePolicy": "Fail", "timeoutSeconds": 7, "reinvocationPolicy": "Never"}}}
+    pods = render(values, RELEASE, NAMESPACE).one("MutatingWebhookConfiguration")["webhooks"][0]
+    assert (pods["failurePolicy"], pods["timeoutSeconds"], pods["reinvocationPolicy"]) == ("Fail", 7, "Never")
+
+
+def certs_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="binpack-webhook")
+    certs.add_parser(parser.add_subparsers())
+    return parser
+
+
+def test_certs_jobs_run_the_real_command_with_consistent_names(render: Any) -> None:
+    m = render({}, RELEASE, NAMESPACE)
+    jobs = m.all("Job")
+    assert {j["metadata"]["annotations"]["helm.sh/hook"] for j in jobs} == {
+        "pre-install,pre-upgrade",
+        "post-install,post-upgrade",
+    }
+    cron = m.one("CronJob")
+    assert cron["spec"]["concurrencyPolicy"] == "Forbid"
+    pod_templates = [j["spec"]["template"]["spec"] for j in jobs] + [
+        cron["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+    ]
+    for pod in pod_templates:
+        (container,) = pod["containers"]
+        args = certs_parser().parse_args(container["args"])
+        assert args.func is certs.run
+        assert args.service == m.one("Service")["metadata"]["name"]
+        assert args.namespace == NAMESPACE
+        assert args.tls_secret == m.one("Deployment")["spec"]["template"]["spec"]["volumes"][0]["secret"]["secretName"]
+        assert args.mutating_webhook_configuration == [m.one("MutatingWebhookConfiguration")["metadata"]["name"]]
+        assert args.validating_webhook_configuration == [m.one("ValidatingWebhookConfiguration")["metadata"]["name"]]
+        assert args.owner_mutating_webhook_configuration == FULLNAME
+    hook_accounts = {p["serviceAccountName"] for p in pod_templates[:2]}
+    assert hook_accounts == {f"{FULLNAME}-certs-hook"}
+    assert pod_templates[2]["serviceAccountName"] == f"{FULLNAME}-certs"
+    # hook identities exist only during hooks and are cleaned up afterwards
+    for kind in ("ServiceAccount", "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"):
+        hook_obj = m.one(kind, f"{FULLNAME}-certs-hook")
+        annotations = hook_obj["metadata"]["annotations"]
+        assert annotations["helm.sh/hook"] == "pre-install,pre-upgrade,post-install,post-upgrade"
+        assert annotations["helm.sh/hook-delete-policy"] == "before-hook-creation,hook-succeeded"
+    for job in jobs:
+        assert job["metadata"]["annotations"]["helm.sh/hook-delete-policy"] == "before-hook-creation,hook-succeeded"
+
+
+def test_cert_manager_replaces_the_jobs(render: Any) -> None:
+    m = render({"certManager": {"enabled": True}}, RELEASE, NAMESPACE)
+    assert m.all("Job") == [] and m.all("CronJob") == []
+    assert not any(o["metadata"]["name"].startswith(f"{FULLNAME}-certs") for o in m.objects)
+    serving = m.one("Certificate", f"{FULLNAME}-serving")
+    ca = m.one("Certificate", f"{FULLNAME}-ca")
+    assert ca["spec"]["isCA"] is True
+    assert serving["spec"]["issuerRef"] == {"kind": "Issuer", "name": f"{FULLNAME}-ca"}
+    assert m.one("Issuer", f"{FULLNAME}-ca")["spec"]["ca"]["secretName"] == ca["spec"]["secretName"]
+    assert m.one("Issuer", f"{FULLNAME}-selfsigned")["spec"] == {"selfSigned": {}}
+    # the same names the certs command would put into the certificate
+    assert tuple(serving["spec"]["dnsNames"]) == certs.service_dns_names(FULLNAME, NAMESPACE)
+    assert "server auth" in serving["spec"]["usages"]
+    tls_volume = m.one("Deployment")["spec"]["template"]["spec"]["volumes"][0]
+    assert tls_volume["secret"]["secretName"] == serving["spec"]["secretName"]
+    for kind in ("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"):
+        annotations = m.one(kind)["metadata"]["annotations"]
+        assert annotations["cert-manager.io/inject-ca-from"] == f"{NAMESPACE}/{FULLNAME}-serving"
+
+
+def test_inline_scoring_config_is_stored_unlabelled_and_mounted(
+    render: Any, scenarios: dict[str, dict[str, Any]]
+) -> None:
+    values = scenarios["inline-config"]
+    m = render(values, RELEASE, NAMESPACE)
+    configmap = m.one("ConfigMap", f"{FULLNAME}-scoring")
+    assert configmap["data"] == {
+        "scheduler-config.yaml": values["scoring"]["kubeScheduler"]["inline"],
+        "volcano-scheduler.conf": values["scoring"]["volcano"]["inline"],
+    }
+    assert "binpack-guard.io/scheduler-config" not in configmap["metadata"]["labels"]
+    pod = m.one("Deployment")["spec"]["template"]["spec"]
+    env = {e["name"]: e.get("value") for e in pod["containers"][0]["env"]}
+    assert env["BINPACK_GUARD_SCHEDULER_CONFIG"] == "/etc/binpack-guard/kube-scheduler/scheduler-config.yaml"
+    assert env["BINPACK_GUARD_VOLCANO_CONFIG"] == "/etc/binpack-guard/volcano/volcano-scheduler.conf"
+    sources = {v["name"]: v["configMap"] for v in pod["volumes"] if "configMap" in v}
+    assert sources["kube-scheduler-config"]["name"] == sources["volcano-config"]["name"] == f"{FULLNAME}-scoring"
+
+    def checksum(manifests: Manifests) -> str:
+        annotations = manifests.one("Deployment")["spec"]["template"]["metadata"]["annotations"]
+        return str(annotations["checksum/scoring"])
+
+    assert checksum(m) != checksum(render({}, RELEASE, NAMESPACE))
+
+
+def test_existing_configmap_is_mounted_by_name_and_key(render: Any, scenarios: dict[str, dict[str, Any]]) -> None:
+    m = render(scenarios["existing-configmap"], RELEASE, NAMESPACE)
+    assert m.all("ConfigMap") == []
+    pod = m.one("Deployment")["spec"]["template"]["spec"]
+    sources = {v["name"]: v["configMap"] for v in pod["volumes"] if "configMap" in v}
+    assert sources["kube-scheduler-config"] == {
+        "name": "my-scheduler",
+        "items": [{"key": "config.yaml", "path": "scheduler-config.yaml"}],
+    }
+    assert sources["volcano-config"]["name"] == "volcano-copy"
+
+
+def test_defaults_mount_no_scoring_config(render: Any) -> None:
+    pod = render({}, RELEASE, NAMESPACE).one("Deployment")["spec"]["template"]["spec"]
+    env = {e["name"] for e in pod["containers"][0]["env"]}
+    assert "BINPACK_GUARD_SCHEDULER_CONFIG" not in env and "BINPACK_GUARD_VOLCANO_CONFIG" not in env
+    assert {v["name"] for v in pod["volumes"]} == {"tls", "tmp"}
+
+
+def test_server_environment_is_accepted_by_the_real_settings(scenario: tuple[str, Manifests]) -> None:
+    """Every BINPACK_GUARD_* variable the chart sets is a Settings field, and Settings accepts the values."""
+    _, m = scenario
+    container = m.one("Deployment")["spec"]["template"]["spec"]["containers"][0]
+    known = {env_name(f.name) for f in dataclasses.fields(Settings)}
+    env = {e["name"]: e for e in container["env"]}
+    assert set(env) <= known, set(env) - known
+    resolved = {name: e.get("value", NAMESPACE) for name, e in env.items()}  # downward API -> the namespace
+    settings = Settings.from_env(resolved)
+    assert settings.lease_namespace == NAMESPACE and settings.bind == "0.0.0.0:8443"
+    assert settings.tls_cert_file == "/etc/binpack-guard/tls/tls.crt"

@@ -1,0 +1,69 @@
+"""values.schema.json (and the chart's own checks) reject bad values at install time with a message naming the field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import helm_python as helm
+import pytest
+
+NAMESPACE = "binpack-system"
+
+BAD_VALUES: list[tuple[dict[str, Any], str]] = [
+    ({"replicaCount": 0}, "/replicaCount"),
+    ({"replicaCount": "two"}, "/replicaCount"),
+    ({"webhooks": {"pods": {"failurePolicy": "Sometimes"}}}, "/webhooks/pods/failurePolicy"),
+    ({"webhooks": {"pods": {"timeoutSeconds": 31}}}, "/webhooks/pods/timeoutSeconds"),
+    ({"webhooks": {"pods": {"reinvocationPolicy": "Always"}}}, "/webhooks/pods/reinvocationPolicy"),
+    ({"webhooks": {"configMaps": {"timeoutSeconds": 0}}}, "/webhooks/configMaps/timeoutSeconds"),
+    ({"webhooks": {"namespaceExemptions": ["Not_A_Namespace"]}}, "/webhooks/namespaceExemptions/0"),
+    ({"servr": {"port": 8443}}, "servr"),
+    ({"server": {"port": 443}}, "/server/port"),
+    ({"server": {"logLevel": "LOUD"}}, "/server/logLevel"),
+    ({"securityContext": {"readOnlyRootFilesystem": False}}, "/securityContext/readOnlyRootFilesystem"),
+    ({"securityContext": {"allowPrivilegeEscalation": True}}, "/securityContext/allowPrivilegeEscalation"),
+    ({"podSecurityContext": {"runAsNonRoot": False}}, "/podSecurityContext/runAsNonRoot"),
+    ({"resources": {"limits": {"memory": "lots"}}}, "/resources/limits/memory"),
+    ({"certs": {"servingValidityDays": 0}}, "/certs/servingValidityDays"),
+    ({"certManager": {"renewBefore": "30 days"}}, "/certManager/renewBefore"),
+    ({"topologySpread": {"whenUnsatisfiable": "Never"}}, "/topologySpread/whenUnsatisfiable"),
+    ({"image": {"pullPolicy": "Sometimes"}}, "/image/pullPolicy"),
+    ({"scoring": {"volcano": {"existingConfigMap": {"name": "Bad Name"}}}}, "/scoring/volcano/existingConfigMap/name"),
+]
+
+# Rules a JSON schema cannot say clearly; the templates fail with their own message.
+BAD_COMBINATIONS: list[tuple[dict[str, Any], str]] = [
+    (
+        {
+            "scoring": {
+                "kubeScheduler": {"inline": "kind: KubeSchedulerConfiguration", "existingConfigMap": {"name": "x"}}
+            }
+        },
+        "scoring.kubeScheduler: set either inline or existingConfigMap.name, not both",
+    ),
+    (
+        {"certs": {"servingValidityDays": 365, "caValidityDays": 300}},
+        "certs.servingValidityDays must be shorter than certs.caValidityDays",
+    ),
+]
+
+
+@pytest.mark.parametrize(("values", "path"), BAD_VALUES, ids=[p for _, p in BAD_VALUES])
+def test_schema_rejects_bad_values_naming_the_field(render: Any, lint: Any, values: dict[str, Any], path: str) -> None:
+    with pytest.raises(helm.HelmValuesError) as caught:
+        render(values, "bg", NAMESPACE)
+    assert path in str(caught.value)
+    report = lint(values, NAMESPACE)
+    assert any(path in error for error in report["errors"]), report
+
+
+@pytest.mark.parametrize(("values", "message"), BAD_COMBINATIONS, ids=["inline-and-existing", "serving-outlives-ca"])
+def test_templates_reject_contradictory_values(render: Any, values: dict[str, Any], message: str) -> None:
+    with pytest.raises(helm.HelmRenderError) as caught:
+        render(values, "bg", NAMESPACE)
+    assert message in str(caught.value)
+
+
+def test_the_shipped_values_pass_the_schema(chart: Any) -> None:
+    chart.validate_schema({})
+    chart.validate_schema(chart.values)

@@ -1,0 +1,122 @@
+"""Table tests for the kube-scheduler rules: every rule's documented examples, and snippets with
+the exact (code, line, column) each finding must land on."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from linter.engine import lint_text
+from linter.findings import Severity
+from linter.rules.kubesched import RULES
+
+H = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+
+
+def _section(doc: str, title: str) -> str:
+    lines = doc.splitlines()
+    start = lines.index(title) + 1
+    body = []
+    for line in lines[start:]:
+        if line and not line.startswith(" "):
+            break
+        body.append(line)
+    return textwrap.dedent("\n".join(body)).strip("\n") + "\n"
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.CODE for r in RULES])
+def test_documented_examples(rule: object) -> None:
+    doc = rule.__doc__ or ""
+    for heading in ("What it does:", "Why it matters:", "Example (fails):", "Use instead (passes):"):
+        assert heading in doc
+    bad = lint_text(_section(doc, "Example (fails):"), "bad.yaml")
+    assert rule.CODE in {f.rule for f in bad}, bad  # type: ignore[attr-defined]
+    good = lint_text(_section(doc, "Use instead (passes):"), "good.yaml")
+    assert rule.CODE not in {f.rule for f in good}, good  # type: ignore[attr-defined]
+    assert not [f for f in good if f.severity is Severity.ERROR], good
+
+
+CASES = [
+    # (snippet after the header, expected [(code, line, column)])
+    ("parallelism: 5.5\n", [("BPL016", 3, 14)]),
+    ("parallelism: 5.0\n", []),
+    ("parallelism: 3000000000\n", [("BPL016", 3, 14)]),
+    ("leaderElection:\n  leaseDuration: 15\n", [("BPL016", 4, 18)]),
+    ("leaderElection:\n  leaseDuration: 15x\n", [("BPL016", 4, 18)]),
+    ("leaderElection:\n  leaderElect: OFF\n  leaseDuration: 1s\n", []),
+    ("leaderElection:\n  leaseDuration: 1s\n", [("BPL101", 4, 18)]),
+    ("leaderElection:\n  resourceLock: endpoints\n", [("BPL101", 4, 17)]),
+    ("profiles:\n- plugins:\n    score:\n      enabld: []\n", [("BPL015", 6, 7)]),
+    ("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: NodeResourcesFit\n        weight: 0\n",
+     [("BPL204", 8, 17)]),
+    ("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: TaintToleration\n", [("BPL204", 7, 9)]),
+    ("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: ImageLocality\n        weight: -2\n",
+     [("BPL154", 7, 9), ("BPL200", 8, 17)]),
+    ("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: NodeResourcesFit\n  pluginConfig:\n"
+     "  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n"
+     "        resources:\n        - name: cpu\n          weight: -4\n",
+     [("BPL205", 9, 11), ("BPL200", 15, 19)]),
+    ("profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n"
+     "        type: MostAllocated\n        resources:\n        - name: cpu\n        - name: cpu\n",
+     [("BPL203", 11, 17)]),
+    ("profiles:\n- pluginConfig:\n  - name: ImageLocality\n    args: {}\n", [("BPL201", 5, 11)]),
+    ("profiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args:\n      defaultingType: List\n"
+     "      defaultConstraints:\n      - maxSkew: 0\n        topologyKey: zone\n        whenUnsatisfiable: Never\n",
+     [("BPL108", 9, 18), ("BPL108", 11, 28)]),
+    ("profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      bindTimeoutSeconds: -1\n",
+     [("BPL108", 7, 27)]),
+    ("profiles:\n- pluginConfig:\n  - name: DefaultPreemption\n    args:\n      minCandidateNodesPercentage: 0\n"
+     "      minCandidateNodesAbsolute: 0\n", [("BPL108", 7, 36), ("BPL108", 8, 34)]),
+    ("profiles:\n- schedulerName: a\n  plugins:\n    queueSort:\n      enabled: [{name: PrioritySort}]\n"
+     "- schedulerName: b\n", [("BPL103", 8, 3)]),
+    ("profiles:\n- plugins:\n    score:\n      enabled: [{name: NodePorts}]\n", [("BPL152", 6, 17)]),
+    ("profiles:\n- plugins:\n    multiPoint:\n      enabled: [{name: Foo}]\n", [("BPL151", 6, 17)]),
+    ("profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args: [1]\n", [("BPL017", 6, 11)]),
+    ("profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n"
+     "        resources:\n        - name: cpu\n          weight: '2'\n", [("BPL016", 10, 19)]),
+    ("extenders:\n- urlPrefix: http://a\n  bindVerb: b\n- urlPrefix: http://b\n  bindVerb: b\n",
+     [("BPL109", 4, 1)]),
+    ("extenders:\n- urlPrefix: http://a\n  managedResources:\n  - name: cpu\n", [("BPL109", 6, 11)]),
+    ("clientConnection:\n  burst: -1\n", [("BPL100", 4, 10)]),
+    ("profiles:\n- schedulerName: ''\n", [("BPL102", 4, 18)]),
+    ("profiles:\n- pluginConfig:\n  - name: NodeResourcesFitArgs\n    args: {}\n", [("BPL106", 6, 11)]),
+]
+
+
+@pytest.mark.parametrize(("snippet", "expected"), CASES, ids=[str(i) for i in range(len(CASES))])
+def test_findings_land_on_their_line(snippet: str, expected: list[tuple[str, int, int]]) -> None:
+    findings = lint_text(H + snippet, "config.yaml")
+    assert sorted((f.rule, f.line, f.column) for f in findings) == sorted(expected), findings
+
+
+def test_removed_version_message_names_release_and_scheduler_text() -> None:
+    text = "apiVersion: kubescheduler.config.k8s.io/v1beta2\nkind: KubeSchedulerConfiguration\n"
+    findings = lint_text(text, "a.yaml")
+    (f,) = findings
+    assert f.rule == "BPL011"
+    assert f.message.startswith('no kind "KubeSchedulerConfiguration" is registered for version '
+                                '"kubescheduler.config.k8s.io/v1beta2" in scheme')
+    assert "removed in Kubernetes 1.28" in f.message
+
+
+def test_migration_hint_spells_the_v1_equivalent() -> None:
+    text = ("apiVersion: kubescheduler.config.k8s.io/v1beta1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+            "- pluginConfig:\n  - name: RequestedToCapacityRatio\n    args:\n      shape:\n"
+            "      - {utilization: 0, score: 10}\n      resources:\n      - {name: intel.com/foo, weight: 3}\n")
+    hints = [f for f in lint_text(text, "a.yaml") if f.rule == "BPL013"]
+    assert len(hints) == 1
+    assert '"type":"RequestedToCapacityRatio"' in hints[0].message
+    assert '"shape":[{"utilization":0,"score":10}]' in hints[0].message
+
+
+def test_multiple_fit_errors_first_finding_carries_the_whole_scheduler_output() -> None:
+    text = H + ("profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n"
+                "        type: Most\n        resources:\n        - {name: cpu, weight: 200}\n")
+    findings = [f for f in lint_text(text, "a.yaml") if f.rule == "BPL150"]
+    assert [(f.line) for f in findings] == [8, 10]
+    head = ('initializing profiles: creating profile for scheduler name default-scheduler: '
+            'initializing plugin "NodeResourcesFit": ')
+    assert findings[0].message.startswith(head + "[scoringStrategy.type: Unsupported value: \"Most\"")
+    assert findings[1].message == head + ("scoringStrategy.resources[0].weight: Invalid value: 200: "
+                                          "resource weight of cpu not in valid range (0, 100]")

@@ -1,0 +1,73 @@
+"""Name checks and Go value rendering with apimachinery's texts (k8s.io/apimachinery/pkg/util/validation)."""
+
+from __future__ import annotations
+
+import pytest
+
+from linter import priorityclass as pc
+from linter.priorityclass_names import (
+    dns1123_subdomain_errors,
+    go_quote,
+    is_extended_resource_name,
+    qualified_name_errors,
+)
+
+
+def test_dns_subdomain_accepts_and_rejects() -> None:
+    assert dns1123_subdomain_errors("a.b-c.d") == []
+    assert len(dns1123_subdomain_errors("-a")) == 1
+    too_long = "a" * 254
+    errs = dns1123_subdomain_errors(too_long)
+    assert errs == ["must be no more than 253 characters"]
+    assert dns1123_subdomain_errors("A" * 254)[0] == "must be no more than 253 characters"
+    assert len(dns1123_subdomain_errors("A" * 254)) == 2
+
+
+def test_qualified_names() -> None:
+    assert qualified_name_errors("example.com/foo") == []
+    assert qualified_name_errors("/foo") == ["prefix part must be non-empty"]
+    assert qualified_name_errors("a/b/c")[0].startswith("a qualified name must consist of")
+    assert qualified_name_errors("x/" + "a" * 64)[0] == "name part must be no more than 63 characters"
+
+
+@pytest.mark.parametrize(("name", "extended"), [
+    ("example.com/foo", True), ("cpu", False), ("kubernetes.io/foo", False), ("requests.example.com/x", False),
+    ("nvidia.com/gpu", True),
+])
+def test_extended_resource_names(name: str, extended: bool) -> None:
+    assert is_extended_resource_name(name) is extended
+
+
+def test_go_quote_escapes_like_strconv_quote() -> None:
+    assert go_quote('a"b\\c\n\x01é') == '"a\\"b\\\\c\\n\\x01é"'
+
+
+def test_generate_name_is_checked_with_its_trailing_dash_masked() -> None:
+    errs = pc.validate_create({"metadata": {"generateName": "batch-"}, "value": 1})
+    assert [e.field for e in errs] == ["metadata.name"]  # no name yet: only "name or generateName" wording
+    errs = pc.validate_create({"metadata": {"generateName": "Batch-", "name": "ok"}, "value": 1})
+    assert [e.field for e in errs] == ["metadata.generateName"]
+
+
+def test_invalid_message_aggregates_and_deduplicates() -> None:
+    errors = pc.validate_create({"metadata": {"name": "x", "namespace": "ns"}, "value": 2_000_000_000,
+                                 "preemptionPolicy": ""})
+    message = pc.invalid_message("x", errors)
+    assert message.startswith('PriorityClass.scheduling.k8s.io "x" is invalid: [metadata.namespace: Forbidden')
+    assert message.endswith("preemptionPolicy: Required value]")
+    assert pc.aggregate(["a", "a"]) == "a"
+
+
+def test_update_compares_defaulted_preemption_policy() -> None:
+    old = {"metadata": {"name": "x"}, "value": 1}
+    assert pc.validate_update(old, {**old, "preemptionPolicy": "PreemptLowerPriority"}) == []
+    errs = pc.validate_update(old, {**old, "preemptionPolicy": "Never"})
+    assert [str(e) for e in errs] == ['preemptionPolicy: Invalid value: "Never": field is immutable']
+
+
+def test_existing_default_is_the_lowest_value_first_in_order() -> None:
+    classes = [{"metadata": {"name": n}, "value": v, "globalDefault": True} for n, v in
+               (("b", 5), ("a", 3), ("c", 3))]
+    assert pc.name_of(pc.existing_default(classes) or {}) == "a"
+    assert pc.global_default_conflict(classes[1], classes, update=True) is None
+    assert pc.global_default_conflict(classes[0], classes, update=True) == "a"

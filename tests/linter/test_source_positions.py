@@ -1,0 +1,61 @@
+"""Positions survive from parse to report: source.py's spots, the ConfigMap mapper, and findings."""
+
+from __future__ import annotations
+
+from linter.engine import lint_text
+from linter.source import parse_documents
+from linter.unwrap import embedded_documents
+
+TEXT = """\
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+leaderElection:
+  leaderElect: OFF
+profiles:
+- schedulerName: "a"
+  pluginConfig:
+  - {name: NodeResourcesFit, args: {scoringStrategy: {type: MostAllocated}}}
+"""
+
+
+def test_keys_values_and_items_have_their_own_positions() -> None:
+    doc = parse_documents(TEXT, "c.yaml")[0]
+    assert doc.locate(("leaderElection", "leaderElect"), key=True) == (4, 3)
+    assert doc.locate(("leaderElection", "leaderElect")) == (4, 16)
+    assert doc.locate(("profiles", 0)) == (6, 3)
+    assert doc.locate(("profiles", 0, "pluginConfig", 0, "args", "scoringStrategy", "type")) == (8, 61)
+    assert doc.locate(("profiles", 0, "nothing", "here")) == (6, 3)  # nearest existing ancestor
+    assert doc.data["leaderElection"]["leaderElect"] is False  # yaml.v2 reads OFF as a boolean
+    assert ("profiles", 0, "schedulerName") in doc.quoted
+
+
+def test_duplicate_keys_are_recorded_with_both_lines() -> None:
+    doc = parse_documents("a: 1\nb: 2\na: 3\n", "d.yaml")[0]
+    (dup,) = doc.duplicate_keys
+    assert (dup.key, dup.line, dup.column, dup.first_line) == ("a", 3, 1, 1)
+    assert doc.data == {"a": 3, "b": 2}
+
+
+def test_configmap_block_scalar_positions_map_to_the_outer_file() -> None:
+    outer = "kind: ConfigMap\napiVersion: v1\ndata:\n  config.yaml: |\n" + "".join(
+        "    " + line + "\n" for line in TEXT.splitlines())
+    inner, problems = embedded_documents(parse_documents(outer, "cm.yaml")[0])
+    assert problems == []
+    assert inner[0].locate(("leaderElection", "leaderElect")) == (8, 20)
+
+
+def test_findings_use_file_positions_for_a_configmap() -> None:
+    outer = ("kind: ConfigMap\napiVersion: v1\nmetadata: {name: x}\ndata:\n  config.yaml: |\n"
+             "    apiVersion: kubescheduler.config.k8s.io/v1\n    kind: KubeSchedulerConfiguration\n"
+             "    parallelism: 0\n")
+    findings = lint_text(outer, "cm.yaml")
+    assert [(f.rule, f.line, f.column) for f in findings] == [("BPL100", 8, 18)]
+
+
+def test_duplicate_key_finding_points_at_the_second_key() -> None:
+    text = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nparallelism: 1\n" \
+           "parallelism: 2\n"
+    (finding,) = lint_text(text, "c.yaml")
+    assert (finding.rule, finding.line, finding.column) == ("BPL014", 4, 1)
+    assert finding.message == ('strict decoding error: yaml: unmarshal errors:\n  line 4: key "parallelism" '
+                               'already set in map')

@@ -1,0 +1,85 @@
+"""Inline ``# binpack-lint: disable=...`` comments, through the engine and the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lint_cli_helpers import assert_no_traceback, run_cli
+
+from linter.engine import lint_text
+from linter.findings import Finding, Severity
+from linter.suppress import is_suppressed
+
+NOT_A_CONFIG = "apiVersion: apps/v1\nkind: Deployment\n"  # BPL004 at 1:1
+BROKEN = "a: 1\nb: 2\nc: [unclosed\nd: 4\n"
+
+
+def rules_found(text: str) -> list[str]:
+    return [f.rule for f in lint_text(text, "x.yaml")]
+
+
+def test_baseline_findings_exist() -> None:
+    assert rules_found(NOT_A_CONFIG) == ["BPL004"]
+    assert "BPL001" in rules_found(BROKEN)
+
+
+@pytest.mark.parametrize("comment", [
+    "# binpack-lint: disable=BPL004",
+    "# binpack-lint: disable=bpl004",
+    "#binpack-lint:disable=BPL001,BPL004",
+    "# binpack-lint: disable=BPL003, BPL004 -- not a scheduler file, on purpose",
+    "# binpack-lint: disable=BPL0",
+    "# binpack-lint: disable=all",
+    "# binpack-lint: disable-file=BPL004",
+])
+def test_a_comment_on_the_finding_line_suppresses(comment: str) -> None:
+    assert rules_found(f"{comment}\n{NOT_A_CONFIG}") == []
+
+
+@pytest.mark.parametrize("comment", [
+    "# binpack-lint: disable=BPL001",
+    "# binpack-lint: disable=BPL01",   # a prefix of other codes only
+    "# binpack-lint: disable=B",       # not a BPL selector: selects nothing
+    "# binpack-lint: enable=BPL004",
+    "# binpack-lint disable=BPL004",
+])
+def test_other_codes_and_malformed_comments_do_not_suppress(comment: str) -> None:
+    assert rules_found(f"{comment}\n{NOT_A_CONFIG}") == ["BPL004"]
+
+
+def _error_line(text: str) -> int:
+    (finding,) = [f for f in lint_text(text, "x.yaml") if f.rule == "BPL001"]
+    return finding.line
+
+
+def test_the_line_above_suppresses_but_two_lines_above_does_not() -> None:
+    line = _error_line(BROKEN)
+    assert line >= 3
+    lines = BROKEN.splitlines()
+    above = lines.copy()
+    above[line - 2] += "  # binpack-lint: disable=BPL001"
+    assert "BPL001" not in rules_found("\n".join(above) + "\n")
+    two_above = lines.copy()
+    two_above[line - 3] += "  # binpack-lint: disable=BPL001"
+    assert "BPL001" in rules_found("\n".join(two_above) + "\n")
+
+
+def test_disable_file_anywhere_in_the_file() -> None:
+    assert "BPL001" not in rules_found(BROKEN + "# binpack-lint: disable-file=BPL001\n")
+
+
+def test_is_suppressed_directly() -> None:
+    finding = Finding("x.yaml", 2, 1, "BPL201", Severity.WARNING, "m")
+    assert is_suppressed(finding, "a: 1  # binpack-lint: disable=BPL2\nb: 2\n")
+    assert is_suppressed(finding, "a: 1\nb: 2  # binpack-lint: disable=BPL201\n")
+    assert not is_suppressed(finding, "a: 1\nb: 2\nc: 3  # binpack-lint: disable=BPL201\n")
+    assert not is_suppressed(finding, None)
+    assert not is_suppressed(finding, "")
+
+
+def test_the_command_line_honours_inline_suppression(tmp_path: Path) -> None:
+    (tmp_path / "deploy.yaml").write_text("# binpack-lint: disable=BPL004\n" + NOT_A_CONFIG)
+    result = run_cli(["--strict", "deploy.yaml"], cwd=tmp_path)
+    assert_no_traceback(result)
+    assert (result.code, result.stdout) == (0, "")

@@ -1,0 +1,74 @@
+"""Volcano's yaml.v2 decoding, re-done on parsed data: the rejection text, the effective model, and the
+Go value rendering used in Volcano's log lines (gopkg.in/yaml.v2 ``decoder.terror``, ``fmt`` ``%v``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from linter.formats.volcano import HANDLER, VolcanoContext
+from linter.formats.volcano_binpack import could_not_parse_log
+from linter.formats.volcano_decode import go_v, leading_lines_trimmed
+from linter.model import VolcanoModel
+from linter.source import parse_documents
+
+
+def analyze(text: str) -> VolcanoContext:
+    return HANDLER.analyze(parse_documents(text, "volcano-scheduler.conf")[0])
+
+
+def test_scalar_values_are_quoted_in_backticks_and_cut_after_ten_bytes() -> None:
+    ctx = analyze('actions: "allocate"\ntiers:\n- plugins:\n  - name: a\n    enableNodeOrder: "disabled-by-me"\n'
+                  "    enableJobOrder: 010\n")
+    assert ctx.rejection == ("yaml: unmarshal errors:\n  line 5: cannot unmarshal !!str `disable...` into bool\n"
+                             "  line 6: cannot unmarshal !!int `010` into bool")
+    assert ctx.model is None
+
+
+def test_lines_count_from_the_whitespace_trimmed_file() -> None:
+    text = "\n\n   \n# comment\nactions: [a]\n"
+    assert leading_lines_trimmed(text) == 3
+    assert analyze(text).rejection == "yaml: unmarshal errors:\n  line 2: cannot unmarshal !!seq into string"
+
+
+def test_scalars_fill_string_fields_with_their_source_text() -> None:
+    ctx = analyze("actions: 010\ntiers: []\n")
+    assert ctx.rejection == "failed to find Action 010"
+
+
+def test_type_errors_come_before_the_drf_conflict_and_the_actions() -> None:
+    ctx = analyze('actions: "nope"\ntiers:\n- plugins:\n  - name: drf\n    enableHierarchy: true\n'
+                  "  - name: proportion\n    arguments: 5\n")
+    assert ctx.rejection == ("yaml: unmarshal errors:\n"
+                             "  line 7: cannot unmarshal !!int `5` into map[string]interface {}")
+
+
+def test_drf_conflict_comes_before_the_actions() -> None:
+    ctx = analyze('actions: "nope"\ntiers:\n- plugins:\n  - name: drf\n    enableHierarchy: true\n'
+                  "  - name: proportion\n")
+    assert ctx.rejection == "proportion and drf with hierarchy enabled conflicts" and ctx.drf_conflict_tiers == [0]
+
+
+def test_missing_actions_and_trailing_comma_name_an_empty_action() -> None:
+    assert analyze("tiers: []\n").rejection == "failed to find Action "
+    assert analyze('actions: "allocate,"\n').rejection == "failed to find Action "
+
+
+def test_accepted_file_model_keeps_every_binpack_occurrence_in_order() -> None:
+    ctx = analyze('actions: " allocate ,backfill"\ntiers:\n- plugins:\n  - name: binpack\n'
+                  "    arguments: {binpack.weight: 3}\n- plugins:\n  - name: binpack\n    enableNodeOrder: false\n")
+    assert isinstance(ctx.model, VolcanoModel)
+    assert ctx.model.actions == ("allocate", "backfill")
+    assert [(b.weight, b.enable_node_order) for b in ctx.model.binpack] == [(3, True), (1, False)]
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    (2.0, "2"), (2.5, "2.5"), (1e6, "1e+06"), (123456.0, "123456"), (1e-5, "1e-05"), (0.0001, "0.0001"),
+    (-0.5, "-0.5"), ("10", "10"), (True, "true"), (None, "<nil>"), ([1, "a"], "[1 a]"),
+    ({"b": 1, "a": 2}, "map[a:2 b:1]"),
+])
+def test_go_v_formats_like_fmt(value: object, shown: str) -> None:
+    assert go_v(value) == shown
+
+
+def test_getint_log_line() -> None:
+    assert could_not_parse_log(2.0, "binpack.cpu") == "Could not parse argument: 2 for key binpack.cpu to int"

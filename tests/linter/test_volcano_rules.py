@@ -1,0 +1,69 @@
+"""Volcano rules as tables: each file under tests/data/configs/volcano is linted through the real engine
+and its findings, as (code, line, column), must equal the list in that folder's expected.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from linter.engine import lint_paths, lint_text
+from linter.rules.volcano import RULES
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "configs" / "volcano"
+EXPECTED: dict[str, list[list[object]]] = json.loads((DATA / "expected.json").read_text())
+OWN = {r.CODE for r in RULES}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_volcano_table(name: str) -> None:
+    findings = lint_paths([str(DATA / name)]).findings
+    got = [[f.rule, f.line, f.column] for f in findings if f.rule in OWN or f.rule.startswith("BPL00")]
+    assert got == EXPECTED[name]
+
+
+def test_every_volcano_rule_has_a_failing_table_case() -> None:
+    seen = {code for rows in EXPECTED.values() for code, _, _ in rows}
+    assert seen >= OWN, sorted(OWN - seen)
+
+
+def test_every_table_file_has_an_expectation() -> None:
+    files = {p.name for p in DATA.iterdir() if p.name != "expected.json"}
+    assert files == set(EXPECTED)
+
+
+def _rules_at(text: str, code: str) -> list[tuple[int, int]]:
+    return [(f.line, f.column) for f in lint_text(text, "volcano-scheduler.conf") if f.rule == code]
+
+
+def test_binpack_weight_zero_is_only_reported_for_the_integer_zero() -> None:
+    base = 'actions: "allocate"\ntiers:\n- plugins:\n  - name: binpack\n    arguments:\n      binpack.weight: {}\n'
+    assert _rules_at(base.format("0"), "BPL404") == [(6, 23)]
+    assert _rules_at(base.format("00"), "BPL404") == [(6, 23)]  # yaml.v2: octal 0
+    assert _rules_at(base.format('"0"'), "BPL404") == []
+    assert _rules_at(base.format('"0"'), "BPL403") == [(6, 23)]
+    assert _rules_at(base.format("0.0"), "BPL403") == [(6, 23)]
+
+
+def test_negative_weights_are_errors_even_when_volcano_starts() -> None:
+    text = ('actions: "allocate"\ntiers:\n- plugins:\n  - name: binpack\n    arguments:\n'
+            "      binpack.weight: -1\n      binpack.memory: -1\n")
+    findings = lint_text(text, "v.yaml")
+    assert {(f.rule, str(f.severity)) for f in findings} == {("BPL405", "error"), ("BPL406", "error")}
+
+
+def test_resource_weight_of_unlisted_name_and_listed_name() -> None:
+    text = ('actions: "allocate"\ntiers:\n- plugins:\n  - name: binpack\n    arguments:\n'
+            '      binpack.resources: "a.com/x, b.com/y"\n      binpack.resources.b.com/y: 2\n'
+            "      binpack.resources.c.com/z: 2\n")
+    assert _rules_at(text, "BPL409") == [(8, 7)]
+
+
+def test_a_conf_embedded_under_its_configmap_key_is_volcano_even_without_actions_or_tiers() -> None:
+    text = ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n"
+            "  volcano-scheduler.conf: |\n    actoins: enqueue\n")
+    codes = {f.rule for f in lint_text(text, "cm.yaml")}
+    assert {"BPL061", "BPL400"} <= codes
+    other_key = text.replace("volcano-scheduler.conf", "something.conf")
+    assert not {"BPL061", "BPL400"} & {f.rule for f in lint_text(other_key, "cm.yaml")}

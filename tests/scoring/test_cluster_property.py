@@ -1,0 +1,257 @@
+"""Property: ClusterState.rank equals the scalar model (feasibility, strategies, volcano) node for node.
+
+Random nodes (allocatable, labels, taints, unschedulable), random bound pods (containers,
+init containers and sidecars, overhead, pod-level requests, terminal phases, pods bound to
+missing nodes), a random incoming pod (tolerations, nodeSelector, required node affinity,
+nodeName) and random plugin args. The expected side is built only from the scalar
+functions: :func:`linter.scoring.nodes.node_views`, :func:`feasibility.check_node`,
+:func:`strategies.fit_score_node` and :func:`volcano.binpack_score_node`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from linter.model import (
+    LEAST_ALLOCATED,
+    MOST_ALLOCATED,
+    REQUESTED_TO_CAPACITY_RATIO,
+    FitArgs,
+    KubeSchedulerModel,
+    Profile,
+    ResourceWeight,
+    ShapePoint,
+    VolcanoBinpackArgs,
+    VolcanoModel,
+)
+from linter.scoring import feasibility
+from linter.scoring.cluster import ClusterState
+from linter.scoring.nodes import node_views
+from linter.scoring.requests import actual_request, fit_score_request, volcano_request
+from linter.scoring.strategies import fit_score_node
+from linter.scoring.volcano import binpack_score_node
+
+NODE_NAMES = ["n-a", "n-b", "n-c", "n-d", "n-e", "n-f"]
+POD_NAMES = [f"p{i}" for i in range(10)]
+RESOURCES = ["cpu", "memory", "ephemeral-storage", "nvidia.com/gpu", "example.com/foo", "hugepages-2Mi", "pods"]
+LABEL_KEYS = ["zone", "pool", "rank"]
+LABEL_VALUES = ["a", "b", "3", "12"]
+
+cpu_q = st.one_of(
+    st.integers(0, 3000).map(lambda n: f"{n}m"),
+    st.integers(0, 3).map(str),
+    st.sampled_from(["1.0005", "0.5", "250m", "2500u"]),
+)
+mem_q = st.one_of(st.integers(0, 9000).map(lambda n: f"{n}Mi"), st.integers(0, 4).map(lambda n: f"{n}Gi"),
+                  st.sampled_from(["1G", "256M", "100.5"]))
+count_q = st.integers(0, 3).map(str)
+QUANTITY = {"cpu": cpu_q, "memory": mem_q, "ephemeral-storage": mem_q, "nvidia.com/gpu": count_q,
+            "example.com/foo": st.one_of(count_q, st.just("1.5")), "hugepages-2Mi": mem_q,
+            "pods": st.integers(0, 2).map(str)}
+NODE_QUANTITY = {"cpu": st.one_of(st.integers(4, 64).map(str), st.sampled_from(["1", "2", "7500m", "0", "-2"])),
+                 "memory": st.one_of(st.integers(8, 256).map(lambda n: f"{n}Gi"),
+                                     st.sampled_from(["1Gi", "3Gi", "4Ti", "0"])),
+                 "ephemeral-storage": st.integers(0, 500).map(lambda n: f"{n}Gi"),
+                 "nvidia.com/gpu": st.integers(0, 8).map(str), "example.com/foo": st.integers(0, 10).map(str),
+                 "hugepages-2Mi": st.integers(0, 64).map(lambda n: f"{n}Gi"),
+                 "pods": st.sampled_from(["110", "0", "2", "5"])}
+
+
+@st.composite
+def resource_list(draw: st.DrawFn, names: list[str] = RESOURCES[:-1], on_node: bool = False) -> dict[str, str]:
+    chosen = draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names) if on_node else 3))
+    table = NODE_QUANTITY if on_node else QUANTITY
+    return {n: draw(table[n]) for n in chosen}
+
+
+@st.composite
+def container(draw: st.DrawFn, init: bool = False) -> dict[str, Any]:
+    c: dict[str, Any] = {"name": "c", "resources": {"requests": draw(resource_list())}}
+    if init and draw(st.booleans()):
+        c["restartPolicy"] = "Always"
+    return c
+
+
+@st.composite
+def pod_spec(draw: st.DrawFn) -> dict[str, Any]:
+    spec: dict[str, Any] = {"containers": draw(st.lists(container(), min_size=1, max_size=3))}
+    if draw(st.booleans()):
+        spec["initContainers"] = draw(st.lists(container(init=True), max_size=3))
+    if draw(st.integers(0, 3)) == 2:
+        spec["overhead"] = draw(resource_list(["cpu", "memory"]))
+    if draw(st.integers(0, 3)) == 2:
+        spec["resources"] = {"requests": draw(resource_list(["cpu", "memory", "hugepages-2Mi"]))}
+    return spec
+
+
+@st.composite
+def bound_pod(draw: st.DrawFn, name: str | None = None) -> dict[str, Any]:
+    spec = draw(pod_spec())
+    node = draw(st.one_of(st.none(), st.sampled_from([*NODE_NAMES, "ghost"])))
+    if node is not None:
+        spec["nodeName"] = node
+    pod: dict[str, Any] = {"metadata": {"name": name or draw(st.sampled_from(POD_NAMES)), "namespace": "ns"},
+                           "spec": spec}
+    phase = draw(st.sampled_from([None, "Pending", "Running", "Succeeded", "Failed"]))
+    if phase:
+        pod["status"] = {"phase": phase}
+    return pod
+
+
+TAINT = st.fixed_dictionaries({"key": st.sampled_from(["dedicated", "gpu", "node.kubernetes.io/unschedulable"]),
+                               "value": st.sampled_from(["", "x", "y"]),
+                               "effect": st.sampled_from(["NoSchedule", "NoExecute", "PreferNoSchedule"])})
+
+
+@st.composite
+def node(draw: st.DrawFn, name: str | None = None) -> dict[str, Any]:
+    name = name or draw(st.sampled_from(NODE_NAMES))
+    alloc = draw(resource_list(RESOURCES, on_node=True))
+    if draw(st.integers(0, 4)) != 2:
+        alloc["pods"] = draw(NODE_QUANTITY["pods"])
+    spec: dict[str, Any] = {}
+    if draw(st.integers(0, 5)) == 2:
+        spec["taints"] = draw(st.lists(TAINT, max_size=2))
+    if draw(st.integers(0, 7)) == 2:
+        spec["unschedulable"] = True
+    labels = draw(st.dictionaries(st.sampled_from(LABEL_KEYS), st.sampled_from(LABEL_VALUES), max_size=3))
+    labels["kubernetes.io/hostname"] = name
+    return {"metadata": {"name": name, "labels": labels}, "spec": spec, "status": {"allocatable": alloc}}
+
+
+REQUIREMENT = st.one_of(
+    st.fixed_dictionaries({"key": st.sampled_from(LABEL_KEYS), "operator": st.sampled_from(["In", "NotIn"]),
+                           "values": st.lists(st.sampled_from(LABEL_VALUES), min_size=1, max_size=2)}),
+    st.fixed_dictionaries({"key": st.sampled_from(LABEL_KEYS), "operator": st.sampled_from(["Exists", "DoesNotExist"])}),
+    st.fixed_dictionaries({"key": st.sampled_from(LABEL_KEYS), "operator": st.sampled_from(["Gt", "Lt"]),
+                           "values": st.sampled_from(["2", "5", "x"]).map(lambda v: [v])}),
+)
+FIELD_REQUIREMENT = st.fixed_dictionaries({"key": st.just("metadata.name"), "operator": st.sampled_from(["In", "NotIn"]),
+                                           "values": st.sampled_from(NODE_NAMES).map(lambda v: [v])})
+TOLERATION = st.fixed_dictionaries({}, optional={"key": st.sampled_from(["dedicated", "gpu",
+                                                                        "node.kubernetes.io/unschedulable"]),
+                                                 "operator": st.sampled_from(["Equal", "Exists"]),
+                                                 "value": st.sampled_from(["", "x"]),
+                                                 "effect": st.sampled_from(["NoSchedule", "NoExecute"])})
+
+
+@st.composite
+def incoming_pod(draw: st.DrawFn) -> dict[str, Any]:
+    spec = draw(pod_spec())
+    if draw(st.booleans()):
+        spec["tolerations"] = draw(st.lists(TOLERATION, max_size=2))
+    if draw(st.integers(0, 3)) == 2:
+        spec["nodeSelector"] = draw(st.dictionaries(st.sampled_from(LABEL_KEYS), st.sampled_from(LABEL_VALUES),
+                                                    max_size=2))
+    if draw(st.integers(0, 3)) == 2:
+        terms = draw(st.lists(st.fixed_dictionaries(
+            {}, optional={"matchExpressions": st.lists(REQUIREMENT, max_size=2),
+                          "matchFields": st.lists(FIELD_REQUIREMENT, max_size=1)}), min_size=1, max_size=2))
+        spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
+                                             {"nodeSelectorTerms": terms}}}
+    if draw(st.integers(0, 9)) == 2:
+        spec["nodeName"] = draw(st.sampled_from(NODE_NAMES))
+    return {"metadata": {"name": "incoming", "namespace": "ns"}, "spec": spec}
+
+
+@st.composite
+def fit_args(draw: st.DrawFn) -> FitArgs:
+    strategy = draw(st.sampled_from([LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO]))
+    names = draw(st.lists(st.sampled_from(RESOURCES), min_size=1, max_size=4))
+    resources = tuple(ResourceWeight(n, draw(st.integers(1, 5))) for n in names)
+    shape = None
+    if strategy == REQUESTED_TO_CAPACITY_RATIO:
+        utils = sorted(draw(st.sets(st.integers(0, 100), min_size=1, max_size=4)))
+        shape = tuple(ShapePoint(u, draw(st.integers(0, 10))) for u in utils)
+    ignored = draw(st.sampled_from([("nvidia.com/gpu",), ("example.com/foo",), ()]))
+    groups = draw(st.sampled_from([("example.com",), ("nvidia.com",), ()]))
+    return FitArgs(strategy=strategy, resources=resources, shape=shape, ignored_resources=ignored,
+                   ignored_resource_groups=groups)
+
+
+@st.composite
+def binpack_args(draw: st.DrawFn) -> VolcanoBinpackArgs:
+    extras = draw(st.lists(st.sampled_from(RESOURCES[2:]), unique=True, max_size=3))
+    resources = {"cpu": draw(st.integers(0, 3)), "memory": draw(st.integers(0, 3))}
+    resources.update({n: draw(st.integers(0, 4)) for n in extras})
+    weight = draw(st.integers(-2, 5))
+    return VolcanoBinpackArgs(weight=weight, resources=resources, enable_node_order=weight != 0)
+
+
+def cluster(nodes: list[dict[str, Any]], pods: list[dict[str, Any]]) -> ClusterState:
+    state = ClusterState()
+    for n in nodes:
+        state.apply_node(n)
+    for p in pods:
+        state.apply_pod(p)
+    return state
+
+
+def unique_by_name(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return list({o["metadata"]["name"]: o for o in objs}.values())
+
+
+def expected_feasibility(pod: dict[str, Any], nodes: list[dict[str, Any]], pods: list[dict[str, Any]],
+                         args: FitArgs, filters: bool = True) -> tuple[dict[str, Any], Counter[str]]:
+    """Per feasible node its NodeView, and the first reason of every infeasible node (scalar model)."""
+    request = actual_request(pod)
+    feasible: dict[str, Any] = {}
+    reasons: Counter[str] = Counter()
+    by_name = {n["metadata"]["name"]: n for n in nodes}
+    for view in node_views(nodes, pods):
+        verdict = feasibility.check_node(
+            pod, by_name[view.name], pod_request=request, pod_count=view.pod_count, node_requested=view.requested,
+            node_allocatable=view.allocatable, ignored_resources=args.ignored_resources,
+            ignored_resource_groups=args.ignored_resource_groups, filters=feasibility.DEFAULT_FILTERS if filters else ())
+        if verdict.feasible:
+            feasible[view.name] = view
+        else:
+            reasons[verdict.reasons[0]] += 1
+    return feasible, reasons
+
+
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(nodes=st.lists(node(), max_size=6).map(unique_by_name), pods=st.lists(bound_pod(), max_size=12),
+       pod=incoming_pod(), args=fit_args(), weight=st.integers(1, 5), filters=st.booleans())
+def test_fit_rank_equals_scalar_model(nodes: list[dict[str, Any]], pods: list[dict[str, Any]],
+                                      pod: dict[str, Any], args: FitArgs, weight: int, filters: bool) -> None:
+    pods = unique_by_name(pods)
+    model = KubeSchedulerModel(profiles=(Profile("default-scheduler", fit=args,
+                                                 score_plugin_weights={"NodeResourcesFit": weight}),))
+    ranking = cluster(nodes, pods).rank(pod, model, top=0, filters=filters)
+    feasible, reasons = expected_feasibility(pod, nodes, pods, args, filters)
+    request = fit_score_request(pod)
+    want = {name: fit_score_node(args, request, v.fit_requested, v.allocatable).score for name, v in feasible.items()}
+    assert list(ranking.scores) == sorted(want.items(), key=lambda kv: (-kv[1], kv[0]))
+    assert dict(ranking.reason_counts) == dict(reasons)
+    assert ranking.total_nodes == len(nodes) and ranking.feasible_nodes == len(feasible)
+    assert ranking.plugin_weight == weight and ranking.strategy == args.strategy
+
+
+@SETTINGS
+@given(nodes=st.lists(node(), max_size=6).map(unique_by_name), pods=st.lists(bound_pod(), max_size=12),
+       pod=incoming_pod(), args=binpack_args(), top=st.integers(0, 4), filters=st.booleans())
+def test_binpack_rank_equals_scalar_model(nodes: list[dict[str, Any]], pods: list[dict[str, Any]],
+                                          pod: dict[str, Any], args: VolcanoBinpackArgs, top: int,
+                                          filters: bool) -> None:
+    pods = unique_by_name(pods)
+    model = VolcanoModel(actions=("allocate",), binpack=(args,))
+    ranking = cluster(nodes, pods).rank(pod, model, top=top, filters=filters)
+    feasible, reasons = expected_feasibility(pod, nodes, pods, FitArgs(), filters)
+    task = volcano_request(pod)
+    want = {name: binpack_score_node(args, task, v.volcano_used, v.volcano_allocatable).score
+            for name, v in feasible.items()}
+    assert dict(ranking.reason_counts) == dict(reasons)
+    assert ranking.feasible_nodes == len(feasible)
+    ordered = sorted(want.items(), key=lambda kv: (-kv[1], kv[0]))
+    assert len(ranking.scores) == (len(ordered) if top == 0 else min(top, len(ordered)))
+    for (got_name, got_score), (_, want_score) in zip(ranking.scores, ordered, strict=False):
+        assert abs(float(got_score) - want[got_name]) <= 1e-9 * max(1.0, abs(want[got_name]))
+        assert abs(float(got_score) - want_score) <= 1e-9 * max(1.0, abs(want_score))

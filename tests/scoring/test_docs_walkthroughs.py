@@ -1,0 +1,33 @@
+"""The walkthroughs in docs/scoring.md are real output: re-run each ``$ binpack-lint explain`` block."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "scoring.md"
+BLOCK = re.compile(r"```\n\$ binpack-lint explain (?P<args>[^\n]*)\n(?P<out>.*?)```", re.DOTALL)
+BLOCKS = [(m["args"], m["out"]) for m in BLOCK.finditer(DOC.read_text())] if DOC.exists() else []
+
+
+def test_the_doc_has_the_walkthroughs() -> None:
+    assert len(BLOCKS) >= 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("args", "shown"), BLOCKS, ids=[a.split("--cluster")[1].split()[0] for a, _ in BLOCKS])
+def test_walkthrough_output_is_current(args: str, shown: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "linter", "explain", *shlex.split(args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    lines = shown.rstrip("\n").splitlines()
+    if lines[-1] == "  ...":  # an excerpt: the first lines only
+        assert proc.stdout.splitlines()[: len(lines) - 1] == lines[:-1]
+    else:
+        assert proc.stdout.rstrip("\n").splitlines() == lines

@@ -1,0 +1,48 @@
+"""Fixtures for the webhook decision and route tests: a ``create_app`` over a ``StaticClusterView``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from webhook_helpers import InMemoryLeaseStore, builtin_priority_classes, fixture_nodes
+
+from webhook.app import create_app
+from webhook.lease import LeaseDefaultClassClaim
+from webhook.models import SchedulerModels
+from webhook.settings import Settings
+from webhook.view import StaticClusterView
+
+AppFactory = Callable[..., Flask]
+
+
+@pytest.fixture
+def lease_store() -> InMemoryLeaseStore:
+    return InMemoryLeaseStore()
+
+
+@pytest.fixture
+def view() -> StaticClusterView:
+    """The recorded cluster's nodes (node-a, node-b, node-c) and the two built-in classes."""
+    return StaticClusterView(nodes=fixture_nodes(), priority_classes=builtin_priority_classes())
+
+
+@pytest.fixture
+def make_app(lease_store: InMemoryLeaseStore) -> AppFactory:
+    def build(view: StaticClusterView, models: SchedulerModels | None = None, **settings: Any) -> Flask:
+        return create_app(
+            Settings(**settings),
+            view,
+            default_class_claim=LeaseDefaultClassClaim(lease_store),
+            scheduler_models=models or SchedulerModels.static(),
+        )
+
+    return build
+
+
+@pytest.fixture
+def client(make_app: AppFactory, view: StaticClusterView) -> FlaskClient:
+    return make_app(view).test_client()

@@ -1,0 +1,59 @@
+"""/metrics: Prometheus text from the app's own registry, counting what the routes answered and what the view holds."""
+
+from __future__ import annotations
+
+from conftest import AppFactory
+from prometheus_client.parser import text_string_to_metric_families
+from webhook_helpers import pod, priority_class, review
+
+from webhook.view import StaticClusterView
+
+
+def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def test_metrics_count_requests_denials_and_cache_state(make_app: AppFactory, view: StaticClusterView) -> None:
+    view.watch_restarts = 4
+    client = make_app(view).test_client()
+    client.post("/mutate/pods", json=review("Pod", "CREATE", pod()))
+    client.post("/mutate/pods", json=review("Pod", "CREATE", pod()))
+    client.post("/mutate/pods", json=review("Pod", "CREATE", pod(priorityClassName="nope")))
+    client.post("/validate/priorityclasses", json=review("PriorityClass", "CREATE", priority_class("x", 10**9 + 1)))
+    client.post("/validate/configmaps", data=b"junk")
+    reply = client.get("/metrics")
+    assert reply.status_code == 200 and reply.content_type.startswith("text/plain")
+    samples = _samples(reply.get_data(as_text=True))
+
+    def value(name: str, **labels: str) -> float:
+        return samples[(name, tuple(sorted(labels.items())))]
+
+    assert value("binpack_guard_admission_requests_total", endpoint="pods", outcome="patched") == 2
+    assert value("binpack_guard_admission_requests_total", endpoint="pods", outcome="denied") == 1
+    assert value("binpack_guard_admission_requests_total", endpoint="priorityclasses", outcome="denied") == 1
+    assert value("binpack_guard_admission_requests_total", endpoint="configmaps", outcome="bad_request") == 1
+    assert value("binpack_guard_denials_total", endpoint="pods", reason="Forbidden") == 1
+    assert value("binpack_guard_denials_total", endpoint="priorityclasses", reason="Invalid") == 1
+    assert value("binpack_guard_admission_duration_seconds_count", endpoint="pods", outcome="patched") == 2
+    assert value("binpack_guard_cache_objects", resource="nodes") == view.stats()["nodes"] == 3
+    assert value("binpack_guard_cache_objects", resource="priorityclasses") == 2
+    assert value("binpack_guard_cache_synced") == 1
+    assert value("binpack_guard_watch_restarts_total") == 4
+
+
+def test_each_app_has_its_own_registry(make_app: AppFactory, view: StaticClusterView) -> None:
+    first, second = make_app(view).test_client(), make_app(view).test_client()
+    first.post("/mutate/pods", json=review("Pod", "UPDATE", pod(), pod()))
+    key = ("binpack_guard_admission_requests_total", (("endpoint", "pods"), ("outcome", "allowed")))
+    assert _samples(first.get("/metrics").get_data(as_text=True))[key] == 1
+    assert key not in _samples(second.get("/metrics").get_data(as_text=True))
+
+
+def test_unsynced_view_reports_zero(make_app: AppFactory, view: StaticClusterView) -> None:
+    view.synced = False
+    samples = _samples(make_app(view).test_client().get("/metrics").get_data(as_text=True))
+    assert samples[("binpack_guard_cache_synced", ())] == 0

@@ -1,0 +1,96 @@
+"""Scheduler-config ConfigMaps judged with the real linter engine (same verdict as the CLI)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from webhook_helpers import FOLDERS, fixture_review, request_of, review
+
+from linter.engine import lint_text
+from linter.findings import Finding, Severity
+from webhook.policies import configmaps
+from webhook.policies.configmaps import MAX_WARNING_CHARS, SELECTOR_LABEL, format_finding
+
+
+def _configmap(data: dict[str, str], *, labelled: bool = True) -> dict[str, Any]:
+    labels = {SELECTOR_LABEL: "true"} if labelled else {"app": "x"}
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "cm", "namespace": "ns", "labels": labels},
+        "data": data,
+    }
+
+
+def _recorded(folder: str, name: str) -> dict[str, Any]:
+    return fixture_review(folder, name)
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_negative_cpu_weight_update_is_denied_at_its_line(folder: str) -> None:
+    document = _recorded(folder, "configmap-update-kube-scheduler-config.json")
+    decision = configmaps.decide(request_of(document))
+    assert (decision.allowed, decision.code, decision.reason) == (False, 422, "Invalid")
+    text = document["request"]["object"]["data"]["config.yaml"]
+    weight_line = next(i for i, line in enumerate(text.splitlines(), 1) if "weight: -1" in line)
+    assert f"config.yaml:{weight_line}:" in decision.message
+    errors = [f for f in lint_text(text, "config.yaml") if f.severity is Severity.ERROR]
+    assert errors and format_finding(errors[0]) in decision.message
+    assert decision.message.startswith('ConfigMap "scheduler-binpack" holds an invalid scheduler configuration: ')
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+@pytest.mark.parametrize(
+    "name", ["configmap-create-kube-scheduler-config.json", "configmap-create-volcano-config.json"]
+)
+def test_recorded_valid_configs_are_allowed_with_the_linters_warnings(folder: str, name: str) -> None:
+    document = _recorded(folder, name)
+    decision = configmaps.decide(request_of(document))
+    assert decision.allowed
+    findings = [
+        f
+        for key, text in document["request"]["object"]["data"].items()
+        for f in lint_text(text, key)
+        if f.rule != "BPL004"
+    ]
+    assert not any(f.severity is Severity.ERROR for f in findings)
+    assert len(decision.warnings) == len(findings)
+    for warning, finding in zip(decision.warnings, findings, strict=True):
+        assert len(warning) < 120
+        assert warning.startswith(format_finding(finding)[: MAX_WARNING_CHARS - 3])
+
+
+def test_values_that_are_not_scheduler_configs_are_ignored() -> None:
+    obj = _configmap({"README.md": "just some notes", "settings.json": '{"a": 1}'})
+    decision = configmaps.decide(request_of(review("ConfigMap", "CREATE", obj)))
+    assert decision.allowed and decision.warnings == ()
+
+
+def test_unlabelled_configmaps_and_deletes_are_not_linted() -> None:
+    def refuse(text: str, path: str) -> list[Finding]:
+        raise AssertionError("the linter must not run")
+
+    broken = {"config.yaml": "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nbogus: 1\n"}
+    unlabelled = configmaps.decide(
+        request_of(review("ConfigMap", "CREATE", _configmap(broken, labelled=False))), refuse
+    )
+    assert unlabelled.allowed
+    deleted = configmaps.decide(request_of(review("ConfigMap", "DELETE", None, _configmap(broken))), refuse)
+    assert deleted.allowed
+
+
+def test_long_and_many_warnings_are_capped() -> None:
+    many = [Finding("k", i, 1, "BPL201", Severity.WARNING, "w" * 300) for i in range(1, 40)]
+    decision = configmaps.decide(request_of(review("ConfigMap", "CREATE", _configmap({"k": "x"}))), lambda t, p: many)
+    assert decision.allowed
+    assert all(len(w) < 120 for w in decision.warnings)
+    assert len(decision.warnings) == configmaps.MAX_WARNINGS + 1 and "19 more" in decision.warnings[-1]
+
+
+def test_other_kinds_and_non_string_data_are_bad_requests() -> None:
+    pod_review = review("Pod", "CREATE", {"metadata": {"name": "p"}})
+    assert configmaps.decide(request_of(pod_review)).code == 400
+    bad = _configmap({"k": "v"})
+    bad["data"] = {"k": 5}
+    assert configmaps.decide(request_of(review("ConfigMap", "CREATE", bad))).code == 400

@@ -1,0 +1,246 @@
+"""Pod mutation: the Priority plugin's rules, then the score and prediction annotations (patches applied)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from webhook_helpers import (
+    apply_response_patch,
+    builtin_priority_classes,
+    fixture_nodes,
+    node,
+    patch_ops,
+    pod,
+    priority_class,
+    request_of,
+    review,
+)
+
+from linter.model import FitArgs, KubeSchedulerModel, Profile, VolcanoBinpackArgs, VolcanoModel
+from linter.scoring.requests import fit_score_request, node_allocatable
+from linter.scoring.strategies import fit_score_node
+from webhook.admission import encode
+from webhook.models import SchedulerModels
+from webhook.policies import pods
+from webhook.policies.pods import PREDICTION_ANNOTATION, SCORES_ANNOTATION, TOTAL_ANNOTATION_SIZE_LIMIT
+from webhook.settings import Settings
+from webhook.view import StaticClusterView
+
+CLASSES = [*builtin_priority_classes(), priority_class("high", 1000, policy="Never")]
+
+
+def _decide(
+    obj: dict[str, Any],
+    view: StaticClusterView,
+    *,
+    operation: str = "CREATE",
+    models: SchedulerModels | None = None,
+    **settings: Any,
+) -> dict[str, Any]:
+    document = review("Pod", operation, obj, obj if operation == "UPDATE" else None)
+    decision = pods.decide(request_of(document), view, Settings(**settings), models or SchedulerModels.static())
+    response: dict[str, Any] = encode(document["request"]["uid"], decision)["response"]
+    return response
+
+
+def _annotations(obj: dict[str, Any], response: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    annotations = apply_response_patch(obj, response)["metadata"].get("annotations", {})
+    scores = json.loads(annotations[SCORES_ANNOTATION]) if SCORES_ANNOTATION in annotations else None
+    return scores, json.loads(annotations[PREDICTION_ANNOTATION])
+
+
+@pytest.fixture
+def cluster() -> StaticClusterView:
+    return StaticClusterView(nodes=fixture_nodes(), priority_classes=CLASSES)
+
+
+def test_resolved_pod_gets_no_priority_patch(cluster: StaticClusterView) -> None:
+    obj = pod(priorityClassName="high", priority=1000, preemptionPolicy="Never", nodeName="node-a")
+    response = _decide(obj, cluster)
+    assert response["allowed"] is True and "patch" not in response
+
+
+def test_named_class_fills_priority_and_policy(cluster: StaticClusterView) -> None:
+    obj = pod(priorityClassName="high", nodeName="node-a")
+    spec = apply_response_patch(obj, _decide(obj, cluster))["spec"]
+    assert (spec["priority"], spec["preemptionPolicy"], spec["priorityClassName"]) == (1000, "Never", "high")
+
+
+def test_lowest_valued_default_wins_and_empty_class_name_is_replaced() -> None:
+    view = StaticClusterView(
+        priority_classes=[
+            priority_class("d-high", 20, global_default=True),
+            priority_class("d-low", 10, global_default=True),
+        ]
+    )
+    obj = pod(priorityClassName="", nodeName="n")
+    response = _decide(obj, view)
+    assert {"op": "replace", "path": "/spec/priorityClassName", "value": "d-low"} in patch_ops(response)
+    assert apply_response_patch(obj, response)["spec"]["priority"] == 10
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (
+            {"priority": 5},
+            'pods "web" is forbidden: the integer value of priority (5) must not be provided in pod spec; '
+            "priority admission controller computed 0 from the given PriorityClass name",
+        ),
+        (
+            {"priorityClassName": "high", "preemptionPolicy": "PreemptLowerPriority"},
+            'pods "web" is forbidden: the string value of PreemptionPolicy (PreemptLowerPriority) must not be '
+            "provided in pod spec; priority admission controller computed Never from the given PriorityClass name",
+        ),
+    ],
+)
+def test_user_set_values_that_disagree_are_forbidden(
+    cluster: StaticClusterView, spec: dict[str, Any], message: str
+) -> None:
+    response = _decide(pod(**spec), cluster)
+    assert response["status"] == {"code": 403, "message": message, "reason": "Forbidden"}
+
+
+def test_generate_name_then_unknown_in_messages(cluster: StaticClusterView) -> None:
+    obj = pod(priorityClassName="gold")
+    obj["metadata"] = {"generateName": "job-", "namespace": "default"}
+    expected = 'pods "job-" is forbidden: no PriorityClass with name gold was found'
+    assert _decide(obj, cluster)["status"]["message"] == expected
+    obj["metadata"] = {"namespace": "default"}
+    assert _decide(obj, cluster)["status"]["message"].startswith('pods "Unknown" is forbidden')
+
+
+def test_update_is_allowed_untouched(cluster: StaticClusterView) -> None:
+    obj = pod(priorityClassName="no-such-class")
+    response = _decide(obj, cluster, operation="UPDATE")
+    assert response["allowed"] is True and "patch" not in response
+
+
+def test_other_kind_is_a_bad_request_denial(cluster: StaticClusterView) -> None:
+    document = review("ConfigMap", "CREATE", {"metadata": {"name": "x"}})
+    decision = pods.decide(request_of(document), cluster, Settings(), SchedulerModels.static())
+    assert (decision.allowed, decision.code, decision.reason) == (False, 400, "BadRequest")
+
+
+def test_scores_match_the_scalar_scorer_and_are_best_first(cluster: StaticClusterView) -> None:
+    obj = pod(requests={"cpu": "1500m", "memory": "3Gi"})
+    response = _decide(obj, cluster)
+    scores, prediction = _annotations(obj, response)
+    assert scores is not None
+    request = fit_score_request(obj)
+    expected = {
+        n["metadata"]["name"]: fit_score_node(
+            FitArgs(), request, {}, node_allocatable(n["status"]["allocatable"])
+        ).score
+        for n in fixture_nodes()
+    }
+    assert scores == expected
+    assert list(scores) == sorted(expected, key=lambda name: (-expected[name], name))
+    assert prediction["engine"] == "k8s-fit" and prediction["profile"] == "default-scheduler"
+    assert prediction["strategy"] == "LeastAllocated" and prediction["pluginWeight"] == 1
+    assert prediction["feasibleNodes"] == prediction["totalNodes"] == len(expected)
+    assert prediction["bestNode"] == next(iter(scores))
+    assert "unschedulableReasons" not in prediction
+
+
+def test_patch_is_idempotent(cluster: StaticClusterView) -> None:
+    obj = pod(priorityClassName="high", requests={"cpu": "1"})
+    once = apply_response_patch(obj, _decide(obj, cluster))
+    again = _decide(once, cluster)
+    assert again["allowed"] is True and "patch" not in again
+
+
+@pytest.mark.parametrize(("top", "count"), [(1, 1), (2, 2), (0, 3), (10, 3)])
+def test_top_k(cluster: StaticClusterView, top: int, count: int) -> None:
+    obj = pod()
+    scores, prediction = _annotations(obj, _decide(obj, cluster, top=top))
+    assert scores is not None and len(scores) == count == prediction["top"]
+
+
+def test_no_node_fits_reports_reason_counts(cluster: StaticClusterView) -> None:
+    obj = pod(requests={"cpu": "1000"})
+    scores, prediction = _annotations(obj, _decide(obj, cluster))
+    assert scores == {} and prediction["feasibleNodes"] == 0 and prediction["bestNode"] is None
+    assert sum(prediction["unschedulableReasons"].values()) == prediction["totalNodes"] == 3
+    assert all("cpu" in reason for reason in prediction["unschedulableReasons"])
+
+
+def test_bound_pod_gets_no_annotations(cluster: StaticClusterView) -> None:
+    obj = pod(nodeName="node-a", priority=0, preemptionPolicy="PreemptLowerPriority")
+    assert "patch" not in _decide(obj, cluster)
+
+
+@pytest.mark.parametrize("scheduler", ["my-scheduler", "volcano"])
+def test_unknown_scheduler_gets_a_prediction_saying_why(cluster: StaticClusterView, scheduler: str) -> None:
+    obj = pod(schedulerName=scheduler)
+    scores, prediction = _annotations(obj, _decide(obj, cluster))
+    assert scores is None
+    assert prediction["scored"] is False and prediction["schedulerName"] == scheduler
+    assert scheduler in prediction["reason"]
+
+
+def test_second_profile_and_volcano_models_are_used(cluster: StaticClusterView) -> None:
+    kube = KubeSchedulerModel(
+        profiles=(
+            Profile(scheduler_name="default-scheduler"),
+            Profile(
+                scheduler_name="packer",
+                fit=FitArgs(strategy="MostAllocated"),
+                score_plugin_weights={"NodeResourcesFit": 5},
+            ),
+        )
+    )
+    volcano = VolcanoModel(actions=("allocate",), binpack=(VolcanoBinpackArgs(weight=10),))
+    models = SchedulerModels.static(kube, volcano)
+    packed = pod(schedulerName="packer", requests={"cpu": "2", "memory": "1Gi"})
+    _, prediction = _annotations(packed, _decide(packed, cluster, models=models))
+    assert (prediction["profile"], prediction["strategy"], prediction["pluginWeight"]) == ("packer", "MostAllocated", 5)
+    batch = pod(schedulerName="gang", requests={"cpu": "2", "memory": "1Gi"})
+    scores, prediction = _annotations(batch, _decide(batch, cluster, models=models, volcano_scheduler_name="gang"))
+    assert prediction["engine"] == "volcano-binpack" and prediction["pluginWeight"] == 10
+    assert scores is not None and len(scores) == 3
+
+
+def test_not_synced_view_does_not_score(cluster: StaticClusterView) -> None:
+    cluster.synced = False
+    obj = pod()
+    scores, prediction = _annotations(obj, _decide(obj, cluster))
+    assert scores is None and "not synced" in prediction["reason"]
+
+
+def test_annotations_never_exceed_the_total_size_limit() -> None:
+    view = StaticClusterView(nodes=[node(f"node-{i:05d}-" + "x" * 200, "8", "32Gi") for i in range(1500)])
+    obj = pod()
+    filler = "f" * (TOTAL_ANNOTATION_SIZE_LIMIT - 60_000)
+    obj["metadata"]["annotations"] = {"filler": filler, SCORES_ANNOTATION: "stale"}
+    response = _decide(copy.deepcopy(obj), view, top=0)
+    annotations = apply_response_patch(obj, response)["metadata"]["annotations"]
+    total = sum(len(k.encode()) + len(v.encode()) for k, v in annotations.items())
+    assert total <= TOTAL_ANNOTATION_SIZE_LIMIT
+    scores = json.loads(annotations[SCORES_ANNOTATION])
+    prediction = json.loads(annotations[PREDICTION_ANNOTATION])
+    assert 0 < len(scores) < 1500 and prediction["top"] == len(scores)
+    assert "1500" in prediction["truncated"]
+    # Maximal: the next-best node would not have fitted.
+    with view.scheduling_state() as state:
+        ranked = state.rank(obj, SchedulerModels.static().current()[0], "default-scheduler", top=0).scores
+    assert list(scores.items()) == [(name, score) for name, score in ranked[: len(scores)]]
+    bigger = dict(ranked[: len(scores) + 1])
+    grown = len(json.dumps(bigger, separators=(",", ":"))) - len(annotations[SCORES_ANNOTATION])
+    assert total + grown > TOTAL_ANNOTATION_SIZE_LIMIT
+
+
+def test_class_missing_from_a_lagging_cache_trusts_the_in_tree_resolution(cluster: StaticClusterView) -> None:
+    # spec.priority is only ever filled before webhooks by the in-tree plugin, which found the class;
+    # a cache that has not seen the class yet must not contradict the apiserver.
+    obj = pod(priorityClassName="created-a-moment-ago", priority=7000, preemptionPolicy="PreemptLowerPriority")
+    response = _decide(obj, cluster)
+    assert response["allowed"] is True
+    assert not any(op["path"].startswith("/spec/priority") for op in patch_ops(response))
+    assert any("created-a-moment-ago" in w for w in response["warnings"])
+    # Without spec.priority (plugin off), the webhook is the only check and denies as the plugin would.
+    denied = _decide(pod(priorityClassName="created-a-moment-ago"), cluster)
+    assert denied["status"]["code"] == 403

@@ -1,0 +1,213 @@
+"""PriorityClass validation beyond the vectors: error joining, system classes, the one-default rule and the claim.
+
+Expected texts are taken from vectors/priority.json and reference/priority.md (read at
+test time), combined the way the reference says the API server combines them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from webhook_helpers import (
+    SHARED,
+    VECTORS,
+    InMemoryLeaseStore,
+    builtin_priority_classes,
+    priority_class,
+    request_of,
+    review,
+)
+
+from webhook.admission import Decision
+from webhook.lease import LeaseDefaultClassClaim
+from webhook.policies import priorityclasses
+from webhook.view import StaticClusterView
+
+CASES = {c["id"]: c for c in json.loads((VECTORS / "priority.json").read_text())["cases"]}
+REFERENCE = (SHARED / "reference" / "priority.md").read_text()
+SYSTEM_DELETE = re.search(r"\(`(this is a system priority class and cannot be deleted)`, 403\)", REFERENCE)
+NAME_ERROR = re.search(r"`(metadata\.name: Invalid value: \"High_Priority\": [^`]+)`", REFERENCE)
+
+
+def _decide(
+    operation: str,
+    obj: dict[str, Any] | None,
+    old: dict[str, Any] | None = None,
+    *,
+    view: StaticClusterView | None = None,
+    claim: Any = None,
+    dry_run: bool = False,
+) -> Decision:
+    document = review("PriorityClass", operation, obj, old, dry_run=dry_run)
+    view = view or StaticClusterView(priority_classes=builtin_priority_classes())
+    return priorityclasses.decide(request_of(document), view, claim)
+
+
+def _invalid(name: str, errors: list[str]) -> str:
+    joined = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
+    return f'PriorityClass.scheduling.k8s.io "{name}" is invalid: {joined}'
+
+
+def test_several_field_errors_are_joined_in_order() -> None:
+    above, policy = CASES["pc-create-above-max"], CASES["pc-create-bad-preemption-policy"]
+    obj = {**above["object"], "preemptionPolicy": policy["object"]["preemptionPolicy"]}
+    decision = _decide("CREATE", obj)
+    errors = above["expected"]["fieldErrors"] + policy["expected"]["fieldErrors"]
+    assert (decision.code, decision.reason, decision.message) == (422, "Invalid", _invalid("too-high", errors))
+
+
+def test_bad_name_uses_the_dns_subdomain_message() -> None:
+    assert NAME_ERROR is not None
+    decision = _decide("CREATE", priority_class("High_Priority", 10))
+    assert decision.message == _invalid("High_Priority", [NAME_ERROR.group(1)])
+
+
+@pytest.mark.parametrize(
+    ("obj", "why"),
+    [
+        (priority_class("system-node-critical", 5), "value of system-node-critical PriorityClass must be 2000001000"),
+        (
+            priority_class("system-cluster-critical", 2000000000, global_default=True),
+            "globalDefault of system-cluster-critical PriorityClass must be false",
+        ),
+    ],
+)
+def test_system_prefix_rules(obj: dict[str, Any], why: str) -> None:
+    template = CASES["pc-create-system-prefix-unknown"]["expected"]["fieldErrors"][0]
+    expected = template.replace("system-custom is not a known system priority class", why)
+    decision = _decide("CREATE", obj)
+    assert decision.message == _invalid(obj["metadata"]["name"], [expected])
+
+
+def test_exact_builtin_class_is_accepted_even_above_the_user_limit() -> None:
+    assert _decide("CREATE", builtin_priority_classes()[0]).allowed
+
+
+def test_adding_never_to_a_class_without_policy_is_an_immutable_change() -> None:
+    old = priority_class("high", 1000)
+    decision = _decide("UPDATE", priority_class("high", 1000, policy="Never"), old)
+    assert decision.message == _invalid("high", ['preemptionPolicy: Invalid value: "Never": field is immutable'])
+
+
+def test_builtin_classes_cannot_be_deleted() -> None:
+    assert SYSTEM_DELETE is not None
+    for pc in builtin_priority_classes():
+        name = pc["metadata"]["name"]
+        decision = _decide("DELETE", None, pc)
+        expected = f'priorityclasses.scheduling.k8s.io "{name}" is forbidden: {SYSTEM_DELETE.group(1)}'
+        assert (decision.code, decision.reason, decision.message) == (403, "Forbidden", expected)
+
+
+def _defaults_view(*classes: dict[str, Any]) -> StaticClusterView:
+    return StaticClusterView(priority_classes=[*builtin_priority_classes(), *classes])
+
+
+def test_with_two_defaults_the_lowest_value_is_the_existing_one() -> None:
+    low, high = priority_class("d-low", 10, global_default=True), priority_class("d-high", 20, global_default=True)
+    view = _defaults_view(low, high)
+    denied = _decide("UPDATE", {**high, "description": "x"}, high, view=view)
+    template = CASES["pc-update-set-default-conflict"]["expected"]["message"]
+    assert denied.message == template.replace('"high"', '"d-high"').replace("default-prio", "d-low")
+    assert _decide("UPDATE", {**low, "description": "x"}, low, view=view).allowed
+
+
+def test_updating_a_class_that_already_is_the_default_does_not_need_the_claim(lease_store: InMemoryLeaseStore) -> None:
+    low, high = priority_class("d-low", 10, global_default=True), priority_class("d-high", 20, global_default=True)
+    claim = LeaseDefaultClassClaim(lease_store)
+    assert claim.claim("d-high", is_still_default=lambda name: True) is None
+    decision = _decide("UPDATE", {**low, "description": "x"}, low, view=_defaults_view(low, high), claim=claim)
+    assert decision.allowed and lease_store.record is not None and lease_store.record.holder == "d-high"
+
+
+def test_create_default_claims_and_a_racing_second_default_is_denied(lease_store: InMemoryLeaseStore) -> None:
+    claim = LeaseDefaultClassClaim(lease_store)
+    stale = _defaults_view()  # neither class is in the cache yet: only the claim can tell them apart
+    assert _decide("CREATE", priority_class("first", 1, global_default=True), view=stale, claim=claim).allowed
+    assert lease_store.record is not None and lease_store.record.holder == "first"
+    second = _decide("CREATE", priority_class("second", 2, global_default=True), view=stale, claim=claim)
+    template = CASES["pc-create-second-global-default"]["expected"]["message"]
+    assert second.message == template.replace("another-default", "second").replace("default-prio", "first")
+    assert second.code == 403
+
+
+def test_concurrent_default_creates_admit_exactly_one() -> None:
+    """Eight replicas create different defaults at once against a cache that knows none of them."""
+    stale = _defaults_view()
+    store = InMemoryLeaseStore()
+    writes = threading.Lock()  # the apiserver serializes writes; reads interleave freely
+    create, replace = store.create, store.replace
+
+    def locked_create(*args: Any) -> None:
+        with writes:
+            create(*args)
+
+    def locked_replace(*args: Any) -> None:
+        with writes:
+            replace(*args)
+
+    store.create, store.replace = locked_create, locked_replace  # type: ignore[method-assign]
+    claim = LeaseDefaultClassClaim(store)
+    results: dict[str, bool] = {}
+    barrier = threading.Barrier(8)
+
+    def create_default(name: str) -> None:
+        barrier.wait()
+        obj = priority_class(name, 1, global_default=True)
+        results[name] = _decide("CREATE", obj, view=stale, claim=claim).allowed
+
+    threads = [threading.Thread(target=create_default, args=(f"c{i}",)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(results.values()) == 1
+    assert store.record is not None and results[store.record.holder]
+
+
+def test_dry_run_does_not_claim_and_delete_releases(lease_store: InMemoryLeaseStore) -> None:
+    claim = LeaseDefaultClassClaim(lease_store)
+    pc = priority_class("d", 1, global_default=True)
+    assert _decide("CREATE", pc, claim=claim, dry_run=True).allowed
+    assert lease_store.record is None
+    assert _decide("CREATE", pc, claim=claim).allowed
+    assert _decide("DELETE", None, pc, claim=claim, dry_run=True).allowed
+    assert lease_store.record is not None and lease_store.record.holder == "d"
+    assert _decide("DELETE", None, pc, claim=claim).allowed
+    assert lease_store.record.holder == ""
+
+
+def test_un_defaulting_releases(lease_store: InMemoryLeaseStore) -> None:
+    claim = LeaseDefaultClassClaim(lease_store)
+    pc = priority_class("d", 1, global_default=True)
+    assert _decide("CREATE", pc, claim=claim).allowed
+    view = _defaults_view(pc)
+    assert _decide("UPDATE", {**pc, "globalDefault": False}, pc, view=view, claim=claim).allowed
+    assert lease_store.record is not None and lease_store.record.holder == ""
+
+
+def test_a_failing_claim_denies_instead_of_crashing() -> None:
+    class Broken:
+        def claim(self, class_name: str, *, is_still_default: Callable[[str], bool]) -> str | None:
+            raise OSError("apiserver unreachable")
+
+        def release(self, class_name: str) -> None:
+            raise OSError("apiserver unreachable")
+
+    decision = _decide("CREATE", priority_class("d", 1, global_default=True), claim=Broken())
+    assert (decision.allowed, decision.code, decision.reason) == (False, 500, "InternalError")
+    assert "apiserver unreachable" in decision.message
+    assert _decide("DELETE", None, priority_class("d", 1, global_default=True), claim=Broken()).allowed
+
+
+@pytest.mark.parametrize(
+    ("obj", "fragment"),
+    [({"metadata": {"name": "x"}, "value": "10"}, "value"), ({"metadata": {"name": "x"}, "value": 2**31}, "value")],
+)
+def test_undecodable_fields_are_bad_requests(obj: dict[str, Any], fragment: str) -> None:
+    decision = _decide("CREATE", obj)
+    assert (decision.code, decision.reason) == (400, "BadRequest") and fragment in decision.message

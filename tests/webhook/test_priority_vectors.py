@@ -1,0 +1,80 @@
+"""Every case of vectors/priority.json through the policy functions, with the exact code, reason and message.
+
+Pods go through ``pods.decide`` (priority resolution + patch, applied with jsonpatch);
+PriorityClasses through ``priorityclasses.decide`` plus the field-error list of the
+create/update validators.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from webhook_helpers import VECTORS, InMemoryLeaseStore, apply_response_patch, request_of, review
+
+from webhook.admission import encode
+from webhook.lease import LeaseDefaultClassClaim
+from webhook.models import SchedulerModels
+from webhook.policies import pods, priorityclasses
+from webhook.settings import Settings
+from webhook.view import PriorityClassInfo, StaticClusterView
+
+CASES: list[dict[str, Any]] = json.loads((VECTORS / "priority.json").read_text())["cases"]
+
+
+def _view(case: dict[str, Any]) -> StaticClusterView:
+    return StaticClusterView(priority_classes=case["existing"])
+
+
+def _check_denial(response: dict[str, Any], expected: dict[str, Any]) -> None:
+    assert response["allowed"] is False
+    assert response["status"] == {
+        "code": expected["code"],
+        "message": expected["message"],
+        "reason": expected["reason"],
+    }
+    assert "patch" not in response
+
+
+def test_vectors_cover_every_operation() -> None:
+    assert {c["op"] for c in CASES} == {"createPod", "createPriorityClass", "updatePriorityClass"}
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["op"] == "createPod"], ids=lambda c: c["id"])
+def test_pod_vector(case: dict[str, Any]) -> None:
+    document = review("Pod", "CREATE", case["object"])
+    decision = pods.decide(request_of(document), _view(case), Settings(), SchedulerModels.static())
+    response = encode(document["request"]["uid"], decision)["response"]
+    expected = case["expected"]
+    if not expected["allowed"]:
+        _check_denial(response, expected)
+        return
+    assert response["allowed"] is True
+    result = apply_response_patch(case["object"], response)
+    assert result["spec"]["priority"] == expected["priority"]
+    assert result["spec"]["preemptionPolicy"] == expected["preemptionPolicy"]
+    assert result["spec"].get("priorityClassName", "") == expected["priorityClassName"]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["op"] != "createPod"], ids=lambda c: c["id"])
+def test_priority_class_vector(case: dict[str, Any]) -> None:
+    operation = "CREATE" if case["op"] == "createPriorityClass" else "UPDATE"
+    document = review("PriorityClass", operation, case["object"], case.get("old"))
+    claim = LeaseDefaultClassClaim(InMemoryLeaseStore())
+    decision = priorityclasses.decide(request_of(document), _view(case), claim)
+    response = encode(document["request"]["uid"], decision)["response"]
+    expected = case["expected"]
+    new = priorityclasses.defaulted(case["object"])
+    if operation == "CREATE":
+        field_errors = priorityclasses.create_errors(new)
+    else:
+        field_errors = priorityclasses.update_errors(new, priorityclasses.defaulted(case["old"]))
+    assert field_errors == expected.get("fieldErrors", [])
+    if not expected["allowed"]:
+        _check_denial(response, expected)
+        return
+    assert response == {"uid": document["request"]["uid"], "allowed": True}
+    info = PriorityClassInfo.from_object(case["object"])
+    assert info.preemption_policy == expected["defaulted"]["preemptionPolicy"]
+    assert info.global_default == expected["defaulted"]["globalDefault"]

@@ -1,0 +1,153 @@
+"""The real server: ``binpack-webhook serve`` (gunicorn, gthread, TLS) over a cache fed by the replay server.
+
+Answers are compared with the in-process app built over a ``StaticClusterView`` of the same recorded
+objects, so the HTTP/TLS/gunicorn/cache path must not change a single byte of any decision.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import ssl
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from replay_server import ReplayServer, fixture_bytes, wait_until
+from server_helpers import KeyPair, ServerProcess, client_context, make_ca, make_leaf
+
+from webhook.app import create_app
+from webhook.models import SchedulerModels
+from webhook.settings import Settings
+from webhook.view import StaticClusterView
+
+pytestmark = pytest.mark.slow
+
+ADMISSION = Path("/work/shared/fixtures/admission/priority-plugin-on")
+REPRESENTATIVE = {
+    "/mutate/pods": ["pod-create-known-class.json", "pod-create-init-and-sidecar.json",
+                     "pod-create-extended-resource-gpu.json", "pod-create-no-class-with-default.json"],
+    "/validate/priorityclasses": ["priorityclass-create-plain.json", "priorityclass-create-global-default.json",
+                                  "priorityclass-delete-global-default.json"],
+    "/validate/configmaps": ["configmap-create-kube-scheduler-config.json",
+                             "configmap-update-kube-scheduler-config.json"],
+}
+
+
+def request(context: ssl.SSLContext, address: tuple[str, int], method: str, path: str,
+            body: bytes | None = None) -> tuple[int, Any]:
+    conn = http.client.HTTPSConnection(*address, context=context, timeout=10)
+    try:
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def replay() -> Iterator[ReplayServer]:
+    server = ReplayServer().serve_fixtures().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def ca() -> KeyPair:
+    return make_ca("binpack-guard test CA")
+
+
+@pytest.fixture(scope="module")
+def server(replay: ReplayServer, ca: KeyPair, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    tmp = tmp_path_factory.mktemp("server")
+    proc = ServerProcess(tmp, replay.kubeconfig(tmp / "kubeconfig"), tls=make_leaf(ca),
+                         extra=["--workers", "2", "--threads", "2", "--request-timeout", "2"])
+    proc.wait_listening()
+    yield proc
+    proc.stop()
+
+
+def test_health_and_readiness_over_tls(server: ServerProcess, ca: KeyPair) -> None:
+    context = client_context(ca)
+    assert request(context, server.address, "GET", "/healthz") == (200, {"status": "ok"})
+    assert wait_until(lambda: request(context, server.address, "GET", "/readyz")[0] == 200, timeout=20)
+    assert request(context, server.address, "GET", "/readyz")[1] == {"synced": True, "healthy": True}
+
+
+def test_tls_versions_and_keep_alive(server: ServerProcess, ca: KeyPair) -> None:
+    capped = client_context(ca, maximum=ssl.TLSVersion.TLSv1_2)
+    conn = http.client.HTTPSConnection(*server.address, context=capped, timeout=10)
+    try:
+        conn.request("GET", "/healthz")
+        conn.getresponse().read()
+        first_socket = conn.sock
+        assert isinstance(first_socket, ssl.SSLSocket)
+        assert first_socket.version() == "TLSv1.2"
+        conn.request("GET", "/healthz")
+        assert conn.getresponse().status == 200
+        assert conn.sock is first_socket  # the second request reused the kept-alive connection
+    finally:
+        conn.close()
+    with socket.create_connection(server.address, timeout=5) as plain:  # no TLS: no HTTP answer
+        plain.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        try:
+            answer = plain.recv(4096)
+        except ConnectionResetError:
+            answer = b""
+        assert not answer.startswith(b"HTTP/1.1 200")
+
+
+@pytest.mark.parametrize("path,name", [(p, n) for p, names in REPRESENTATIVE.items() for n in names])
+def test_recorded_reviews_get_the_same_answer_as_in_process(
+    server: ServerProcess, ca: KeyPair, path: str, name: str
+) -> None:
+    context = client_context(ca)
+    assert wait_until(lambda: request(context, server.address, "GET", "/readyz")[0] == 200, timeout=20)
+    body = (ADMISSION / name).read_bytes()
+    status, answer = request(context, server.address, "POST", path + "?timeout=10s", body)
+    view = StaticClusterView(
+        nodes=json.loads(fixture_bytes("list-nodes.raw.json"))["items"],
+        pods=json.loads(fixture_bytes("list-pods-all-namespaces.raw.json"))["items"],
+        priority_classes=json.loads(fixture_bytes("list-priorityclasses.raw.json"))["items"],
+    )
+    app = create_app(Settings(), view, scheduler_models=SchedulerModels.static())
+    expected = app.test_client().post(path + "?timeout=10s", data=body, content_type="application/json")
+    assert status == expected.status_code == 200
+    assert answer == expected.get_json()
+    assert answer["response"]["uid"] == json.loads(body)["request"]["uid"]
+
+
+def _closed_within(sock: ssl.SSLSocket, seconds: float) -> bool:
+    sock.settimeout(seconds)
+    try:
+        while sock.recv(4096):
+            pass  # e.g. a 4xx answer before the close is fine; the point is that the server lets go
+    except (TimeoutError, socket.timeout):
+        return False
+    except OSError:
+        return True
+    return True
+
+
+@pytest.mark.parametrize("partial", [
+    b"POST /mutate/pods HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{\"ap",
+    b"POST /mutate/pods HTTP/1.1\r\nHost: x\r\nContent-Le",
+])
+def test_stalled_requests_do_not_hold_a_worker_forever(server: ServerProcess, ca: KeyPair, partial: bytes) -> None:
+    context = client_context(ca)
+    stalled = [context.wrap_socket(socket.create_connection(server.address), server_hostname="localhost")
+               for _ in range(6)]  # more than workers x threads: without deadlines the server would be stuck
+    try:
+        for sock in stalled:
+            sock.sendall(partial)
+        started = time.monotonic()
+        assert all(_closed_within(sock, 30) for sock in stalled)
+        assert time.monotonic() - started < 30
+        assert request(context, server.address, "GET", "/healthz")[0] == 200
+    finally:
+        for sock in stalled:
+            sock.close()

@@ -1,0 +1,141 @@
+"""``binpack-webhook``: ``serve`` (gunicorn + TLS + the admission app) and ``certs`` (see webhook.certs).
+
+``serve`` flags override ``BINPACK_GUARD_<FLAG IN UPPER SNAKE>`` environment variables. Everything that
+can be checked before forking is checked here (settings, bind address, TLS files, kubeconfig, scheduler
+config files), so a bad invocation ends with one line on stderr and exit code 2, never a traceback or a
+crash-looping worker. The flags are then exported to the environment, which is where
+``webhook.gunicorn_conf`` and ``webhook.wsgi`` read them (the same path as running gunicorn directly).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, cast
+
+from gunicorn.app.base import BaseApplication
+
+from webhook import certs
+from webhook.gworker import REQUEST_TIMEOUT_ENV
+from webhook.settings import Settings, SettingsError, env_name
+
+PROG = "binpack-webhook"
+USAGE_ERROR = 2
+
+# (flag, settings field, type, help)
+SERVE_FLAGS: tuple[tuple[str, str, Callable[[str], Any], str], ...] = (
+    ("--bind", "bind", str, "HOST:PORT to listen on (default 0.0.0.0:8443)"),
+    ("--tls-cert-file", "tls_cert_file", str, "PEM certificate (chain); re-read when it changes"),
+    ("--tls-private-key-file", "tls_private_key_file", str, "PEM private key matching --tls-cert-file"),
+    ("--kubeconfig", "kubeconfig", str, "kubeconfig file (default: in-cluster, then $KUBECONFIG)"),
+    ("--scheduler-config", "scheduler_config", str, "KubeSchedulerConfiguration file to score with"),
+    ("--volcano-config", "volcano_config", str, "Volcano scheduler config file to score with"),
+    ("--volcano-scheduler-name", "volcano_scheduler_name", str, "schedulerName of Volcano pods (default volcano)"),
+    ("--top", "top", int, "how many best nodes to report per pod (default 10)"),
+    ("--workers", "workers", int, "gunicorn worker processes"),
+    ("--threads", "threads", int, "threads per worker"),
+    ("--lease-namespace", "lease_namespace", str, "namespace of the globalDefault claim Lease (default: own)"),
+    ("--lease-name", "lease_name", str, "name of the globalDefault claim Lease"),
+    ("--log-level", "log_level", str, "DEBUG, INFO, WARNING or ERROR"),
+)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports bad usage as a single line (no usage dump) and exits 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(prog=PROG, description="binpack-guard admission webhook")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{serve,certs}")
+    serve = commands.add_parser("serve", help="run the admission webhook under gunicorn with TLS")
+    for flag, field, kind, help_text in SERVE_FLAGS:
+        serve.add_argument(flag, dest=field, type=kind, default=None,
+                           help=f"{help_text} [env {env_name(field)}]")
+    serve.add_argument("--request-timeout", type=float, default=None,
+                       help=f"seconds before a stalled request is cut off (default 30) [env {REQUEST_TIMEOUT_ENV}]")
+    serve.set_defaults(func=run_serve)
+    certs.add_parser(cast("argparse._SubParsersAction[argparse.ArgumentParser]", commands))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
+    return func(args)
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG} serve: {message}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+def check_bind(bind: str) -> str | None:
+    host, sep, port = bind.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return f"{env_name('bind')} / --bind: expected HOST:PORT, got {bind!r}"
+    return None
+
+
+def check_serve(settings: Settings) -> str | None:
+    """The first problem found before starting, as one line, or None."""
+    from webhook.cache import CacheConfigError, load_client_configuration  # kubernetes only for serve
+    from webhook.models import ModelLoadError, SchedulerModels
+    from webhook.tls import TLSConfigError, build_server_context
+
+    problem = check_bind(settings.bind)
+    if problem:
+        return problem
+    if bool(settings.tls_cert_file) != bool(settings.tls_private_key_file):
+        return "--tls-cert-file and --tls-private-key-file must be given together"
+    try:
+        if settings.tls_cert_file and settings.tls_private_key_file:
+            build_server_context(settings.tls_cert_file, settings.tls_private_key_file)
+        load_client_configuration(settings.kubeconfig)
+        SchedulerModels(settings.scheduler_config, settings.volcano_config).current()
+    except (TLSConfigError, CacheConfigError, ModelLoadError) as exc:
+        return str(exc)
+    return None
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    overrides = {field: getattr(args, field) for _, field, _, _ in SERVE_FLAGS}
+    if args.request_timeout is not None and args.request_timeout <= 0:
+        return _fail(f"--request-timeout: must be > 0, got {args.request_timeout}")
+    try:
+        settings = Settings.from_env(os.environ, **overrides)
+    except SettingsError as exc:
+        return _fail(str(exc))
+    problem = check_serve(settings)
+    if problem:
+        return _fail(problem)
+    for field, value in overrides.items():
+        if value is not None:
+            os.environ[env_name(field)] = str(value)
+    if args.request_timeout is not None:
+        os.environ[REQUEST_TIMEOUT_ENV] = str(args.request_timeout)
+    if not settings.tls_cert_file:
+        print(f"{PROG} serve: warning: no TLS files given, serving plain HTTP (local testing only)",
+              file=sys.stderr)
+    WebhookServer().run()
+    return 0
+
+
+class WebhookServer(BaseApplication):  # type: ignore[misc]  # gunicorn is untyped
+    """gunicorn in-process, configured from ``webhook.gunicorn_conf`` like ``-c python:webhook.gunicorn_conf``."""
+
+    def load_config(self) -> None:
+        conf = importlib.import_module("webhook.gunicorn_conf")
+        for key, value in vars(conf).items():
+            if key in self.cfg.settings and value is not None:
+                self.cfg.set(key, value)
+
+    def load(self) -> Any:
+        from webhook.wsgi import application
+
+        return application()

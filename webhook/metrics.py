@@ -1,0 +1,85 @@
+"""Prometheus metrics, one ``CollectorRegistry`` per app (no process-global state, so apps and tests never clash).
+
+Request counters and latency histograms are labelled by endpoint and outcome
+(``allowed``, ``patched``, ``denied``, ``bad_request``, ``too_large``, ``error``);
+denials by endpoint and Status reason. Cache gauges are read from the view at
+scrape time. Under gunicorn each worker has its own registry and cache, so a scrape
+sees the worker that answered it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from webhook.view import ClusterView
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+CACHE_RESOURCES = ("nodes", "pods", "priorityclasses")
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+class _CacheCollector(Collector):
+    """Reads ``view.stats()`` / ``is_synced()`` when scraped."""
+
+    def __init__(self, view: ClusterView) -> None:
+        self._view = view
+
+    def collect(self) -> Iterator[Metric]:
+        stats = self._view.stats()
+        objects = GaugeMetricFamily(
+            "binpack_guard_cache_objects", "Objects held in the cluster cache, by resource.", labels=["resource"]
+        )
+        for resource in CACHE_RESOURCES:
+            if resource in stats:
+                objects.add_metric([resource], float(stats[resource]))
+        yield objects
+        yield GaugeMetricFamily(
+            "binpack_guard_cache_synced",
+            "1 once the first list of every watched resource has completed.",
+            value=1.0 if self._view.is_synced() else 0.0,
+        )
+        yield CounterMetricFamily(
+            "binpack_guard_watch_restarts",
+            "Watches restarted (errors, expiry, relists) since the process started.",
+            value=float(stats.get("watch_restarts", 0.0)),
+        )
+
+
+class Metrics:
+    """The app's registry and the instruments the routes update."""
+
+    def __init__(self, view: ClusterView) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.requests = Counter(
+            "binpack_guard_admission_requests",
+            "Admission requests answered, by endpoint and outcome.",
+            ["endpoint", "outcome"],
+            registry=self.registry,
+        )
+        self.duration = Histogram(
+            "binpack_guard_admission_duration_seconds",
+            "Time to answer an admission request, by endpoint and outcome.",
+            ["endpoint", "outcome"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.denials = Counter(
+            "binpack_guard_denials",
+            "Admission requests denied, by endpoint and Status reason.",
+            ["endpoint", "reason"],
+            registry=self.registry,
+        )
+        self.registry.register(_CacheCollector(view))
+
+    def observe(self, endpoint: str, outcome: str, seconds: float, denial_reason: str | None = None) -> None:
+        self.requests.labels(endpoint, outcome).inc()
+        self.duration.labels(endpoint, outcome).observe(seconds)
+        if denial_reason is not None:
+            self.denials.labels(endpoint, denial_reason).inc()
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

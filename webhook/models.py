@@ -1,0 +1,129 @@
+"""The scheduler models the pod scores are predicted with, loaded from config files and reloaded on change.
+
+``--scheduler-config`` (a KubeSchedulerConfiguration; none = kube-scheduler's defaults)
+and ``--volcano-config`` (a volcano-scheduler.conf; none = no Volcano scoring) are read
+with the linter's own loader, so the webhook scores with exactly the effective config
+the linter validated. Files are usually ConfigMap mounts that the kubelet swaps
+atomically: each ``current()`` stats them and rebuilds a model when the file changed.
+A file that fails to load at start-up stops the server (``ModelLoadError``); one that
+becomes bad later is reported in the log and the last good model stays in use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import threading
+from dataclasses import dataclass
+
+from linter.engine import load_scheduler_model
+from linter.findings import Severity
+from linter.model import KubeSchedulerModel, SchedulerModel, VolcanoModel, default_kube_scheduler_model
+
+log = logging.getLogger(__name__)
+
+MAX_CONFIG_BYTES = 10 * 1024 * 1024
+
+
+class ModelLoadError(ValueError):
+    """A scheduler config file cannot be turned into a model; the message names the file and why."""
+
+
+@dataclass
+class _Watched:
+    path: str
+    want: type[KubeSchedulerModel] | type[VolcanoModel]
+    signature: tuple[int, int, int] = (0, 0, 0)
+    digest: str = ""
+    model: SchedulerModel | None = None
+
+
+class SchedulerModels:
+    """Thread-safe holder of the current (kube-scheduler model, Volcano model or None)."""
+
+    def __init__(self, scheduler_config: str | None = None, volcano_config: str | None = None) -> None:
+        self._lock = threading.Lock()
+        self._kube_default = default_kube_scheduler_model()
+        self._kube = _Watched(scheduler_config, KubeSchedulerModel) if scheduler_config else None
+        self._volcano = _Watched(volcano_config, VolcanoModel) if volcano_config else None
+        self._static: tuple[KubeSchedulerModel, VolcanoModel | None] | None = None
+        for watched in (self._kube, self._volcano):
+            if watched is not None:
+                _refresh(watched, initial=True)
+
+    @classmethod
+    def static(cls, kube: KubeSchedulerModel | None = None, volcano: VolcanoModel | None = None) -> SchedulerModels:
+        """Fixed models (tests, benchmarks): never reloaded."""
+        models = cls()
+        models._static = (kube or default_kube_scheduler_model(), volcano)
+        return models
+
+    def current(self) -> tuple[KubeSchedulerModel, VolcanoModel | None]:
+        if self._static is not None:
+            return self._static
+        with self._lock:
+            kube: SchedulerModel | None = self._kube_default
+            volcano: SchedulerModel | None = None
+            if self._kube is not None:
+                _refresh(self._kube, initial=False)
+                kube = self._kube.model
+            if self._volcano is not None:
+                _refresh(self._volcano, initial=False)
+                volcano = self._volcano.model
+        assert isinstance(kube, KubeSchedulerModel)
+        assert volcano is None or isinstance(volcano, VolcanoModel)
+        return kube, volcano
+
+
+def load_model(path: str, want: type[KubeSchedulerModel] | type[VolcanoModel]) -> tuple[SchedulerModel, str]:
+    """Read and load one config file; returns (model, content digest) or raises ModelLoadError."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise ModelLoadError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ModelLoadError(f"{path}: over the {MAX_CONFIG_BYTES} byte limit for a scheduler config")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ModelLoadError(f"{path}: not valid UTF-8") from None
+    model, findings = load_scheduler_model(text, path)
+    if model is None:
+        errors = [f for f in findings if f.severity is Severity.ERROR] or findings
+        if not errors:
+            raise ModelLoadError(f"{path}: no scheduler configuration found")
+        first = errors[0]
+        message = " ".join(first.message.split())
+        raise ModelLoadError(f"{path}:{first.line}:{first.column}: [{first.rule}] {message}")
+    if not isinstance(model, want):
+        expected = "a KubeSchedulerConfiguration" if want is KubeSchedulerModel else "a Volcano scheduler conf"
+        raise ModelLoadError(f"{path}: expected {expected}, found a {type(model).__name__}")
+    return model, hashlib.sha256(raw).hexdigest()
+
+
+def _signature(path: str) -> tuple[int, int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (0, 0, 0)
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def _refresh(watched: _Watched, *, initial: bool) -> None:
+    signature = _signature(watched.path)
+    if not initial and signature == watched.signature:
+        return
+    watched.signature = signature
+    try:
+        model, digest = load_model(watched.path, watched.want)
+    except ModelLoadError as exc:
+        if initial:
+            raise
+        log.error("scheduler config reload failed, keeping the previous model: %s", exc)
+        return
+    if digest != watched.digest:
+        if not initial:
+            log.info("scheduler config %s changed: model reloaded", watched.path)
+        watched.model, watched.digest = model, digest
