@@ -29,6 +29,8 @@ from linter.source import Document
 KIND = "legacy-policy"
 SCHEMA_NAME = "legacy-policy-v1"
 CONFIGMAP_KEY = "policy.cfg"
+# The legacy group ("" / v1) and, from 1.19, kubescheduler.config.k8s.io/v1; absent = the decoder's default.
+API_VERSIONS = (None, "v1", "kubescheduler.config.k8s.io/v1")
 REMOVED_CODE = "BPL300"  # the "removed in 1.23" finding; explain of legacy files may ignore it
 
 
@@ -75,15 +77,13 @@ class PolicyHandler:
     kind = KIND
 
     def matches(self, data: Any) -> bool:
-        return isinstance(data, dict) and data.get("kind") == "Policy"
+        """``kind: Policy`` of the scheduler's groups only: audit.k8s.io, Kyverno, ... have a Policy too."""
+        return isinstance(data, dict) and data.get("kind") == "Policy" and data.get("apiVersion") in API_VERSIONS
 
     def analyze(self, document: Document) -> PolicyContext:
         ctx = PolicyContext(document)
-        if not isinstance(document.data, dict):
-            ctx.decodes = False
-            return ctx
-        ctx.schema_errors = schema.validate(document, SCHEMA_NAME)
-        ctx.decodes = not any(not e.key for e in ctx.schema_errors)
+        ctx.schema_errors = schema.validate(document, SCHEMA_NAME)  # also says so when the root is no mapping
+        ctx.decodes = isinstance(document.data, dict) and not any(not e.key for e in ctx.schema_errors)
         if ctx.decodes:
             ctx.validation = validation_errors(document.data)
             ctx.fatal = fatal_errors(document.data)

@@ -16,7 +16,7 @@ from linter.kubesched import codes as c
 from linter.kubesched.argsvalid import validate_fit
 from linter.kubesched.defaults import PluginRef, Profile
 from linter.kubesched.gofmt import FieldError, aggregate, wrap_int64
-from linter.kubesched.registry import EXTENSION_ORDER, PLUGINS
+from linter.kubesched.registry import EXTENSION_ORDER, PLUGINS, UNMODELLED_POINTS
 from linter.source import Pointer
 
 MAX_NODE_SCORE = 100
@@ -48,7 +48,7 @@ def prefix(profile: Profile) -> str:
 
 def _implements(name: str, point: str) -> bool | None:
     points = PLUGINS.get(name)
-    return None if points is None else point in points
+    return None if points is None or point in UNMODELLED_POINTS else point in points
 
 
 def build(profile: Profile) -> Built:

@@ -57,7 +57,10 @@ EXTENSION_ORDER: tuple[tuple[str, str], ...] = (
     ("reserve", "ReservePlugin"), ("preScore", "PreScorePlugin"), ("score", "ScorePlugin"),
     ("preBind", "PreBindPlugin"), ("bind", "BindPlugin"), ("postBind", "PostBindPlugin"),
     ("permit", "PermitPlugin"), ("preEnqueue", "PreEnqueuePlugin"), ("queueSort", "QueueSortPlugin"),
+    ("placementGenerate", "PlacementGeneratePlugin"), ("placementScore", "PlacementScorePlugin"),
 )
+# Points whose implementers are not modelled: only unknown names are reported there.
+UNMODELLED_POINTS = frozenset({"placementGenerate", "placementScore"})
 # Extension points validation checks for removed plugin names (multiPoint and placement* are not).
 VALIDATED_POINTS = ("preEnqueue", "queueSort", "preFilter", "filter", "postFilter", "preScore", "score",
                     "reserve", "permit", "preBind", "bind", "postBind")

@@ -90,7 +90,7 @@ def migration_hints(data: dict[str, Any]) -> list[Issue]:
         if not isinstance(profile, dict):
             continue
         base = ("profiles", i) if isinstance(data.get("profiles"), list) else ("profiles",)
-        for j, entry in enumerate(profile.get("pluginConfig") or []):
+        for j, entry in enumerate(_as_list(profile.get("pluginConfig"))):
             name = entry.get("name") if isinstance(entry, dict) else None
             if name in LEGACY_SCORE_PLUGINS:
                 text = (f"{name} is not a plugin in {V1} (folded into NodeResourcesFit in v1beta2); the v1 "
@@ -103,7 +103,7 @@ def migration_hints(data: dict[str, Any]) -> list[Issue]:
                                    (*base, "pluginConfig", j, "name")))
         plugins = profile.get("plugins")
         for point, pset in (plugins.items() if isinstance(plugins, dict) else []):
-            for k, ref in enumerate((pset or {}).get("enabled") or [] if isinstance(pset, dict) else []):
+            for k, ref in enumerate(_as_list(pset.get("enabled")) if isinstance(pset, dict) else []):
                 name = ref.get("name") if isinstance(ref, dict) else None
                 if name in LEGACY_SCORE_PLUGINS:
                     weight = ref.get("weight")
@@ -117,6 +117,10 @@ def migration_hints(data: dict[str, Any]) -> list[Issue]:
                     hints.append(Issue(c.MIGRATION, "lint", f"plugin {name} does not exist in {V1}; drop it",
                                        (*base, "plugins", point, "enabled", k, "name")))
     return hints
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 GROUP_PREFIXES = (f"{GROUP}/", "componentconfig/")

@@ -59,10 +59,11 @@ def resource_fingerprint(pod: Mapping[str, Any]) -> str | None:
 
 
 class Memo:
-    """A small bounded cache keyed by :func:`resource_fingerprint`."""
+    """A bounded cache keyed by :func:`resource_fingerprint`; the oldest entry goes first when full."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = _MEMO_LIMIT) -> None:
         self._values: dict[tuple[str, str], object] = {}
+        self._limit = limit
 
     def get(self, kind: str, pod: Mapping[str, Any], compute: Callable[[Mapping[str, Any]], T]) -> T:
         fingerprint = resource_fingerprint(pod)
@@ -72,8 +73,8 @@ class Memo:
         if key in self._values:
             return self._values[key]  # type: ignore[return-value]
         value = compute(pod)
-        if len(self._values) >= _MEMO_LIMIT:
-            self._values.clear()
+        if len(self._values) >= self._limit:
+            del self._values[next(iter(self._values))]
         self._values[key] = value
         return value
 
@@ -96,7 +97,8 @@ class ClusterState:
         self._store = NodeStore()
         self._pods: dict[tuple[str, str], tuple[str, Contribution]] = {}
         self._contributions: dict[Contribution, Contribution] = {}
-        self._memo = Memo()
+        self._memo = Memo(_MEMO_LIMIT * 4)  # bound pods' contributions: one entry per workload shape
+        self._rank_memo = Memo()  # incoming pods' requests, kept apart so ranking never evicts the above
         self._filter_cache = FilterCache()
         self._node_count = 0
 
@@ -213,7 +215,7 @@ class ClusterState:
         filters: bool = True,
     ) -> Ranking:
         """Score ``pod`` on every feasible node; see :func:`linter.scoring.cluster_rank.rank_pod`."""
-        return rank_pod(self._store, self._memo, self._filter_cache, pod, model, profile, top, filters=filters)
+        return rank_pod(self._store, self._rank_memo, self._filter_cache, pod, model, profile, top, filters=filters)
 
 
 def _pod_key(pod: Mapping[str, Any]) -> tuple[str, str]:

@@ -15,6 +15,7 @@ keys the pod's selector mentions. NodeResourcesFit is plain column arithmetic.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -51,6 +52,8 @@ class _Reasons:
         self._index: dict[str, int] = {}
 
     def reject(self, failing: BoolArray, text: str) -> None:
+        if not failing.any():
+            return
         code = self._index.get(text)
         if code is None:
             self.texts.append(text)
@@ -227,6 +230,10 @@ def _fit(store: NodeStore, pod_actual: Mapping[str, int], fit_args: FitArgs, rea
             failing = np.full(n, want > 0, np.bool_)
         else:
             failing = want > store.alloc[col, :n] - store.act_req[col, :n]
-        # The reason text comes from the scalar filter (one unit short on an empty node).
-        text = feasibility.fit_filter({name: 1}, 0, {}, {"pods": 1})[0]
-        reasons.reject(failing, text)
+        reasons.reject(failing, _insufficient(name))
+
+
+@lru_cache(maxsize=256)
+def _insufficient(resource: str) -> str:
+    """The scalar filter's text for ``resource`` (asked with one unit short on an empty node)."""
+    return feasibility.fit_filter({resource: 1}, 0, {}, {"pods": 1})[0]

@@ -67,7 +67,7 @@ class NodeStore:
         self.label_value_ids: dict[str, dict[str, int]] = {}
         self.label_values: dict[str, list[str]] = {}
         self.row_labels: list[Mapping[str, str]] = [{}] * _INITIAL_ROWS
-        # Bumped whenever labels/taints/node set change, so per-selector caches can tell they are stale.
+        # Bumped whenever labels, the node set or row positions change, so row-indexed caches can tell.
         self.version = 0
         self._name_order: Int64Array | None = None
 
@@ -106,6 +106,7 @@ class NodeStore:
         self.row_of[name] = row
         self.row_names[row] = name
         self._name_order = None
+        self.version += 1  # row-indexed caches now have the wrong length
         return row
 
     def _grow_rows(self) -> None:
@@ -141,6 +142,7 @@ class NodeStore:
         self._clear_row(last)
         self.size -= 1
         self._name_order = None
+        self.version += 1  # rows moved: row-indexed caches are stale
 
     def _move_row(self, src: int, dst: int) -> None:
         for attr in self._ROW_ARRAYS_2D:
@@ -149,6 +151,8 @@ class NodeStore:
         for attr1 in self._ROW_ARRAYS_1D:
             arr1: npt.NDArray[np.generic] = getattr(self, attr1)
             arr1[dst] = arr1[src]
+        for ids in self.label_columns.values():
+            ids[dst] = ids[src]
         name = self.row_names[src]
         self.row_names[dst] = name
         self.row_labels[dst] = self.row_labels[src]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 
 __all__ = ["QuantityError", "parse_quantity", "to_int_rounding_up", "to_scheduler_int"]
 
@@ -68,6 +69,11 @@ def parse_quantity(value: str | int | float) -> Fraction:
         text = value
     else:
         raise QuantityError(f"quantity must be a string or number, not {type(value).__name__}")
+    return _parse_text(text)
+
+
+@lru_cache(maxsize=8192)  # clusters repeat the same few quantity strings; Fractions are immutable
+def _parse_text(text: str) -> Fraction:
     if not text:
         raise QuantityError("empty quantity")
     match = _QUANTITY.fullmatch(text)

@@ -218,3 +218,31 @@ def test_public_api_is_lazy_and_complete() -> None:
     first, second = proc.stdout.splitlines()
     assert first == "[]"
     assert second == f"{version('binpack-guard')} True"
+
+
+def test_every_shipped_schema_is_a_valid_draft_2020_12_schema() -> None:
+    # linter.schema skips check_schema() at run time to keep `binpack-lint` start-up fast
+    from jsonschema import Draft202012Validator
+
+    import schemas
+
+    shipped = sorted(Path(schemas.__file__).parent.glob("*.json"))
+    assert shipped
+    for path in shipped:
+        Draft202012Validator.check_schema(schemas.load(path.stem))
+
+
+def test_real_run_sarif_is_schema_valid_and_junit_parses(files: Path) -> None:
+    import jsonschema
+    from xml.etree import ElementTree
+
+    schema = json.loads((Path(__file__).resolve().parents[1] / "data" / "sarif-schema-2.1.0.json").read_text())
+    sarif = lint(["-f", "sarif", "broken.yaml", "deploy.yaml", "missing.yaml"], files)
+    log = json.loads(sarif.stdout)
+    jsonschema.Draft4Validator(schema).validate(log)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
+    assert uris == {"broken.yaml", "deploy.yaml", "missing.yaml"}
+    assert log["runs"][0]["invocations"] == [{"executionSuccessful": False}] and sarif.code == 2
+    junit = lint(["-f", "junit", "broken.yaml", "deploy.yaml"], files)
+    suite = ElementTree.fromstring(junit.stdout).find("testsuite")
+    assert suite is not None and suite.get("tests") == "2" and suite.get("failures") == "1"

@@ -145,3 +145,9 @@ def test_explicit_pyproject_needs_the_table(tmp_path: Path) -> None:
     path.write_text('[project]\nname = "x"\n')
     with pytest.raises(ConfigError, match=r"no \[tool\.binpack-lint\] table"):
         load(str(path))
+
+
+def test_the_example_config_is_valid() -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "lint" / ".binpack-lint.yaml"
+    config = load(str(example))
+    assert "BPL4" in config.disable and config.severity  # it configures something

@@ -68,3 +68,22 @@ def test_schema_never_rejects_an_accepted_config(config: dict[str, Any]) -> None
     findings = lint_text(text, "c.json")
     errors = [f for f in findings if f.severity is Severity.ERROR and f.rule not in ("BPL200",)]
     assert (not errors) == result.accepted, (text, errors)
+
+
+ANY = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["RequestedToCapacityRatio",
+                                                                                           "NodeLabel", "x"])),
+                   lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                           st.dictionaries(st.sampled_from(["name", "args", "enabled", "weight",
+                                                                            "shape", "resources"]), inner, max_size=3)),
+                   max_leaves=12)
+OLD_PROFILE = st.dictionaries(st.sampled_from(["pluginConfig", "plugins", "schedulerName"]), ANY, max_size=3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.lists(OLD_PROFILE, max_size=2), OLD_PROFILE, ANY),
+       st.sampled_from(["v1alpha1", "v1beta1", "v1beta2", "v1beta3"]))
+def test_removed_versions_never_crash_and_always_error(profiles: Any, version: str) -> None:
+    text = json.dumps({"apiVersion": f"kubescheduler.config.k8s.io/{version}", "kind": "KubeSchedulerConfiguration",
+                       "profiles": profiles})
+    findings = lint_text(text, "old.json")
+    assert [f.rule for f in findings if f.severity is Severity.ERROR] == ["BPL011"]

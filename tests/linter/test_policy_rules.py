@@ -15,6 +15,7 @@ from linter.formats.policy import HANDLER, REMOVED_CODE
 from linter.formats.policy_migrate import v1_config, v1_snippet
 from linter.model import LegacyPolicyModel
 from linter.rules.policy import RULES
+from linter.settings import LintSettings
 from linter.source import parse_documents
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "configs" / "legacy-policy"
@@ -99,3 +100,18 @@ def test_migration_snippet_is_a_config_kube_scheduler_accepts_with_the_same_scor
     assert profile.fit_weight == rtcr.weight
     assert profile.fit is not None and profile.fit.strategy == "RequestedToCapacityRatio"
     assert profile.fit.shape == rtcr.shape and profile.fit.resources == rtcr.resources
+
+
+@pytest.mark.parametrize("api_version", ["audit.k8s.io/v1", "kyverno.io/v1"])
+def test_other_apis_policy_kinds_are_not_scheduler_policies(api_version: str) -> None:
+    text = f"apiVersion: {api_version}\nkind: Policy\nrules:\n- level: Metadata\n"
+    assert not [f for f in lint_text(text, "audit-policy.yaml") if f.rule in OWN]
+
+
+@pytest.mark.parametrize("api_version", ['"v1"', '"kubescheduler.config.k8s.io/v1"', None])
+def test_scheduler_policy_api_versions(api_version: str | None) -> None:
+    text = '{"kind": "Policy"' + (f', "apiVersion": {api_version}' if api_version else "") + "}"
+    # kubescheduler.config.k8s.io/* is claimed by the kube-scheduler format unless the kind is forced
+    assert [f.rule for f in lint_text(text, "p.json", LintSettings(kind="legacy-policy"))] == [REMOVED_CODE]
+    if api_version != '"kubescheduler.config.k8s.io/v1"':
+        assert [f.rule for f in lint_text(text, "p.json")] == [REMOVED_CODE]

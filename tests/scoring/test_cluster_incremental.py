@@ -59,6 +59,23 @@ def _key(pod: dict[str, Any]) -> tuple[str, str]:
     return (pod["metadata"]["namespace"], pod["metadata"]["name"])
 
 
+def _record(state: ClusterState, nodes: dict[str, Any], pods: dict[tuple[str, str], Any], kind: str,
+            obj: Any) -> None:
+    """Apply one generated event to ``state`` and to the plain record of the latest objects."""
+    if kind == "node":
+        state.apply_node(obj)
+        nodes[obj["metadata"]["name"]] = obj
+    elif kind == "delete-node":
+        state.delete_node(obj)
+        nodes.pop(obj, None)
+    elif kind == "pod":
+        state.apply_pod(obj)
+        pods[_key(obj)] = obj
+    else:
+        state.delete_pod("ns", obj)
+        pods.pop(("ns", obj), None)
+
+
 EVENT = st.one_of(
     st.tuples(st.just("node"), st.sampled_from(NODE_NAMES).flatmap(lambda n: node(name=n))),
     st.tuples(st.just("delete-node"), st.sampled_from(NODE_NAMES)),
@@ -74,18 +91,7 @@ def test_event_sequence_equals_rebuild(events: list[tuple[str, Any]], probe: dic
     nodes: dict[str, Any] = {}
     pods: dict[tuple[str, str], Any] = {}
     for kind, obj in events:
-        if kind == "node":
-            state.apply_node(obj)
-            nodes[obj["metadata"]["name"]] = obj
-        elif kind == "delete-node":
-            state.delete_node(obj)
-            nodes.pop(obj, None)
-        elif kind == "pod":
-            state.apply_pod(obj)
-            pods[_key(obj)] = obj
-        else:
-            state.delete_pod("ns", obj)
-            pods.pop(("ns", obj), None)
+        _record(state, nodes, pods, kind, obj)
     got = snapshot(state)
     assert got == snapshot(rebuild(nodes, pods, pods_first=False))
     assert got == snapshot(rebuild(nodes, pods, pods_first=True))
@@ -103,6 +109,21 @@ def test_event_sequence_equals_rebuild(events: list[tuple[str, Any]], probe: dic
     assert {n for n, r in got.items() if not r["present"]} == bound_elsewhere
     model = default_kube_scheduler_model()
     assert state.rank(probe, model, top=0) == rebuild(nodes, pods, pods_first=True).rank(probe, model, top=0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(events=st.lists(EVENT, max_size=25), probe=incoming_pod())
+def test_rank_between_events_equals_rank_of_rebuild(events: list[tuple[str, Any]], probe: dict[str, Any]) -> None:
+    """Ranking after every event (exercises the selector/taint caches as rows come and go)."""
+    probe = copy.deepcopy(probe)
+    probe["spec"].setdefault("nodeSelector", {"zone": "a"})
+    state = ClusterState()
+    nodes: dict[str, Any] = {}
+    pods: dict[tuple[str, str], Any] = {}
+    model = default_kube_scheduler_model()
+    for kind, obj in events:
+        _record(state, nodes, pods, kind, obj)
+        assert state.rank(probe, model, top=0) == rebuild(nodes, pods, pods_first=False).rank(probe, model, top=0)
 
 
 def _pod(name: str, node_name: str | None, cpu: str, phase: str | None = "Running") -> dict[str, Any]:
@@ -206,3 +227,28 @@ def test_recorded_watch_streams_replay_like_a_relist() -> None:
             latest_pods.pop(key, None) if event["type"] == "DELETED" else latest_pods.update({key: obj})
     assert snapshot(state) == snapshot(rebuild(latest_nodes, latest_pods, pods_first=False))
     assert state.node_count == len(latest_nodes)
+
+
+def test_selector_cache_follows_rows_that_appear_and_move() -> None:
+    """A cached nodeSelector verdict must not outlive row creation or a row moving into a freed slot."""
+    state = ClusterState()
+    for name, zone in (("a", "z1"), ("b", "z2"), ("c", "z1")):
+        state.apply_node({**_node(name), "metadata": {"name": name, "labels": {"zone": zone}}})
+    probe = _pod("probe", None, "100m")
+    probe["spec"]["nodeSelector"] = {"zone": "z1"}
+    model = default_kube_scheduler_model()
+    steps: list[tuple[str, Any]] = [
+        ("pod", _pod("early", "d", "1")),  # a row for a node that does not exist yet
+        ("node", {**_node("d"), "metadata": {"name": "d", "labels": {"zone": "z1"}}}),
+        ("delete-node", "a"),  # row of "a" is freed ...
+        ("pod", _pod("ghost", "e", "1")),  # ... and reused
+        ("delete-pod", "ghost"),  # the last row moves into the freed slot
+        ("delete-node", "b"),
+    ]
+    nodes = {n: {**_node(n), "metadata": {"name": n, "labels": {"zone": z}}} for n, z in
+             (("a", "z1"), ("b", "z2"), ("c", "z1"))}
+    pods: dict[tuple[str, str], Any] = {}
+    for kind, obj in steps:
+        state.rank(probe, model, top=0)
+        _record(state, nodes, pods, kind, obj)
+        assert state.rank(probe, model, top=0) == rebuild(nodes, pods, pods_first=False).rank(probe, model, top=0)

@@ -50,6 +50,7 @@ def test_oracle_case(case: dict[str, Any]) -> None:
     outcome = case["outcome"]
 
     infeasible = []
+    totals: dict[str, int] = {}
     for view in _views(case):
         verdict = check_node(
             pod,
@@ -69,6 +70,10 @@ def test_oracle_case(case: dict[str, Any]) -> None:
         assert balanced.skipped == outcome["balancedSkipped"]
         if not balanced.skipped:
             assert balanced.score == outcome["balancedScore"][view.name], view.name
+        others = sum(plugin[view.name] for plugin in outcome["otherPluginScores"].values())
+        balanced_part = 0 if balanced.skipped else balanced.score
+        totals[view.name] = fit.score * weight + balanced_part + others
+        assert totals[view.name] == outcome["totalScore"][view.name], view.name
         internal = outcome["internal"][view.name]
         fit_internal = internal["NodeResourcesFit"]
         assert [r.allocatable for r in fit.resources] == fit_internal["allocatable"]
@@ -80,3 +85,6 @@ def test_oracle_case(case: dict[str, Any]) -> None:
             assert [r.requested for r in balanced.resources] == bal_internal["requested"]
             assert balanced.score == bal_internal["rawScore"]
     assert sorted(infeasible) == sorted(outcome["infeasibleNodes"])
+    assert len(case["nodes"]) - len(infeasible) == outcome["feasibleNodes"]
+    assert len(case["nodes"]) == outcome["evaluatedNodes"]
+    assert totals[outcome["boundTo"]] == max(totals.values())  # boundTo may be any of the tied best

@@ -41,8 +41,10 @@ FORMATS = frozenset({"volcano"})
 
 def check(ctx: VolcanoContext) -> Iterator[Violation]:
     for plugin in ctx.plugins:
-        if plugin.name in KNOWN_PLUGINS or isinstance(plugin.option.get("name"), (dict, list)):
-            continue  # (a mapping or list as name is a decode error, BPL060)
+        if plugin.name in KNOWN_PLUGINS or any(e.pointer[:len(plugin.pointer)] == plugin.pointer
+                                               and e.pointer != (*plugin.pointer, "arguments")
+                                               for e in ctx.unmarshal):
+            continue  # an entry (or its name) that does not decode is BPL060's
         close = difflib.get_close_matches(plugin.name, KNOWN_PLUGINS, n=1, cutoff=0.7)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         pointer = (*plugin.pointer, "name") if "name" in plugin.option else plugin.pointer

@@ -1,0 +1,65 @@
+"""Arbitrary JSON where a pod or node field is expected never crashes the model: it is either
+judged (feasibility) or refused with QuantityError (quantities)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from linter.explain import main
+from linter.scoring.feasibility import check_node
+from linter.scoring.quantity import QuantityError
+from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["", "In", "Exists", "Gt", "metadata.name", "n1", "1", "NoSchedule", "Always", "2Gi", "x"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["key", "operator", "values", "effect", "value", "matchFields", "matchExpressions",
+                         "nodeSelectorTerms", "requests", "resources", "cpu", "memory", "restartPolicy"]),
+        inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(st.dictionaries(st.sampled_from(["nodeSelector", "tolerations", "affinity", "nodeName", "containers",
+                                        "initContainers", "overhead", "resources"]), json_values, max_size=5),
+       st.dictionaries(st.sampled_from(["unschedulable", "taints"]), json_values, max_size=2),
+       st.one_of(st.none(), st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=3)))
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+def test_any_shape_is_judged_or_refused(spec: dict[str, Any], node_spec: dict[str, Any], labels: Any) -> None:
+    pod = {"metadata": {"name": "p"}, "spec": spec}
+    node = {"metadata": {"name": "n1", "labels": labels}, "spec": node_spec}
+    try:
+        requests = [f(pod) for f in (fit_score_request, actual_request, fit_node_contribution, volcano_request)]
+    except QuantityError as exc:
+        assert str(exc)
+        requests = [{}]
+    verdict = check_node(pod, node, pod_request=requests[0], pod_count=0, node_requested={},
+                         node_allocatable={"pods": 1})
+    assert verdict.feasible == (not verdict.reasons)
+
+
+@given(json_values)
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+def test_explain_never_raises_on_odd_documents(tmp_path: Path, doc: Any) -> None:
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"kind": "List", "items": [
+        {"kind": "Node", "metadata": {"name": "n1"}, "spec": doc, "status": {"allocatable": {"pods": "3"}}},
+        {"kind": "Pod", "metadata": {"name": "q"}, "spec": {"nodeName": "n1", "containers": [{"resources": doc}]}},
+    ]}))
+    pod = tmp_path / "pod.json"
+    pod.write_text(json.dumps({"kind": "Pod", "metadata": {"name": "p"},
+                               "spec": {"containers": [{"name": "c"}], "affinity": doc, "tolerations": doc}}))
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--cluster", str(state), "--pod", str(pod), "-f", "json"], out=out, err=err)
+    assert code in (0, 2)
+    if code == 2:
+        assert len(err.getvalue().strip().splitlines()) == 1
+    else:
+        assert json.loads(out.getvalue())["nodes"][0]["name"] == "n1"

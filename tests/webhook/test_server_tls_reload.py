@@ -1,0 +1,126 @@
+"""Certificate rotation on disk under load: no failed request, and new connections get the new certificate.
+
+Clients hammer the real server (new connections and kept-alive ones) while the certificate and key
+files are rewritten the clumsy way: half a PEM first, the certificate before its key. The last rotation
+switches to a certificate from a NEW CA; the clients trust both CAs during the overlap, as a caBundle
+holding old and new CA would.
+"""
+
+from __future__ import annotations
+
+import http.client
+import ssl
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from replay_server import ReplayServer, wait_until
+from server_helpers import KeyPair, ServerProcess, client_context, make_ca, make_leaf
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def replay() -> Iterator[ReplayServer]:
+    server = ReplayServer().serve_fixtures().start()
+    yield server
+    server.stop()
+
+
+def peer_certificate(address: tuple[str, int], context: ssl.SSLContext) -> bytes:
+    conn = http.client.HTTPSConnection(*address, context=context, timeout=10)
+    try:
+        conn.connect()
+        assert isinstance(conn.sock, ssl.SSLSocket)
+        return conn.sock.getpeercert(binary_form=True) or b""
+    finally:
+        conn.close()
+
+
+class Hammer:
+    """Threads sending GET /healthz in a loop; every failure is kept."""
+
+    def __init__(self, address: tuple[str, int], context: ssl.SSLContext, threads: int = 4) -> None:
+        self.address, self.context = address, context
+        self.stop = threading.Event()
+        self.ok = 0
+        self.failures: list[str] = []
+        self._lock = threading.Lock()
+        self._threads = [threading.Thread(target=self._run, args=(i % 2 == 0,)) for i in range(threads)]
+
+    def __enter__(self) -> Hammer:
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        for thread in self._threads:
+            thread.join(30)
+
+    def _run(self, keep_alive: bool) -> None:
+        conn: http.client.HTTPSConnection | None = None
+        while not self.stop.is_set():
+            try:
+                if conn is None:
+                    conn = http.client.HTTPSConnection(*self.address, context=self.context, timeout=10)
+                conn.request("GET", "/healthz")
+                response = conn.getresponse()
+                response.read()
+                if response.status != 200:
+                    raise RuntimeError(f"HTTP {response.status}")
+                with self._lock:
+                    self.ok += 1
+            except Exception as exc:
+                with self._lock:
+                    self.failures.append(f"{type(exc).__name__}: {exc}")
+                if conn is not None:
+                    conn.close()
+                conn = None
+                continue
+            if not keep_alive or response.getheader("Connection", "").lower() == "close":
+                conn.close()
+                conn = None
+        if conn is not None:
+            conn.close()
+
+
+def rotate_clumsily(server: ServerProcess, new: KeyPair) -> None:
+    """Write half the certificate, then all of it, then the key: every intermediate state is broken."""
+    server.cert_file.write_bytes(new.cert_pem[: len(new.cert_pem) // 2])
+    time.sleep(1.2)
+    server.cert_file.write_bytes(new.cert_pem)  # now the certificate does not match the old key
+    time.sleep(1.2)
+    server.key_file.write_bytes(new.key_pem)
+
+
+def test_certificate_rotation_under_load(replay: ReplayServer, tmp_path: Path) -> None:
+    old_ca, new_ca = make_ca("old CA"), make_ca("new CA")
+    first, second, third = make_leaf(old_ca), make_leaf(old_ca), make_leaf(new_ca)
+    server = ServerProcess(tmp_path, replay.kubeconfig(tmp_path / "kubeconfig"), tls=first,
+                           extra=["--workers", "2", "--threads", "4"])
+    try:
+        server.wait_listening()
+        both = client_context(old_ca, new_ca)
+        assert wait_until(lambda: peer_certificate(server.address, both) == first.der, timeout=20)
+        with Hammer(server.address, both) as hammer:
+            time.sleep(0.5)
+            rotate_clumsily(server, second)
+            assert wait_until(lambda: peer_certificate(server.address, both) == second.der, timeout=20)
+            # every worker has switched: several fresh connections in a row all see the new certificate
+            assert all(peer_certificate(server.address, both) == second.der for _ in range(10))
+            rotate_clumsily(server, third)
+            assert wait_until(lambda: peer_certificate(server.address, both) == third.der, timeout=20)
+            assert all(peer_certificate(server.address, both) == third.der for _ in range(10))
+            time.sleep(0.5)
+        assert hammer.failures == []
+        assert hammer.ok > 100
+        # a client that trusts only the new CA can now connect; one that trusts only the old CA cannot
+        assert peer_certificate(server.address, client_context(new_ca)) == third.der
+        with pytest.raises(ssl.SSLCertVerificationError):
+            peer_certificate(server.address, client_context(old_ca))
+        assert "TLS certificate reloaded" in server.log()
+    finally:
+        server.stop()
