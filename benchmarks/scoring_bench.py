@@ -37,8 +37,13 @@ from linter.model import (
 )
 from linter.scoring.cluster import ClusterState
 
-INSTANCE_TYPES = [("m.xlarge", "3920m", "15Gi"), ("m.2xlarge", "7910m", "31Gi"), ("m.4xlarge", "15890m", "62Gi"),
-                  ("c.8xlarge", "31850m", "60Gi"), ("r.4xlarge", "15890m", "124Gi")]
+INSTANCE_TYPES = [
+    ("m.xlarge", "3920m", "15Gi"),
+    ("m.2xlarge", "7910m", "31Gi"),
+    ("m.4xlarge", "15890m", "62Gi"),
+    ("c.8xlarge", "31850m", "60Gi"),
+    ("r.4xlarge", "15890m", "124Gi"),
+]
 
 
 def make_node(i: int, rng: random.Random) -> dict[str, Any]:
@@ -52,23 +57,36 @@ def make_node(i: int, rng: random.Random) -> dict[str, Any]:
     if i % 20 == 7:
         spec["unschedulable"] = True
         spec["taints"] = [{"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}]
-    labels = {"kubernetes.io/hostname": name, "topology.kubernetes.io/zone": f"zone-{i % 3}",
-              "node.kubernetes.io/instance-type": kind, "pool": f"pool-{i % 10}"}
-    return {"kind": "Node", "metadata": {"name": name, "labels": labels}, "spec": spec,
-            "status": {"allocatable": alloc}}
+    labels = {
+        "kubernetes.io/hostname": name,
+        "topology.kubernetes.io/zone": f"zone-{i % 3}",
+        "node.kubernetes.io/instance-type": kind,
+        "pool": f"pool-{i % 10}",
+    }
+    return {
+        "kind": "Node",
+        "metadata": {"name": name, "labels": labels},
+        "spec": spec,
+        "status": {"allocatable": alloc},
+    }
 
 
 def make_workload(w: int, rng: random.Random) -> dict[str, Any]:
-    """A pod template: 1-3 containers, sometimes an init container, a sidecar or pod-level requests."""
-    containers = [{"name": f"c{k}", "resources": {"requests": {"cpu": f"{rng.randrange(10, 500)}m",
-                                                                "memory": f"{rng.randrange(16, 1024)}Mi"}}}
-                  for k in range(rng.randint(1, 2))]
+    """A pod template: 1-2 containers, sometimes an init container, a sidecar or pod-level requests."""
+    containers: list[dict[str, Any]] = [
+        {
+            "name": f"c{k}",
+            "resources": {"requests": {"cpu": f"{rng.randrange(10, 500)}m", "memory": f"{rng.randrange(16, 1024)}Mi"}},
+        }
+        for k in range(rng.randint(1, 2))
+    ]
     spec: dict[str, Any] = {"containers": containers}
     if w % 5 == 0:
         spec["initContainers"] = [{"name": "init", "resources": {"requests": {"cpu": "500m", "memory": "64Mi"}}}]
     if w % 7 == 0:
         spec.setdefault("initContainers", []).append(
-            {"name": "proxy", "restartPolicy": "Always", "resources": {"requests": {"cpu": "100m"}}})
+            {"name": "proxy", "restartPolicy": "Always", "resources": {"requests": {"cpu": "100m"}}}
+        )
     if w % 11 == 0:
         spec["resources"] = {"requests": {"cpu": "600m", "memory": "1Gi"}}
     if w % 50 == 0:
@@ -79,16 +97,24 @@ def make_workload(w: int, rng: random.Random) -> dict[str, Any]:
 
 def bound_pod(i: int, template: dict[str, Any], node_name: str) -> dict[str, Any]:
     spec = dict(template, nodeName=node_name)
-    return {"kind": "Pod", "metadata": {"name": f"pod-{i:06d}", "namespace": f"ns-{i % 40}"}, "spec": spec,
-            "status": {"phase": "Running"}}
+    return {
+        "kind": "Pod",
+        "metadata": {"name": f"pod-{i:06d}", "namespace": f"ns-{i % 40}"},
+        "spec": spec,
+        "status": {"phase": "Running"},
+    }
 
 
 def fit_model(strategy: str) -> KubeSchedulerModel:
     shape = (ShapePoint(0, 0), ShapePoint(100, 10)) if strategy == REQUESTED_TO_CAPACITY_RATIO else None
-    args = FitArgs(strategy=strategy, resources=(ResourceWeight("cpu", 1), ResourceWeight("memory", 1),
-                                                 ResourceWeight("nvidia.com/gpu", 3)), shape=shape)
-    return KubeSchedulerModel(profiles=(Profile("default-scheduler", fit=args,
-                                                score_plugin_weights={"NodeResourcesFit": 1}),))
+    args = FitArgs(
+        strategy=strategy,
+        resources=(ResourceWeight("cpu", 1), ResourceWeight("memory", 1), ResourceWeight("nvidia.com/gpu", 3)),
+        shape=shape,
+    )
+    return KubeSchedulerModel(
+        profiles=(Profile("default-scheduler", fit=args, score_plugin_weights={"NodeResourcesFit": 1}),)
+    )
 
 
 def measure(fn: Callable[[int], object], runs: int) -> tuple[float, float]:
@@ -113,8 +139,10 @@ def main() -> None:
     rng = random.Random(opts.seed)
     nodes = [make_node(i, rng) for i in range(opts.nodes)]
     templates = [make_workload(w, rng) for w in range(opts.workloads)]
-    pods = [bound_pod(i, templates[rng.randrange(len(templates))], nodes[rng.randrange(len(nodes))]["metadata"]["name"])
-            for i in range(opts.pods)]
+    pods = [
+        bound_pod(i, templates[rng.randrange(len(templates))], nodes[rng.randrange(len(nodes))]["metadata"]["name"])
+        for i in range(opts.pods)
+    ]
 
     state = ClusterState()
     start = time.perf_counter()
@@ -127,49 +155,89 @@ def main() -> None:
     # a webhook does the same after its initial LIST.
     gc.collect()
     gc.freeze()
-    print(f"build: {opts.nodes} nodes + {opts.pods} pods in {build:.2f} s "
-          f"({build / (opts.nodes + opts.pods) * 1e6:.1f} us/object); counted pods {state.pod_count}")
+    print(
+        f"build: {opts.nodes} nodes + {opts.pods} pods in {build:.2f} s "
+        f"({build / (opts.nodes + opts.pods) * 1e6:.1f} us/object); counted pods {state.pod_count}"
+    )
 
     incoming = {"metadata": {"name": "incoming", "namespace": "bench"}, "spec": templates[1]}
-    selective = {"metadata": {"name": "incoming", "namespace": "bench"},
-                 "spec": dict(templates[1], nodeSelector={"topology.kubernetes.io/zone": "zone-1"},
-                              tolerations=[{"key": "nvidia.com/gpu", "operator": "Exists"}])}
+    selective = {
+        "metadata": {"name": "incoming", "namespace": "bench"},
+        "spec": dict(
+            templates[1],
+            nodeSelector={"topology.kubernetes.io/zone": "zone-1"},
+            tolerations=[{"key": "nvidia.com/gpu", "operator": "Exists"}],
+        ),
+    }
     models: list[tuple[str, KubeSchedulerModel | VolcanoModel]] = [
-        (name, fit_model(name)) for name in (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO)]
-    models.append(("Volcano binpack", VolcanoModel(actions=("allocate",), binpack=(
-        VolcanoBinpackArgs(weight=10, resources={"cpu": 1, "memory": 1, "nvidia.com/gpu": 3}),))))
+        (name, fit_model(name)) for name in (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO)
+    ]
+    models.append(
+        (
+            "Volcano binpack",
+            VolcanoModel(
+                actions=("allocate",),
+                binpack=(VolcanoBinpackArgs(weight=10, resources={"cpu": 1, "memory": 1, "nvidia.com/gpu": 3}),),
+            ),
+        )
+    )
     print(f"rank one pod against {state.node_count} nodes, top 10, median / p90 over {opts.runs} runs:")
     for label, model in models:
-        warm = measure(lambda _i, m=model: state.rank(incoming, m), opts.runs)
-        sel = measure(lambda _i, m=model: state.rank(selective, m), opts.runs)
+
+        def warm_rank(_i: int, m: KubeSchedulerModel | VolcanoModel = model) -> object:
+            return state.rank(incoming, m)
+
+        def selective_rank(_i: int, m: KubeSchedulerModel | VolcanoModel = model) -> object:
+            return state.rank(selective, m)
+
+        warm = measure(warm_rank, opts.runs)
+        sel = measure(selective_rank, opts.runs)
 
         def cold(i: int, m: KubeSchedulerModel | VolcanoModel = model, label: str = label) -> object:
-            spec = {"containers": [{"name": "c", "resources": {"requests": {
-                "cpu": f"{100 + i}m", "memory": f"{hash(label) % 1000 + i}Ki"}}}]}
+            spec = {
+                "containers": [
+                    {
+                        "name": "c",
+                        "resources": {
+                            "requests": {"cpu": f"{100 + i}m", "memory": f"{sum(map(ord, label)) % 1000 + i}Ki"}
+                        },
+                    }
+                ]
+            }
+            # The label offset keeps the strategies' request shapes apart (each call is a memo miss).
             return state.rank({"metadata": {"name": "cold"}, "spec": spec}, m)
 
         cold_t = measure(cold, opts.runs)
-        print(f"  {label:26s} warm {warm[0]:7.1f} / {warm[1]:7.1f} us   with nodeSelector+toleration "
-              f"{sel[0]:7.1f} / {sel[1]:7.1f} us   cold request shape {cold_t[0]:7.1f} / {cold_t[1]:7.1f} us")
+        print(
+            f"  {label:26s} warm {warm[0]:7.1f} / {warm[1]:7.1f} us   with nodeSelector+toleration "
+            f"{sel[0]:7.1f} / {sel[1]:7.1f} us   cold request shape {cold_t[0]:7.1f} / {cold_t[1]:7.1f} us"
+        )
     ranking = state.rank(incoming, models[0][1])
     print(f"  (feasible {ranking.feasible_nodes}/{ranking.total_nodes}, reasons {dict(ranking.reason_counts)})")
 
     print(f"incremental update, median / p90 over {opts.runs} events:")
-    fresh = [bound_pod(opts.pods + i, templates[i % len(templates)], nodes[i % len(nodes)]["metadata"]["name"])
-             for i in range(opts.runs)]
-    print("  apply_pod  new bound pod (known shape)  %7.1f / %7.1f us" % measure(lambda i: state.apply_pod(fresh[i]),
-                                                                                opts.runs))
-    print("  apply_pod  status-only MODIFIED         %7.1f / %7.1f us" % measure(lambda i: state.apply_pod(fresh[i]),
-                                                                                opts.runs))
-    print("  delete_pod                              %7.1f / %7.1f us" % measure(
-        lambda i: state.delete_pod(fresh[i]["metadata"]["namespace"], fresh[i]["metadata"]["name"]), opts.runs))
-    novel = [bound_pod(opts.pods + opts.runs + i, {"containers": [{"name": "c", "resources": {"requests": {
-        "cpu": f"{i + 1}m", "memory": f"{i + 1}Mi"}}}]}, nodes[i % len(nodes)]["metadata"]["name"])
-        for i in range(opts.runs)]
-    print("  apply_pod  new bound pod (new shape)    %7.1f / %7.1f us" % measure(lambda i: state.apply_pod(novel[i]),
-                                                                                opts.runs))
-    print("  apply_node MODIFIED (same content)      %7.1f / %7.1f us" % measure(
-        lambda i: state.apply_node(nodes[i % len(nodes)]), opts.runs))
+    fresh = [
+        bound_pod(opts.pods + i, templates[i % len(templates)], nodes[i % len(nodes)]["metadata"]["name"])
+        for i in range(opts.runs)
+    ]
+    events: list[tuple[str, Callable[[int], object]]] = [
+        ("apply_pod  new bound pod (known shape)", lambda i: state.apply_pod(fresh[i])),
+        ("apply_pod  status-only MODIFIED", lambda i: state.apply_pod(fresh[i])),
+        ("delete_pod", lambda i: state.delete_pod(fresh[i]["metadata"]["namespace"], fresh[i]["metadata"]["name"])),
+        ("apply_pod  new bound pod (new shape)", lambda i: state.apply_pod(novel[i])),
+        ("apply_node MODIFIED (same content)", lambda i: state.apply_node(nodes[i % len(nodes)])),
+    ]
+    novel = [
+        bound_pod(
+            opts.pods + opts.runs + i,
+            {"containers": [{"name": "c", "resources": {"requests": {"cpu": f"{i + 1}m", "memory": f"{i + 1}Mi"}}}]},
+            nodes[i % len(nodes)]["metadata"]["name"],
+        )
+        for i in range(opts.runs)
+    ]
+    for label, event in events:
+        median, p90 = measure(event, opts.runs)
+        print(f"  {label:40s} {median:7.1f} / {p90:7.1f} us")
 
 
 if __name__ == "__main__":

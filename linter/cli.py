@@ -54,6 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `binpack-lint ... | head`: the reader left, nothing more to say
         _silence_stdout()
         return EXIT_FINDINGS
+    except Exception as exc:  # the last resort outside per-file checking (reporter, config): one line, no traceback
+        sys.stderr.write(f"{PROG}: internal error: {type(exc).__name__}: {exc}\n")
+        return EXIT_USAGE
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,7 +102,7 @@ def lint_command(argv: list[str], out: TextIO, err: TextIO) -> int:
     findings = sorted(stdin_findings + run_findings)
     code = exit_code(findings, strict=settings.strict)
     reporter = create(resolve_format(options.format), out, err, quiet=options.quiet)
-    reporter.start(RunInfo(tool_version=_version()))
+    reporter.start(RunInfo())
     for finding in findings:
         reporter.finding(finding)
     errors = sum(f.severity is Severity.ERROR for f in findings)

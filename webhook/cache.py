@@ -199,7 +199,7 @@ class ClusterCache:
         self.started_at = time.monotonic()
         for source, store in sources:
             reflector = Reflector(source, store, self._lock, self._stop, page_size=self._page_size,
-                                  backoff=self._backoff)
+                                  backoff=self._backoff, on_synced=self._note_synced)
             thread = threading.Thread(target=reflector.run, name=f"cache-{source.kind}", daemon=True)
             self._reflectors.append(reflector)
             self._threads.append(thread)
@@ -231,10 +231,16 @@ class ClusterCache:
             yield self._state
 
     def is_synced(self) -> bool:
-        synced = bool(self._reflectors) and all(r.synced.is_set() for r in self._reflectors)
-        if synced and self.synced_after is None and self.started_at is not None:
+        return len(self._reflectors) == 3 and all(r.synced.is_set() for r in self._reflectors)
+
+    def _note_synced(self) -> None:
+        with self._lock:
+            if self.synced_after is not None or not self.is_synced() or self.started_at is None:
+                return
             self.synced_after = time.monotonic() - self.started_at
-        return synced
+            counts = self.stats()
+        log.info("cluster cache synced in %.2fs: %d nodes, %d pods, %d priorityclasses", self.synced_after,
+                 counts["nodes"], counts["pods"], counts["priorityclasses"])
 
     def is_healthy(self) -> bool:
         now = time.monotonic()

@@ -16,7 +16,7 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -94,8 +94,10 @@ class Reflector:
         *,
         page_size: int = 500,
         backoff: Backoff = DEFAULT_BACKOFF,
+        on_synced: Callable[[], None] | None = None,
     ) -> None:
         self.source = source
+        self._on_synced = on_synced
         self.store = store
         self._lock = lock
         self._stop = stop
@@ -114,7 +116,10 @@ class Reflector:
                 if need_list:
                     self.resource_version = self._list_all()
                     need_list = False
-                    self.synced.set()
+                    if not self.synced.is_set():
+                        self.synced.set()
+                        if self._on_synced is not None:
+                            self._on_synced()
                 self._watch_once()
                 failures = 0
                 self.failing_since = None

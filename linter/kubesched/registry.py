@@ -72,7 +72,7 @@ V1 = f"{GROUP}/v1"
 
 # apiVersion -> (served in, removed in)
 REMOVED_VERSIONS: dict[str, tuple[str, str]] = {
-    "componentconfig/v1alpha1": ("1.10-1.11", "1.12"),
+    "componentconfig/v1alpha1": ("up to 1.11", "1.12"),
     f"{GROUP}/v1alpha1": ("1.12-1.18", "1.19"),
     f"{GROUP}/v1alpha2": ("1.18", "1.19"),
     f"{GROUP}/v1beta1": ("1.19-1.22", "1.23"),

@@ -92,6 +92,8 @@ def migration_hints(data: dict[str, Any]) -> list[Issue]:
         base = ("profiles", i) if isinstance(data.get("profiles"), list) else ("profiles",)
         for j, entry in enumerate(_as_list(profile.get("pluginConfig"))):
             name = entry.get("name") if isinstance(entry, dict) else None
+            if not isinstance(name, str):
+                continue
             if name in LEGACY_SCORE_PLUGINS:
                 text = (f"{name} is not a plugin in {V1} (folded into NodeResourcesFit in v1beta2); the v1 "
                         f"equivalent is {_fit_equivalent(LEGACY_SCORE_PLUGINS[name], entry.get('args'))}")
@@ -105,6 +107,8 @@ def migration_hints(data: dict[str, Any]) -> list[Issue]:
         for point, pset in (plugins.items() if isinstance(plugins, dict) else []):
             for k, ref in enumerate(_as_list(pset.get("enabled")) if isinstance(pset, dict) else []):
                 name = ref.get("name") if isinstance(ref, dict) else None
+                if not isinstance(name, str):
+                    continue
                 if name in LEGACY_SCORE_PLUGINS:
                     weight = ref.get("weight")
                     text = (f"{name} is not a plugin in {V1}: NodeResourcesFit (enabled by default) scores with "

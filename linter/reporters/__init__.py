@@ -33,8 +33,15 @@ class RunInfo:
     """What a reporter may want to know before the first finding."""
 
     tool_name: str = "binpack-lint"
-    tool_version: str = "0"
+    tool_version: str | None = None  # None: looked up when a format asks (importlib.metadata costs ~25 ms)
     root: str = field(default_factory=os.getcwd)  # relative paths/URIs are computed against it
+
+    def version(self) -> str:
+        if self.tool_version is not None:
+            return self.tool_version
+        import linter
+
+        return str(linter.__version__)
 
 
 @dataclass(frozen=True)

@@ -75,8 +75,8 @@ class Reporter:
             "runs": [{
                 "tool": {"driver": {
                     "name": self._info.tool_name,
-                    "version": self._info.tool_version,
-                    "semanticVersion": self._info.tool_version,
+                    "version": self._info.version(),
+                    "semanticVersion": self._info.version(),
                     "rules": [rule_descriptor(code) for code in codes],
                 }},
                 "invocations": [{"executionSuccessful": summary.exit_code != 2}],

@@ -143,9 +143,7 @@ def _signed_resource_score(
 _MIN_VOLCANO_RESOURCE = 0.1  # Resource.ResourceNames() drops amounts below minResource
 
 
-def binpack_scores(
-    store: NodeStore, args: VolcanoBinpackArgs, task_request: Mapping[str, float]
-) -> FloatArray:
+def binpack_scores(store: NodeStore, args: VolcanoBinpackArgs, task_request: Mapping[str, float]) -> FloatArray:
     """Volcano binpack score (0..100 x binpack.weight) for every row; 0 where request + used > capacity."""
     n = store.size
     score = np.zeros(n, np.float64)

@@ -58,6 +58,14 @@ def _get(obj: object, *path: str) -> Any:
     return obj
 
 
+def _values(req: Mapping[str, Any]) -> list[str] | None:
+    """A requirement's ``values`` as strings; None when it is not a list (an invalid requirement)."""
+    raw = req.get("values")
+    if raw is None:
+        return []
+    return [str(v) for v in raw] if isinstance(raw, list) else None
+
+
 def _tolerates(toleration: object, key: str, value: str, effect: str) -> bool:
     """``Toleration.ToleratesTaint``: empty effect/key match all; operator "" means Equal."""
     if not isinstance(toleration, Mapping):
@@ -117,14 +125,14 @@ def _requirement_matches(req: object, values_of: Mapping[str, str]) -> bool | No
     """One NodeSelectorRequirement against a label (or field) set; None = invalid requirement."""
     if not isinstance(req, Mapping):
         return None
-    key, op, values = req.get("key"), req.get("operator"), req.get("values") or []
-    if not isinstance(key, str) or not isinstance(values, list):
+    key, op, values = req.get("key"), req.get("operator"), _values(req)
+    if not isinstance(key, str) or values is None:
         return None
     present = key in values_of
     if op in ("In", "NotIn"):
         if not values:
             return None
-        hit = present and values_of[key] in [str(v) for v in values]
+        hit = present and values_of[key] in values
         return hit if op == "In" else not hit
     if op in ("Exists", "DoesNotExist"):
         if values:
@@ -155,7 +163,8 @@ def _term_matches(term: object, labels: Mapping[str, str], fields: Mapping[str, 
     for req in field_exprs:
         if not isinstance(req, Mapping) or req.get("operator") not in ("In", "NotIn"):
             return False
-        if len(req.get("values") or []) != 1:
+        values = _values(req)
+        if values is None or len(values) != 1:
             return False
         if _requirement_matches(req, fields) is not True:
             return False
@@ -196,7 +205,7 @@ def node_affinity_prefilter(pod: Obj) -> frozenset[str] | None:
         term_names: set[str] | None = None
         for req in fields if isinstance(fields, list) else []:
             if isinstance(req, Mapping) and req.get("key") == "metadata.name" and req.get("operator") == "In":
-                values = {str(v) for v in req.get("values") or []}
+                values = set(_values(req) or [])
                 term_names = values if term_names is None else term_names & values
         if term_names is None:
             return None  # this term does not pin names: every node stays a candidate

@@ -42,13 +42,15 @@ _BINARY_SI: dict[str, Fraction] = {
     "Ei": Fraction(2**60),
 }
 
-# number: digits, digits '.', digits '.' digits or '.' digits; then the suffix text.
-_QUANTITY = re.compile(r"(?P<sign>[+-]?)(?P<number>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?P<suffix>.*)", re.DOTALL)
+# sign, digits, optional '.' and digits, then the suffix text. Like Go's parseQuantityString
+# the digits may be missing altogether: "Mi", "-" or "." are accepted there as 0.
+_QUANTITY = re.compile(r"(?P<sign>[+-]?)(?P<number>[0-9]*(?:\.[0-9]*)?)(?P<suffix>.*)", re.DOTALL)
 _EXPONENT = re.compile(r"[eE](?P<exp>[+-]?[0-9]+)")
 
 # Go's resource package refuses exponents whose scale would not fit; a bound also keeps
 # Fraction arithmetic from exploding on hostile input such as "1e999999999".
 _MAX_EXPONENT = 10_000
+_INT64_MAX = 2**63 - 1
 
 
 def parse_quantity(value: str | int | float) -> Fraction:
@@ -60,8 +62,8 @@ def parse_quantity(value: str | int | float) -> Fraction:
     if isinstance(value, bool):
         raise QuantityError(f"quantity must be a string or number, not a boolean ({value!r})")
     if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, float):
+        text = str(value)
+    elif isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise QuantityError(f"{value!r} is not a valid quantity")
         text = repr(value)
@@ -79,7 +81,8 @@ def _parse_text(text: str) -> Fraction:
     match = _QUANTITY.fullmatch(text)
     if match is None:
         raise QuantityError(f"{text!r} is not a valid quantity (expected e.g. 500m, 1.5, 2Gi, 256M, 1e3)")
-    number = Fraction(match["number"])
+    digits = match["number"].replace(".", "")
+    number = Fraction(match["number"]) if digits else Fraction(0)
     suffix = match["suffix"]
     if suffix in _DECIMAL_SI:
         scale = _DECIMAL_SI[suffix]
@@ -97,6 +100,8 @@ def _parse_text(text: str) -> Fraction:
             raise QuantityError(f"{text!r} has an exponent out of range")
         scale = Fraction(10) ** power
     result = number * scale
+    if result > _INT64_MAX:  # the scheduler keeps int64 values; nothing real comes near this
+        raise QuantityError(f"{text!r} is too large (more than 2^63 - 1)")
     return -result if match["sign"] == "-" else result
 
 

@@ -152,3 +152,24 @@ def test_file_name_that_is_not_utf8_is_printed_not_crashed_on(tmp_path: Path) ->
         assert_no_traceback(result)
         assert result.code == 1, (fmt, result.stderr)
         assert "caf" in result.stdout
+
+
+def test_reader_closing_the_pipe_early_is_not_a_traceback(tmp_path: Path) -> None:
+    import subprocess
+
+    from lint_cli_helpers import CLI
+
+    tree = tmp_path / "many"
+    tree.mkdir()
+    for i in range(2000):
+        (tree / f"f{i:04d}.yaml").write_text("a: [\n")
+    proc = subprocess.Popen([*CLI, "-f", "text", "many"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    stderr = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=120) in (0, 1)
+    assert b"[BPL001]" in first
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr, stderr

@@ -7,13 +7,17 @@ so these tests check that the command line renders and grades exactly what the e
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from importlib.metadata import version
 from pathlib import Path
+from xml.etree import ElementTree
 
+import jsonschema
 import pytest
 from lint_cli_helpers import CliResult, assert_no_traceback, run_cli
 
+import schemas
 from linter import rules
 from linter.engine import lint_paths
 from linter.findings import Severity
@@ -157,8 +161,6 @@ def test_version_matches_the_distribution(tmp_path: Path) -> None:
 
 
 def test_python_dash_m_is_the_same_command(files: Path) -> None:
-    import subprocess
-
     proc = subprocess.run([sys.executable, "-m", "linter", "-f", "json", "broken.yaml"], cwd=files,
                           capture_output=True, text=True, timeout=120, check=False)
     script = lint(["-f", "json", "broken.yaml"], files)
@@ -181,8 +183,6 @@ sys.exit(main(sys.argv[1:]))
 
 
 def test_a_crash_in_one_file_is_a_bpl009_finding_and_exit_2(files: Path) -> None:
-    import subprocess
-
     (files / "crash.yaml").write_text("crash: true\n")
     proc = subprocess.run([sys.executable, "-c", _CRASHING_RUN, "-f", "text", "broken.yaml", "crash.yaml"],
                           cwd=files, capture_output=True, text=True, timeout=120, check=False)
@@ -209,8 +209,6 @@ def test_options_may_follow_paths_and_double_dash_ends_options(files: Path) -> N
 
 
 def test_public_api_is_lazy_and_complete() -> None:
-    import subprocess
-
     probe = ("import sys, linter; heavy = [m for m in ('linter.engine', 'yaml', 'jsonschema') if m in sys.modules]; "
              "print(heavy); from linter import lint_text, lint_paths, Finding, Severity, LintSettings, __version__; "
              "print(__version__, lint_text is sys.modules['linter.engine'].lint_text)")
@@ -222,20 +220,13 @@ def test_public_api_is_lazy_and_complete() -> None:
 
 def test_every_shipped_schema_is_a_valid_draft_2020_12_schema() -> None:
     # linter.schema skips check_schema() at run time to keep `binpack-lint` start-up fast
-    from jsonschema import Draft202012Validator
-
-    import schemas
-
     shipped = sorted(Path(schemas.__file__).parent.glob("*.json"))
     assert shipped
     for path in shipped:
-        Draft202012Validator.check_schema(schemas.load(path.stem))
+        jsonschema.Draft202012Validator.check_schema(schemas.load(path.stem))
 
 
 def test_real_run_sarif_is_schema_valid_and_junit_parses(files: Path) -> None:
-    import jsonschema
-    from xml.etree import ElementTree
-
     schema = json.loads((Path(__file__).resolve().parents[1] / "data" / "sarif-schema-2.1.0.json").read_text())
     sarif = lint(["-f", "sarif", "broken.yaml", "deploy.yaml", "missing.yaml"], files)
     log = json.loads(sarif.stdout)

@@ -31,10 +31,17 @@ def snapshot(state: ClusterState) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for name, row in store.row_of.items():
         entry: dict[str, Any] = {"present": bool(store.present[row]), "pods": int(store.pod_count[row])}
-        for label, array in (("alloc", store.alloc), ("vc_alloc", store.vc_alloc), ("fit", store.fit_req),
-                             ("actual", store.act_req), ("volcano", store.vc_used)):
+        for label, array in (
+            ("alloc", store.alloc),
+            ("vc_alloc", store.vc_alloc),
+            ("fit", store.fit_req),
+            ("actual", store.act_req),
+            ("volcano", store.vc_used),
+        ):
             entry[label] = {r: int(array[c, row]) for r, c in store.resource_index.items() if array[c, row]}
-        entry["labels"] = {k: store.label_values[k][ids[row]] for k, ids in store.label_columns.items() if ids[row] >= 0}
+        entry["labels"] = {
+            k: store.label_values[k][ids[row]] for k, ids in store.label_columns.items() if ids[row] >= 0
+        }
         assert entry["labels"] == store.row_labels[row]
         entry["taints"] = store.taint_lists[int(store.taint_id[row])]
         entry["unschedulable"] = bool(store.unschedulable[row])
@@ -59,8 +66,7 @@ def _key(pod: dict[str, Any]) -> tuple[str, str]:
     return (pod["metadata"]["namespace"], pod["metadata"]["name"])
 
 
-def _record(state: ClusterState, nodes: dict[str, Any], pods: dict[tuple[str, str], Any], kind: str,
-            obj: Any) -> None:
+def _record(state: ClusterState, nodes: dict[str, Any], pods: dict[tuple[str, str], Any], kind: str, obj: Any) -> None:
     """Apply one generated event to ``state`` and to the plain record of the latest objects."""
     if kind == "node":
         state.apply_node(obj)
@@ -245,8 +251,10 @@ def test_selector_cache_follows_rows_that_appear_and_move() -> None:
         ("delete-pod", "ghost"),  # the last row moves into the freed slot
         ("delete-node", "b"),
     ]
-    nodes = {n: {**_node(n), "metadata": {"name": n, "labels": {"zone": z}}} for n, z in
-             (("a", "z1"), ("b", "z2"), ("c", "z1"))}
+    nodes = {
+        n: {**_node(n), "metadata": {"name": n, "labels": {"zone": z}}}
+        for n, z in (("a", "z1"), ("b", "z2"), ("c", "z1"))
+    }
     pods: dict[tuple[str, str], Any] = {}
     for kind, obj in steps:
         state.rank(probe, model, top=0)

@@ -46,19 +46,30 @@ cpu_q = st.one_of(
     st.integers(0, 3).map(str),
     st.sampled_from(["1.0005", "0.5", "250m", "2500u"]),
 )
-mem_q = st.one_of(st.integers(0, 9000).map(lambda n: f"{n}Mi"), st.integers(0, 4).map(lambda n: f"{n}Gi"),
-                  st.sampled_from(["1G", "256M", "100.5"]))
+mem_q = st.one_of(
+    st.integers(0, 9000).map(lambda n: f"{n}Mi"),
+    st.integers(0, 4).map(lambda n: f"{n}Gi"),
+    st.sampled_from(["1G", "256M", "100.5"]),
+)
 count_q = st.integers(0, 3).map(str)
-QUANTITY = {"cpu": cpu_q, "memory": mem_q, "ephemeral-storage": mem_q, "nvidia.com/gpu": count_q,
-            "example.com/foo": st.one_of(count_q, st.just("1.5")), "hugepages-2Mi": mem_q,
-            "pods": st.integers(0, 2).map(str)}
-NODE_QUANTITY = {"cpu": st.one_of(st.integers(4, 64).map(str), st.sampled_from(["1", "2", "7500m", "0", "-2"])),
-                 "memory": st.one_of(st.integers(8, 256).map(lambda n: f"{n}Gi"),
-                                     st.sampled_from(["1Gi", "3Gi", "4Ti", "0"])),
-                 "ephemeral-storage": st.integers(0, 500).map(lambda n: f"{n}Gi"),
-                 "nvidia.com/gpu": st.integers(0, 8).map(str), "example.com/foo": st.integers(0, 10).map(str),
-                 "hugepages-2Mi": st.integers(0, 64).map(lambda n: f"{n}Gi"),
-                 "pods": st.sampled_from(["110", "0", "2", "5"])}
+QUANTITY = {
+    "cpu": cpu_q,
+    "memory": mem_q,
+    "ephemeral-storage": mem_q,
+    "nvidia.com/gpu": count_q,
+    "example.com/foo": st.one_of(count_q, st.just("1.5")),
+    "hugepages-2Mi": mem_q,
+    "pods": st.integers(0, 2).map(str),
+}
+NODE_QUANTITY = {
+    "cpu": st.one_of(st.integers(4, 64).map(str), st.sampled_from(["1", "2", "7500m", "0", "-2"])),
+    "memory": st.one_of(st.integers(8, 256).map(lambda n: f"{n}Gi"), st.sampled_from(["1Gi", "3Gi", "4Ti", "0"])),
+    "ephemeral-storage": st.integers(0, 500).map(lambda n: f"{n}Gi"),
+    "nvidia.com/gpu": st.integers(0, 8).map(str),
+    "example.com/foo": st.integers(0, 10).map(str),
+    "hugepages-2Mi": st.integers(0, 64).map(lambda n: f"{n}Gi"),
+    "pods": st.sampled_from(["110", "0", "2", "5"]),
+}
 
 
 @st.composite
@@ -94,17 +105,23 @@ def bound_pod(draw: st.DrawFn, name: str | None = None) -> dict[str, Any]:
     node = draw(st.one_of(st.none(), st.sampled_from([*NODE_NAMES, "ghost"])))
     if node is not None:
         spec["nodeName"] = node
-    pod: dict[str, Any] = {"metadata": {"name": name or draw(st.sampled_from(POD_NAMES)), "namespace": "ns"},
-                           "spec": spec}
+    pod: dict[str, Any] = {
+        "metadata": {"name": name or draw(st.sampled_from(POD_NAMES)), "namespace": "ns"},
+        "spec": spec,
+    }
     phase = draw(st.sampled_from([None, "Pending", "Running", "Succeeded", "Failed"]))
     if phase:
         pod["status"] = {"phase": phase}
     return pod
 
 
-TAINT = st.fixed_dictionaries({"key": st.sampled_from(["dedicated", "gpu", "node.kubernetes.io/unschedulable"]),
-                               "value": st.sampled_from(["", "x", "y"]),
-                               "effect": st.sampled_from(["NoSchedule", "NoExecute", "PreferNoSchedule"])})
+TAINT = st.fixed_dictionaries(
+    {
+        "key": st.sampled_from(["dedicated", "gpu", "node.kubernetes.io/unschedulable"]),
+        "value": st.sampled_from(["", "x", "y"]),
+        "effect": st.sampled_from(["NoSchedule", "NoExecute", "PreferNoSchedule"]),
+    }
+)
 
 
 @st.composite
@@ -124,19 +141,40 @@ def node(draw: st.DrawFn, name: str | None = None) -> dict[str, Any]:
 
 
 REQUIREMENT = st.one_of(
-    st.fixed_dictionaries({"key": st.sampled_from(LABEL_KEYS), "operator": st.sampled_from(["In", "NotIn"]),
-                           "values": st.lists(st.sampled_from(LABEL_VALUES), min_size=1, max_size=2)}),
-    st.fixed_dictionaries({"key": st.sampled_from(LABEL_KEYS), "operator": st.sampled_from(["Exists", "DoesNotExist"])}),
-    st.fixed_dictionaries({"key": st.sampled_from(LABEL_KEYS), "operator": st.sampled_from(["Gt", "Lt"]),
-                           "values": st.sampled_from(["2", "5", "x"]).map(lambda v: [v])}),
+    st.fixed_dictionaries(
+        {
+            "key": st.sampled_from(LABEL_KEYS),
+            "operator": st.sampled_from(["In", "NotIn"]),
+            "values": st.lists(st.sampled_from(LABEL_VALUES), min_size=1, max_size=2),
+        }
+    ),
+    st.fixed_dictionaries(
+        {"key": st.sampled_from(LABEL_KEYS), "operator": st.sampled_from(["Exists", "DoesNotExist"])}
+    ),
+    st.fixed_dictionaries(
+        {
+            "key": st.sampled_from(LABEL_KEYS),
+            "operator": st.sampled_from(["Gt", "Lt"]),
+            "values": st.sampled_from(["2", "5", "x"]).map(lambda v: [v]),
+        }
+    ),
 )
-FIELD_REQUIREMENT = st.fixed_dictionaries({"key": st.just("metadata.name"), "operator": st.sampled_from(["In", "NotIn"]),
-                                           "values": st.sampled_from(NODE_NAMES).map(lambda v: [v])})
-TOLERATION = st.fixed_dictionaries({}, optional={"key": st.sampled_from(["dedicated", "gpu",
-                                                                        "node.kubernetes.io/unschedulable"]),
-                                                 "operator": st.sampled_from(["Equal", "Exists"]),
-                                                 "value": st.sampled_from(["", "x"]),
-                                                 "effect": st.sampled_from(["NoSchedule", "NoExecute"])})
+FIELD_REQUIREMENT = st.fixed_dictionaries(
+    {
+        "key": st.just("metadata.name"),
+        "operator": st.sampled_from(["In", "NotIn"]),
+        "values": st.sampled_from(NODE_NAMES).map(lambda v: [v]),
+    }
+)
+TOLERATION = st.fixed_dictionaries(
+    {},
+    optional={
+        "key": st.sampled_from(["dedicated", "gpu", "node.kubernetes.io/unschedulable"]),
+        "operator": st.sampled_from(["Equal", "Exists"]),
+        "value": st.sampled_from(["", "x"]),
+        "effect": st.sampled_from(["NoSchedule", "NoExecute"]),
+    },
+)
 
 
 @st.composite
@@ -145,14 +183,26 @@ def incoming_pod(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         spec["tolerations"] = draw(st.lists(TOLERATION, max_size=2))
     if draw(st.integers(0, 3)) == 2:
-        spec["nodeSelector"] = draw(st.dictionaries(st.sampled_from(LABEL_KEYS), st.sampled_from(LABEL_VALUES),
-                                                    max_size=2))
+        spec["nodeSelector"] = draw(
+            st.dictionaries(st.sampled_from(LABEL_KEYS), st.sampled_from(LABEL_VALUES), max_size=2)
+        )
     if draw(st.integers(0, 3)) == 2:
-        terms = draw(st.lists(st.fixed_dictionaries(
-            {}, optional={"matchExpressions": st.lists(REQUIREMENT, max_size=2),
-                          "matchFields": st.lists(FIELD_REQUIREMENT, max_size=1)}), min_size=1, max_size=2))
-        spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
-                                             {"nodeSelectorTerms": terms}}}
+        terms = draw(
+            st.lists(
+                st.fixed_dictionaries(
+                    {},
+                    optional={
+                        "matchExpressions": st.lists(REQUIREMENT, max_size=2),
+                        "matchFields": st.lists(FIELD_REQUIREMENT, max_size=1),
+                    },
+                ),
+                min_size=1,
+                max_size=2,
+            )
+        )
+        spec["affinity"] = {
+            "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}
+        }
     if draw(st.integers(0, 9)) == 2:
         spec["nodeName"] = draw(st.sampled_from(NODE_NAMES))
     return {"metadata": {"name": "incoming", "namespace": "ns"}, "spec": spec}
@@ -169,8 +219,9 @@ def fit_args(draw: st.DrawFn) -> FitArgs:
         shape = tuple(ShapePoint(u, draw(st.integers(0, 10))) for u in utils)
     ignored = draw(st.sampled_from([("nvidia.com/gpu",), ("example.com/foo",), ()]))
     groups = draw(st.sampled_from([("example.com",), ("nvidia.com",), ()]))
-    return FitArgs(strategy=strategy, resources=resources, shape=shape, ignored_resources=ignored,
-                   ignored_resource_groups=groups)
+    return FitArgs(
+        strategy=strategy, resources=resources, shape=shape, ignored_resources=ignored, ignored_resource_groups=groups
+    )
 
 
 @st.composite
@@ -195,8 +246,9 @@ def unique_by_name(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list({o["metadata"]["name"]: o for o in objs}.values())
 
 
-def expected_feasibility(pod: dict[str, Any], nodes: list[dict[str, Any]], pods: list[dict[str, Any]],
-                         args: FitArgs, filters: bool = True) -> tuple[dict[str, Any], Counter[str]]:
+def expected_feasibility(
+    pod: dict[str, Any], nodes: list[dict[str, Any]], pods: list[dict[str, Any]], args: FitArgs, filters: bool = True
+) -> tuple[dict[str, Any], Counter[str]]:
     """Per feasible node its NodeView, and the first reason of every infeasible node (scalar model)."""
     request = actual_request(pod)
     feasible: dict[str, Any] = {}
@@ -204,9 +256,16 @@ def expected_feasibility(pod: dict[str, Any], nodes: list[dict[str, Any]], pods:
     by_name = {n["metadata"]["name"]: n for n in nodes}
     for view in node_views(nodes, pods):
         verdict = feasibility.check_node(
-            pod, by_name[view.name], pod_request=request, pod_count=view.pod_count, node_requested=view.requested,
-            node_allocatable=view.allocatable, ignored_resources=args.ignored_resources,
-            ignored_resource_groups=args.ignored_resource_groups, filters=feasibility.DEFAULT_FILTERS if filters else ())
+            pod,
+            by_name[view.name],
+            pod_request=request,
+            pod_count=view.pod_count,
+            node_requested=view.requested,
+            node_allocatable=view.allocatable,
+            ignored_resources=args.ignored_resources,
+            ignored_resource_groups=args.ignored_resource_groups,
+            filters=feasibility.DEFAULT_FILTERS if filters else (),
+        )
         if verdict.feasible:
             feasible[view.name] = view
         else:
@@ -218,13 +277,26 @@ SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 
 
 @SETTINGS
-@given(nodes=st.lists(node(), max_size=6).map(unique_by_name), pods=st.lists(bound_pod(), max_size=12),
-       pod=incoming_pod(), args=fit_args(), weight=st.integers(1, 5), filters=st.booleans())
-def test_fit_rank_equals_scalar_model(nodes: list[dict[str, Any]], pods: list[dict[str, Any]],
-                                      pod: dict[str, Any], args: FitArgs, weight: int, filters: bool) -> None:
+@given(
+    nodes=st.lists(node(), max_size=6).map(unique_by_name),
+    pods=st.lists(bound_pod(), max_size=12),
+    pod=incoming_pod(),
+    args=fit_args(),
+    weight=st.integers(1, 5),
+    filters=st.booleans(),
+)
+def test_fit_rank_equals_scalar_model(
+    nodes: list[dict[str, Any]],
+    pods: list[dict[str, Any]],
+    pod: dict[str, Any],
+    args: FitArgs,
+    weight: int,
+    filters: bool,
+) -> None:
     pods = unique_by_name(pods)
-    model = KubeSchedulerModel(profiles=(Profile("default-scheduler", fit=args,
-                                                 score_plugin_weights={"NodeResourcesFit": weight}),))
+    model = KubeSchedulerModel(
+        profiles=(Profile("default-scheduler", fit=args, score_plugin_weights={"NodeResourcesFit": weight}),)
+    )
     ranking = cluster(nodes, pods).rank(pod, model, top=0, filters=filters)
     feasible, reasons = expected_feasibility(pod, nodes, pods, args, filters)
     request = fit_score_request(pod)
@@ -236,18 +308,31 @@ def test_fit_rank_equals_scalar_model(nodes: list[dict[str, Any]], pods: list[di
 
 
 @SETTINGS
-@given(nodes=st.lists(node(), max_size=6).map(unique_by_name), pods=st.lists(bound_pod(), max_size=12),
-       pod=incoming_pod(), args=binpack_args(), top=st.integers(0, 4), filters=st.booleans())
-def test_binpack_rank_equals_scalar_model(nodes: list[dict[str, Any]], pods: list[dict[str, Any]],
-                                          pod: dict[str, Any], args: VolcanoBinpackArgs, top: int,
-                                          filters: bool) -> None:
+@given(
+    nodes=st.lists(node(), max_size=6).map(unique_by_name),
+    pods=st.lists(bound_pod(), max_size=12),
+    pod=incoming_pod(),
+    args=binpack_args(),
+    top=st.integers(0, 4),
+    filters=st.booleans(),
+)
+def test_binpack_rank_equals_scalar_model(
+    nodes: list[dict[str, Any]],
+    pods: list[dict[str, Any]],
+    pod: dict[str, Any],
+    args: VolcanoBinpackArgs,
+    top: int,
+    filters: bool,
+) -> None:
     pods = unique_by_name(pods)
     model = VolcanoModel(actions=("allocate",), binpack=(args,))
     ranking = cluster(nodes, pods).rank(pod, model, top=top, filters=filters)
     feasible, reasons = expected_feasibility(pod, nodes, pods, FitArgs(), filters)
     task = volcano_request(pod)
-    want = {name: binpack_score_node(args, task, v.volcano_used, v.volcano_allocatable).score
-            for name, v in feasible.items()}
+    want = {
+        name: binpack_score_node(args, task, v.volcano_used, v.volcano_allocatable).score
+        for name, v in feasible.items()
+    }
     assert dict(ranking.reason_counts) == dict(reasons)
     assert ranking.feasible_nodes == len(feasible)
     ordered = sorted(want.items(), key=lambda kv: (-kv[1], kv[0]))

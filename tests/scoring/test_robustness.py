@@ -35,12 +35,13 @@ json_values = st.recursive(
 def test_any_shape_is_judged_or_refused(spec: dict[str, Any], node_spec: dict[str, Any], labels: Any) -> None:
     pod = {"metadata": {"name": "p"}, "spec": spec}
     node = {"metadata": {"name": "n1", "labels": labels}, "spec": node_spec}
+    request: dict[str, int] = {}
     try:
-        requests = [f(pod) for f in (fit_score_request, actual_request, fit_node_contribution, volcano_request)]
+        request = actual_request(pod)
+        fit_score_request(pod), fit_node_contribution(pod), volcano_request(pod)
     except QuantityError as exc:
         assert str(exc)
-        requests = [{}]
-    verdict = check_node(pod, node, pod_request=requests[0], pod_count=0, node_requested={},
+    verdict = check_node(pod, node, pod_request=request, pod_count=0, node_requested={},
                          node_allocatable={"pods": 1})
     assert verdict.feasible == (not verdict.reasons)
 
@@ -63,3 +64,22 @@ def test_explain_never_raises_on_odd_documents(tmp_path: Path, doc: Any) -> None
         assert len(err.getvalue().strip().splitlines()) == 1
     else:
         assert json.loads(out.getvalue())["nodes"][0]["name"] == "n1"
+
+
+requirement = st.dictionaries(st.sampled_from(["key", "operator", "values"]), json_values | st.sampled_from(
+    ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "metadata.name", "zone"]), max_size=3)
+term = st.dictionaries(st.sampled_from(["matchExpressions", "matchFields"]),
+                       st.lists(requirement, max_size=3) | json_values, max_size=2)
+toleration = st.dictionaries(st.sampled_from(["key", "operator", "value", "effect"]), json_values, max_size=4)
+taint = st.dictionaries(st.sampled_from(["key", "value", "effect"]), json_values | st.just("NoSchedule"), max_size=3)
+
+
+@given(st.lists(term, max_size=3) | json_values, st.lists(toleration, max_size=3) | json_values,
+       st.lists(taint, max_size=3) | json_values)
+@settings(max_examples=400)
+def test_affinity_and_taints_of_any_shape(terms: Any, tolerations: Any, taints: Any) -> None:
+    pod = {"metadata": {"name": "p"}, "spec": {"tolerations": tolerations, "affinity": {"nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}}}}
+    node = {"metadata": {"name": "n1", "labels": {"zone": "a", "n": "3"}}, "spec": {"taints": taints}}
+    verdict = check_node(pod, node, pod_request={}, pod_count=0, node_requested={}, node_allocatable={"pods": 1})
+    assert verdict.feasible == (not verdict.reasons)

@@ -1,0 +1,104 @@
+"""Race: many concurrent globalDefault PriorityClass CREATEs against TWO webhook servers -> exactly one allowed.
+
+Both servers (real gunicorn, two workers each) share one Lease on the local replay server, which
+implements Lease GET/POST/PUT with real resourceVersion checks (409 on a stale write). No cluster state
+helps here: none of the new classes exists in any cache, so only the Lease can keep them apart.
+"""
+
+from __future__ import annotations
+
+import copy
+import http.client
+import json
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from replay_server import ReplayServer, fixture_bytes, synthetic_list, wait_until
+from server_helpers import ServerProcess, client_context, make_ca, make_leaf
+
+pytestmark = pytest.mark.slow
+
+REVIEW = Path("/work/shared/fixtures/admission/priority-plugin-on/priorityclass-create-global-default.json")
+RACERS = 32
+
+
+def review_for(name: str) -> bytes:
+    review = json.loads(REVIEW.read_bytes())
+    request = review["request"]
+    request["uid"] = str(uuid.uuid4())
+    request["name"] = name
+    request["object"] = copy.deepcopy(request["object"])
+    request["object"]["metadata"]["name"] = name
+    return json.dumps(review).encode()
+
+
+@pytest.fixture
+def replay() -> Iterator[ReplayServer]:
+    server = ReplayServer().serve_fixtures().start()
+    # the recorded classes minus any globalDefault, so the cache alone would allow every racer
+    classes = [c for c in json.loads(fixture_bytes("list-priorityclasses.raw.json"))["items"]
+               if not c.get("globalDefault")]
+    server.defaults[("priorityclasses", "list")] = synthetic_list("PriorityClassList", classes, "239")
+    yield server
+    server.stop()
+
+
+def test_exactly_one_of_many_concurrent_global_defaults_is_allowed(replay: ReplayServer, tmp_path: Path) -> None:
+    ca = make_ca("race CA")
+    servers = []
+    for index in range(2):
+        home = tmp_path / f"server{index}"
+        home.mkdir()
+        servers.append(ServerProcess(home, replay.kubeconfig(home / "kubeconfig"), tls=make_leaf(ca),
+                                     extra=["--workers", "2", "--threads", "4", "--lease-namespace", "binpack-guard"]))
+    try:
+        context = client_context(ca)
+
+        def post(server: ServerProcess, path: str, body: bytes | None = None) -> tuple[int, Any]:
+            conn = http.client.HTTPSConnection(*server.address, context=context, timeout=30)
+            try:
+                conn.request("POST" if body else "GET", path, body=body,
+                             headers={"Content-Type": "application/json"})
+                response = conn.getresponse()
+                return response.status, json.loads(response.read())
+            finally:
+                conn.close()
+
+        for server in servers:
+            server.wait_listening()
+            assert wait_until(lambda s=server: post(s, "/readyz")[0] == 200, timeout=30)  # type: ignore[misc]
+
+        answers: dict[str, dict[str, Any]] = {}
+        barrier = threading.Barrier(RACERS)
+
+        def race(index: int) -> None:
+            name = f"racer-{index:02d}"
+            body = review_for(name)
+            barrier.wait()
+            status, answer = post(servers[index % 2], "/validate/priorityclasses", body)
+            assert status == 200
+            answers[name] = answer["response"]
+
+        threads = [threading.Thread(target=race, args=(i,)) for i in range(RACERS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert len(answers) == RACERS
+        winners = [name for name, response in answers.items() if response["allowed"]]
+        assert len(winners) == 1, winners
+        for name, response in answers.items():
+            if name != winners[0]:
+                assert winners[0] in response["status"]["message"]
+                assert "Only one default can exist" in response["status"]["message"]
+        stored = replay.leases.leases[("binpack-guard", "binpack-guard-global-default")]
+        assert stored["spec"]["holderIdentity"] == winners[0]
+        writes = [r for r in replay.requests if r[0] == "leases" and r[1] in ("POST", "PUT")]
+        assert len(writes) >= 2  # the lease really was contended (more than one process tried)
+    finally:
+        for server in servers:
+            server.stop()
