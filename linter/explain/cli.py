@@ -82,6 +82,9 @@ def main(argv: list[str] | None = None, *, out: TextIO | None = None, err: TextI
             doc = explain(model, nodes, pods, pod, args.profile)
         except QuantityError as exc:
             raise ExplainInputError(f"STATE {args.cluster}: {exc}") from None
+        except ValueError as exc:  # a model the scorer cannot run (e.g. an unknown strategy)
+            err.write(f"binpack-lint explain: error: SCHED {args.config}: {exc}\n")
+            return EXIT_INVALID_CONFIG
     except ExplainInputError as exc:
         err.write(f"binpack-lint explain: error: {exc}\n")
         return EXIT_BAD_INPUT

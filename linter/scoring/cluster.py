@@ -18,6 +18,7 @@ workload share it. Not thread-safe: callers serialize access (the webhook holds 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -173,7 +174,8 @@ class ClusterState:
             self._forget(key)
         row = self._store.row(node_name)
         self._store.add(row, contribution, 1)
-        self._pods[key] = (node_name, contribution)
+        # Interned: thousands of pods share each namespace and node name string.
+        self._pods[key] = (sys.intern(node_name), contribution)
 
     def delete_pod(self, namespace: str, name: str) -> None:
         """Pod DELETED."""
@@ -214,10 +216,24 @@ class ClusterState:
         *,
         filters: bool = True,
     ) -> Ranking:
-        """Score ``pod`` on every feasible node; see :func:`linter.scoring.cluster_rank.rank_pod`."""
+        """Score ``pod`` on every feasible node and return the ``top`` best (0 = all).
+
+        With a :class:`KubeSchedulerModel` the profile is ``profile``, else the pod's
+        ``spec.schedulerName``, else ``default-scheduler`` (an unknown name raises
+        ValueError); the score is that profile's NodeResourcesFit plugin score (0..100,
+        before ``Ranking.plugin_weight``). With a :class:`VolcanoModel` it is the binpack
+        score (float64, 0..100 x binpack.weight).
+
+        Filters run in kube-scheduler's order (NodeUnschedulable, NodeName, TaintToleration,
+        NodeAffinity, NodeResourcesFit; a profile's ``filter_plugins``/``fit_filter_enabled``
+        narrow that) and each infeasible node is counted once, under the first filter
+        that rejects it (for NodeResourcesFit: pods, cpu, memory, ephemeral-storage, then
+        scalar resources by name). ``filters=False`` scores every node (score-only).
+        A malformed quantity in ``pod`` raises ValueError naming the field.
+        """
         return rank_pod(self._store, self._rank_memo, self._filter_cache, pod, model, profile, top, filters=filters)
 
 
 def _pod_key(pod: Mapping[str, Any]) -> tuple[str, str]:
     metadata = pod.get("metadata") or {}
-    return (str(metadata.get("namespace") or "default"), str(metadata.get("name") or ""))
+    return (sys.intern(str(metadata.get("namespace") or "default")), str(metadata.get("name") or ""))

@@ -40,6 +40,8 @@ FloatArray = np.ndarray[tuple[int], np.dtype[np.float64]]
 _MAX_NODE_SCORE = 100
 _MAX_UTILIZATION = 100
 _DIRECT_RESOURCES = ("cpu", "memory", "ephemeral-storage")
+# Below this allocatable, x * 100 and (quotient + 1) * allocatable stay inside int64.
+_FAST_LIMIT = 2**56
 
 
 def trunc_div(a: Int64Array, b: Int64Array | int) -> Int64Array:
@@ -97,7 +99,9 @@ def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) 
         allocatable = store.alloc[col, :n]
         requested = store.fit_req[col, :n] + request
         counted = allocatable != 0
-        if n and (allocatable.min() < 0 or requested.min() < 0 or spec.weight < 0):
+        if n and (
+            allocatable.min() < 0 or allocatable.max() >= _FAST_LIMIT or requested.min() < 0 or spec.weight < 0
+        ):  # nonsense data: Go's int64 arithmetic (wrap-around included) step by step
             resource_score = _signed_resource_score(strategy, requested, allocatable, counted, lut)
         else:  # the normal case: every operand non-negative, every quotient in 0..100
             safe_alloc = np.maximum(allocatable, 1)

@@ -1,0 +1,214 @@
+"""Benchmark the real webhook: gunicorn + TLS + keep-alive, cache synced from a 5,000-node / 150,000-pod LIST.
+
+    python benchmarks/webhook_bench.py [--nodes 5000] [--pods 150000] [--duration 5] [--repeats 3]
+
+What runs where (loopback only):
+* this process serves a synthetic cluster as paginated LIST answers (and idle watches) through the same
+  replay server the tests use, so each worker's real list+watch sync path is what gets measured;
+* ``binpack-webhook serve`` runs as its own process tree (master + ``--workers`` workers) with TLS;
+* the load comes from a separate process (``--load`` mode of this script): ``--connections`` threads, each
+  on one kept-alive HTTPS connection, for ``--duration`` seconds per run.
+
+Each repeat measures ``/mutate/pods`` (a recorded pod CREATE review, scored against every node) and
+``/healthz`` (answers at once, no work: the allow-all baseline) back to back on the same server. The
+script prints every run and the medians over the repeats, the per-worker cache sync time (from the
+workers' "cluster cache synced" log lines) and each worker's RSS after sync.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import re
+import ssl
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "tests" / "webhook")]
+
+POD_REVIEW = Path("/work/shared/fixtures/admission/priority-plugin-on/pod-create-known-class.json")
+
+
+def synthetic_cluster(
+    nodes: int, pods: int, shapes: int = 300
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    node_objs = []
+    for i in range(nodes):
+        gpus = 8 if i % 10 == 0 else 0
+        allocatable = {"cpu": "32", "memory": "128Gi", "pods": "250", "ephemeral-storage": "500Gi"}
+        if gpus:
+            allocatable["nvidia.com/gpu"] = str(gpus)
+        node_objs.append({
+            "metadata": {"name": f"node-{i:05d}", "resourceVersion": "10",
+                         "labels": {"kubernetes.io/hostname": f"node-{i:05d}", "zone": f"z{i % 3}"}},
+            "spec": {}, "status": {"allocatable": allocatable, "capacity": allocatable},
+        })
+    pod_objs = []
+    for j in range(pods):
+        # pods are replicas of 300 workloads and share their template's requests, as Deployment replicas do
+        app = j % shapes
+        cpu, mem = f"{100 + (app * 37) % 1900}m", f"{128 + (app * 53) % 3968}Mi"
+        pod_objs.append({
+            "metadata": {"name": f"pod-{j:06d}", "namespace": f"ns-{j % 50}", "resourceVersion": "11",
+                         "labels": {"app": f"app-{app}"}},
+            "spec": {"nodeName": f"node-{j % nodes:05d}", "schedulerName": "default-scheduler",
+                     "containers": [{"name": "app", "image": "registry.example/app:1",
+                                     "resources": {"requests": {"cpu": cpu, "memory": mem}}}]},
+            "status": {"phase": "Running"},
+        })
+    return node_objs, pod_objs
+
+
+def load(args: argparse.Namespace) -> None:
+    """Child process: hammer one path; print {"count", "errors", "latencies_ms"} as JSON on stdout."""
+    context = ssl.create_default_context(cafile=args.ca)
+    body = Path(args.body).read_bytes() if args.body else None
+    deadline = time.monotonic() + args.duration
+    latencies: list[float] = []
+    errors = 0
+    lock = threading.Lock()
+
+    def worker() -> None:
+        nonlocal errors
+        conn = http.client.HTTPSConnection("127.0.0.1", args.port, context=context, timeout=30)
+        mine: list[float] = []
+        while time.monotonic() < deadline:
+            started = time.perf_counter()
+            try:
+                conn.request("POST" if body else "GET", args.path, body=body,
+                             headers={"Content-Type": "application/json"})
+                response = conn.getresponse()
+                response.read()
+                ok = response.status == 200
+            except (OSError, http.client.HTTPException):
+                ok = False
+                conn.close()
+                conn = http.client.HTTPSConnection("127.0.0.1", args.port, context=context, timeout=30)
+            if ok:
+                mine.append((time.perf_counter() - started) * 1000)
+            else:
+                with lock:
+                    errors += 1
+        conn.close()
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=worker) for _ in range(args.connections)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    print(json.dumps({"count": len(latencies), "errors": errors, "seconds": args.duration,
+                      "latencies_ms": latencies}))
+
+
+def run_load(port: int, ca: Path, path: str, body: Path | None, duration: float, connections: int) -> dict[str, float]:
+    cmd = [sys.executable, __file__, "--load", "--port", str(port), "--ca", str(ca), "--path", path,
+           "--duration", str(duration), "--connections", str(connections)]
+    if body is not None:
+        cmd += ["--body", str(body)]
+    result = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+    latencies = sorted(result["latencies_ms"])
+    pct = statistics.quantiles(latencies, n=100, method="inclusive")
+    return {"rps": result["count"] / result["seconds"], "p50": pct[49], "p99": pct[98], "errors": result["errors"]}
+
+
+def worker_pids(master: int) -> list[int]:
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == master:
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--nodes", type=int, default=5000)
+    parser.add_argument("--pods", type=int, default=150_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--duration", type=float, default=5.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--ca", help=argparse.SUPPRESS)
+    parser.add_argument("--path", help=argparse.SUPPRESS)
+    parser.add_argument("--body", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.load:
+        load(args)
+        return 0
+    return bench(args)
+
+
+def bench(args: argparse.Namespace) -> int:
+    from replay_server import ReplayServer, synthetic_list
+    from server_helpers import ServerProcess, make_ca, make_leaf
+
+    nodes, pods = synthetic_cluster(args.nodes, args.pods)
+    replay = ReplayServer().serve_fixtures().start()
+    replay.defaults[("nodes", "list")] = synthetic_list("NodeList", nodes, "12")
+    replay.defaults[("pods", "list")] = synthetic_list("PodList", pods, "12")
+    del nodes, pods
+    with tempfile.TemporaryDirectory() as tmpdir:
+        tmp = Path(tmpdir)
+        ca = make_ca("bench CA")
+        (tmp / "ca.crt").write_bytes(ca.cert_pem)
+        body = tmp / "review.json"
+        body.write_bytes(POD_REVIEW.read_bytes())
+        server = ServerProcess(tmp, replay.kubeconfig(tmp / "kubeconfig"), tls=make_leaf(ca),
+                               extra=["--workers", str(args.workers), "--threads", str(args.threads)])
+        try:
+            server.wait_listening(60)
+            synced: list[float] = []
+            deadline = time.monotonic() + 300
+            while len(synced) < args.workers and time.monotonic() < deadline:
+                synced = [float(s) for s in re.findall(r"cluster cache synced in ([0-9.]+)s", server.log())]
+                time.sleep(0.2)
+            rss = [rss_mib(pid) for pid in worker_pids(server.proc.pid)]
+            print(f"cluster: {args.nodes} nodes, {args.pods} pods; {args.workers} workers x {args.threads} threads; "
+                  f"{args.connections} keep-alive TLS connections from a separate process")
+            print(f"cache initial sync per worker (s): {synced}  median {statistics.median(synced):.2f}")
+            print(f"RSS per worker after sync (MiB): {[round(r) for r in rss]}  max {max(rss):.0f}")
+            run_load(server.port, tmp / "ca.crt", "/mutate/pods", body, 1.0, args.connections)  # warm-up
+            results: dict[str, list[dict[str, float]]] = {"/mutate/pods": [], "/healthz": []}
+            for repeat in range(args.repeats):
+                for path in results:
+                    r = run_load(server.port, tmp / "ca.crt", path, body if path != "/healthz" else None,
+                                 args.duration, args.connections)
+                    results[path].append(r)
+                    print(f"run {repeat + 1} {path:14} {r['rps']:8.0f} req/s  p50 {r['p50']:6.2f} ms  "
+                          f"p99 {r['p99']:6.2f} ms  errors {r['errors']:.0f}")
+            medians = {p: {k: statistics.median(r[k] for r in runs) for k in runs[0]} for p, runs in results.items()}
+            for path, m in medians.items():
+                print(f"median {path:14} {m['rps']:8.0f} req/s  p50 {m['p50']:6.2f} ms  p99 {m['p99']:6.2f} ms")
+            ratio = medians["/mutate/pods"]["rps"] / medians["/healthz"]["rps"]
+            print(f"throughput /mutate/pods vs allow-all /healthz: {ratio:.2f}x")
+        finally:
+            server.stop()
+            replay.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
