@@ -222,11 +222,18 @@ def global_default_conflict(obj: Mapping[str, Any], existing: Iterable[Mapping[s
     if not is_global_default(obj):
         return None
     current = existing_default(existing)
-    if current is None:
+    return conflicting_default(name_of(obj), name_of(current) if current is not None else None, update=update)
+
+
+def conflicting_default(name: str, current_default: str | None, *, update: bool) -> str | None:
+    """The plugin's rule for a class ``name`` that is (or becomes) the default, given the existing default's name.
+
+    Returns the name that blocks it: any existing default on create; on update, one that
+    is not the class itself. Callers that keep their own snapshot (the webhook) use this.
+    """
+    if current_default is None or (update and current_default == name):
         return None
-    if update and name_of(current) == name_of(obj):
-        return None
-    return name_of(current)
+    return current_default
 
 
 def already_default_reason(default_name: str) -> str:

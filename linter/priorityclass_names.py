@@ -47,10 +47,15 @@ def regex_error(msg: str, fmt: str, *examples: str) -> str:
     return out + f"regex used for validation is '{fmt}')"
 
 
+def go_len(value: str) -> int:
+    """Go's ``len`` of a string: its UTF-8 bytes (a lone surrogate from JSON counts as U+FFFD's three)."""
+    return len(value.encode("utf-8", "surrogatepass"))
+
+
 def dns1123_subdomain_errors(value: str) -> list[str]:
-    """``IsDNS1123Subdomain``: the length error and the pattern error, each when it applies."""
+    """``IsDNS1123Subdomain``: the length error (in bytes, as Go counts) and the pattern error, each when it applies."""
     errs: list[str] = []
-    if len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+    if go_len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
         errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
     if not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
         errs.append(regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
@@ -76,7 +81,7 @@ def qualified_name_errors(value: str) -> list[str]:
         ]
     if not name:
         errs.append("name part " + empty_error())
-    elif len(name) > QUALIFIED_NAME_MAX_LENGTH:
+    elif go_len(name) > QUALIFIED_NAME_MAX_LENGTH:
         errs.append("name part " + max_len_error(QUALIFIED_NAME_MAX_LENGTH))
     if not _QNAME_RE.fullmatch(name):
         errs.append("name part " + regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc"))
@@ -92,7 +97,10 @@ def is_extended_resource_name(name: str) -> bool:
 
 
 def go_quote(value: str) -> str:
-    """Go's ``%q`` / ``strconv.Quote`` for the characters config files realistically hold."""
+    """Go's ``%q`` / ``strconv.Quote``: printable runes kept, the rest escaped as Go does.
+
+    The one Go-quoting helper for the PriorityClass validation and the webhook's messages.
+    """
     out = ['"']
     for ch in value:
         code = ord(ch)
@@ -102,6 +110,8 @@ def go_quote(value: str) -> str:
             out.append(_GO_ESCAPES[ch])
         elif code < 0x20 or code == 0x7F:
             out.append(f"\\x{code:02x}")
+        elif 0xD800 <= code <= 0xDFFF:  # a lone surrogate: Go's JSON decoder made it U+FFFD
+            out.append("\ufffd")
         elif not ch.isprintable():
             out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
         else:

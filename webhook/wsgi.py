@@ -34,7 +34,7 @@ def lease_namespace(settings: Settings) -> str | None:
 
 def build(settings: Settings) -> tuple[Flask, ClusterCache]:
     """The app wired to a (not yet started) cache; without a Lease namespace there is no cross-replica claim."""
-    cache = ClusterCache.from_kubeconfig(settings.kubeconfig)
+    cache = ClusterCache.from_kubeconfig(settings.kubeconfig, freeze_gc=True)
     namespace = lease_namespace(settings)
     claim = None
     if namespace:

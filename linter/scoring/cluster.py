@@ -26,6 +26,7 @@ from linter.model import KubeSchedulerModel, VolcanoModel
 from linter.scoring.cluster_filters import FilterCache
 from linter.scoring.cluster_rank import Ranking, rank_pod
 from linter.scoring.cluster_store import Contribution, ContributionEntry, NodeStore, TaintList
+from linter.scoring.nodes import is_counted_pod
 from linter.scoring.requests import (
     actual_request,
     fit_node_contribution,
@@ -37,7 +38,6 @@ from linter.scoring.requests import (
 
 __all__ = ["ClusterState", "Ranking"]
 
-_TERMINAL_PHASES = ("Succeeded", "Failed")
 _DIRECT_RESOURCES = ("cpu", "memory", "ephemeral-storage")
 _MEMO_LIMIT = 8192
 
@@ -160,12 +160,10 @@ class ClusterState:
         A pod with an invalid quantity raises ValueError and leaves the state unchanged.
         """
         key = _pod_key(pod)
-        spec = pod.get("spec") or {}
-        node_name = spec.get("nodeName") or ""
-        phase = (pod.get("status") or {}).get("phase")
-        if not isinstance(node_name, str) or not node_name or phase in _TERMINAL_PHASES:
+        if not is_counted_pod(pod):
             self._forget(key)
             return
+        node_name = str(pod["spec"]["nodeName"])
         contribution = self._contribution(pod)
         old = self._pods.get(key)
         if old is not None:

@@ -1,6 +1,7 @@
 """kube-scheduler's cheap filters over every node row at once, first failing filter per node.
 
-Order as in the default profile (and :mod:`linter.scoring.feasibility`): NodeUnschedulable,
+Order as in the default profile (and :mod:`linter.scoring.feasibility`): NodeAffinity's
+PreFilter (a pod pinned to node names by ``matchFields``), then NodeUnschedulable,
 NodeName, TaintToleration, NodeAffinity, NodeResourcesFit. The framework stops at the
 first filter that rejects a node, so each infeasible node gets exactly one reason here;
 for NodeResourcesFit, which can list several, it is the first in Go's order (pods count,
@@ -83,6 +84,8 @@ def run_filters(
     """Reason code per row (0 = passes every filter) and the text of each code (code 1 = texts[0])."""
     cache.trim()
     reasons = _Reasons(store.size)
+    if "NodeAffinity" in plugins:
+        _affinity_prefilter(store, pod, reasons)
     for plugin in plugins:
         if plugin == "NodeUnschedulable":
             text = feasibility.node_unschedulable(pod, {"spec": {"unschedulable": True}})
@@ -97,6 +100,22 @@ def run_filters(
         elif plugin == "NodeResourcesFit":
             _fit(store, pod_actual, fit_args, reasons)
     return reasons.codes, reasons.texts
+
+
+def _affinity_prefilter(store: NodeStore, pod: Mapping[str, Any], reasons: _Reasons) -> None:
+    """NodeAffinity's PreFilter: a pod pinned to node names rejects every other node up front."""
+    pinned = feasibility.node_affinity_prefilter(pod)
+    if pinned is None:
+        return
+    failing = np.ones(store.size, np.bool_)
+    if not pinned:
+        reasons.reject(failing, feasibility.REASON_AFFINITY_CONFLICT)
+        return
+    for name in pinned:
+        row = store.row_of.get(name)
+        if row is not None:
+            failing[row] = False
+    reasons.reject(failing, feasibility.REASON_PREFILTER_NODE_AFFINITY)
 
 
 def _node_name(store: NodeStore, pod: Mapping[str, Any], reasons: _Reasons) -> None:

@@ -23,7 +23,7 @@ taint lists; both keep the label and taint filters cheap for thousands of nodes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 import numpy.typing as npt
@@ -258,8 +258,3 @@ class NodeStore:
     def label_value(self, key: str, value_id: int) -> str:
         return self.label_values[key][value_id]
 
-
-def intern_contribution(pool: dict[Contribution, Contribution], entries: Sequence[ContributionEntry]) -> Contribution:
-    """Share identical contributions (replicas of one workload) between pods to keep memory flat."""
-    key = tuple(entries)
-    return pool.setdefault(key, key)

@@ -2,6 +2,9 @@
 SARIF against the vendored OASIS 2.1.0 schema, GitHub annotations decoded back to the
 findings, JUnit and JSON parsed back.
 
+``tests/data/sarif-schema-2.1.0.json`` is the OASIS SARIF 2.1.0 (errata 01) schema, copied
+unchanged from github.com/oasis-tcs/sarif-spec ``sarif-2.1/schema/sarif-schema-2.1.0.json``.
+
 Regenerate the golden files after an intended change with
 ``BINPACK_UPDATE_GOLDEN=1 pytest tests/linter/test_reporters_golden.py`` and review the diff.
 """
@@ -160,3 +163,12 @@ def test_clean_run_says_no_problems() -> None:
             assert stdout == "" and stderr.strip() == f"binpack-lint: no problems in {len(PATHS)} files"
         if name == "github":
             assert stdout == ""
+
+
+def test_github_paths_under_the_checkout_are_made_relative() -> None:
+    from linter.reporters.github import format_finding
+
+    inside = Finding(f"{ROOT}/deploy/a.yaml", 1, 2, "BPL001", Severity.ERROR, "m")
+    outside = Finding("/elsewhere/a.yaml", 1, 2, "BPL001", Severity.ERROR, "m")
+    assert format_finding(inside, ROOT).startswith("::error file=deploy/a.yaml,line=1,col=2,")
+    assert format_finding(outside, ROOT).startswith("::error file=/elsewhere/a.yaml,")

@@ -63,7 +63,9 @@ QUANTITY = {
 }
 NODE_QUANTITY = {
     "cpu": st.one_of(st.integers(4, 64).map(str), st.sampled_from(["1", "2", "7500m", "0", "-2"])),
-    "memory": st.one_of(st.integers(8, 256).map(lambda n: f"{n}Gi"), st.sampled_from(["1Gi", "3Gi", "4Ti", "80P", "0"])),
+    "memory": st.one_of(
+        st.integers(8, 256).map(lambda n: f"{n}Gi"), st.sampled_from(["1Gi", "3Gi", "4Ti", "80P", "0"])
+    ),
     "ephemeral-storage": st.integers(0, 500).map(lambda n: f"{n}Gi"),
     "nvidia.com/gpu": st.integers(0, 8).map(str),
     "example.com/foo": st.integers(0, 10).map(str),

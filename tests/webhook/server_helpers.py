@@ -96,10 +96,15 @@ def client_context(*cas: KeyPair, maximum: ssl.TLSVersion | None = None) -> ssl.
 
 
 class ServerProcess:
-    """``python -m webhook serve`` on 127.0.0.1:<free port>; stopped with SIGTERM (graceful)."""
+    """``python -m webhook serve`` on 127.0.0.1:<free port>; stopped with SIGTERM (graceful).
+
+    With ``gunicorn_app`` ("module:factory()", importable from ``pythonpath``) it runs plain gunicorn with
+    ``webhook.gunicorn_conf`` instead, configured through the same ``BINPACK_GUARD_*`` variables.
+    """
 
     def __init__(self, tmp: Path, kubeconfig: Path, *, tls: KeyPair | None, extra: list[str] | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, gunicorn_app: str | None = None,
+                 pythonpath: str = ".") -> None:
         self.port = free_port()
         self.cert_file, self.key_file = tmp / "tls.crt", tmp / "tls.key"
         args = [sys.executable, "-m", "webhook", "serve", "--bind", f"127.0.0.1:{self.port}",
@@ -109,6 +114,13 @@ class ServerProcess:
             self.key_file.write_bytes(tls.key_pem)
             args += ["--tls-cert-file", str(self.cert_file), "--tls-private-key-file", str(self.key_file)]
         clean = {k: v for k, v in os.environ.items() if not k.startswith("BINPACK_GUARD_")}
+        if gunicorn_app is not None:
+            clean.update({"BINPACK_GUARD_BIND": f"127.0.0.1:{self.port}", "BINPACK_GUARD_KUBECONFIG": str(kubeconfig)})
+            if tls is not None:
+                clean.update({"BINPACK_GUARD_TLS_CERT_FILE": str(self.cert_file),
+                              "BINPACK_GUARD_TLS_PRIVATE_KEY_FILE": str(self.key_file)})
+            args = [sys.executable, "-m", "gunicorn", "-c", "python:webhook.gunicorn_conf",
+                    "--pythonpath", pythonpath, gunicorn_app]
         self.log_path = tmp / f"server-{self.port}.log"
         self._log = self.log_path.open("wb")
         self.proc = subprocess.Popen(args, env={**clean, **(env or {})}, stdout=self._log, stderr=subprocess.STDOUT)

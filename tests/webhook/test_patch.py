@@ -70,7 +70,9 @@ def test_encode_patch_is_base64_of_a_json_array() -> None:
     assert json.loads(base64.b64decode(encode_patch(ops))) == [{"op": "add", "path": "/spec/priority", "value": 5}]
 
 
-_keys = st.text(alphabet=st.sampled_from("ab/~.-0"), min_size=1, max_size=6)
+# The bare key "-" is left out: the python jsonpatch applier used to check patches treats it as
+# "append" even on objects (the apiserver's applier does not), and it is no valid annotation key.
+_keys = st.text(alphabet=st.sampled_from("ab/~.-0"), min_size=1, max_size=6).filter(lambda k: k != "-")
 
 
 @given(

@@ -2,7 +2,7 @@
 
 Pods go through ``pods.decide`` (priority resolution + patch, applied with jsonpatch);
 PriorityClasses through ``priorityclasses.decide`` plus the field-error list of the
-create/update validators.
+create/update validators (``linter.priorityclass``, which the webhook uses) on the webhook-decoded objects.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from webhook_helpers import VECTORS, InMemoryLeaseStore, apply_response_patch, request_of, review
 
+from linter import priorityclass
 from webhook.admission import encode
 from webhook.lease import LeaseDefaultClassClaim
 from webhook.models import SchedulerModels
@@ -67,9 +68,10 @@ def test_priority_class_vector(case: dict[str, Any]) -> None:
     expected = case["expected"]
     new = priorityclasses.defaulted(case["object"])
     if operation == "CREATE":
-        field_errors = priorityclasses.create_errors(new)
+        field_errors = [str(e) for e in priorityclass.validate_create(new)]
     else:
-        field_errors = priorityclasses.update_errors(new, priorityclasses.defaulted(case["old"]))
+        old = priorityclasses.defaulted(case["old"])
+        field_errors = [str(e) for e in priorityclass.validate_update(old, new)]
     assert field_errors == expected.get("fieldErrors", [])
     if not expected["allowed"]:
         _check_denial(response, expected)

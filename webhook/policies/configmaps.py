@@ -15,8 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 from linter.engine import CODE_UNRECOGNIZED, lint_text
 from linter.findings import Finding, Severity
+from linter.priorityclass_names import go_quote
 from webhook.admission import AdmissionRequest, Decision
-from webhook.policies.k8serrors import bad_request, go_quote
+from webhook.policies.k8serrors import bad_request
 
 SELECTOR_LABEL = "binpack-guard.io/scheduler-config"
 MAX_LISTED_ERRORS = 5

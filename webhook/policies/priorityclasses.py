@@ -1,53 +1,33 @@
-"""PriorityClass validation: the API server's create/update checks and the plugin's one-default rule.
+"""PriorityClass admission: the API server's create/update checks and the plugin's one-default rule.
 
-(reference/priority.md §2.) Order as in the API server: v1 defaulting, field validation
-(422 ``Invalid``, errors joined ``[e1, e2]``), then the Priority plugin's globalDefault
-uniqueness (403 ``Forbidden``, the lowest-valued existing default named). Because two
-webhook replicas can each see "no default yet" at the same instant, a non-dry-run
-request that makes a class the default must also win the cluster-wide claim
-(``DefaultClassClaim``); deleting or un-defaulting a class releases it. The built-in
-``system-`` classes cannot be deleted.
+(reference/priority.md §2.) The validation and its message texts are
+:mod:`linter.priorityclass` -- the same code the linter runs -- applied in the API
+server's order: v1 defaulting, field validation (422 ``Invalid``), then the Priority
+plugin's globalDefault uniqueness (403 ``Forbidden``, the lowest-valued existing default
+named). What is the webhook's own: fields the API server could never have decoded (400),
+the built-in ``system-`` classes being undeletable, and the cluster-wide claim
+(``DefaultClassClaim``): two replicas can each see "no default yet" at the same instant, so a
+non-dry-run request that makes a class the default must also win the claim; deleting or
+un-defaulting a class releases it.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping
 from typing import Any
 
+from linter import priorityclass as pc
 from webhook.admission import AdmissionRequest, Decision
 from webhook.lease import DefaultClassClaim
-from webhook.policies.k8serrors import (
-    bad_request,
-    forbidden,
-    forbidden_decision,
-    invalid,
-    invalid_value,
-    not_supported,
-    required,
-)
+from webhook.policies.k8serrors import bad_request, forbidden_decision, invalid
 from webhook.policies.priority import default_class, object_display_name
-from webhook.view import PREEMPT_LOWER_PRIORITY, PREEMPT_NEVER, ClusterView
+from webhook.view import ClusterView
 
 log = logging.getLogger(__name__)
 
 GROUP = "scheduling.k8s.io"
-QUALIFIED_KIND = "PriorityClass.scheduling.k8s.io"
 QUALIFIED_RESOURCE = "priorityclasses.scheduling.k8s.io"
-SYSTEM_PREFIX = "system-"
-SYSTEM_CLASSES: Mapping[str, int] = {"system-node-critical": 2000001000, "system-cluster-critical": 2000000000}
-HIGHEST_USER_DEFINABLE_PRIORITY = 1000000000
-DNS1123_SUBDOMAIN_MAX = 253
-_DNS1123_SUBDOMAIN_FMT = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
-_DNS1123_SUBDOMAIN = re.compile(_DNS1123_SUBDOMAIN_FMT)
-_DNS1123_SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-    "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '"
-    + _DNS1123_SUBDOMAIN_FMT
-    + "')"
-)
-POLICIES = (PREEMPT_LOWER_PRIORITY, PREEMPT_NEVER)
 
 
 class _Malformed(ValueError):
@@ -74,15 +54,16 @@ def decide(
     except _Malformed as exc:
         return bad_request(str(exc))
     name = object_display_name(new)
-    errors = update_errors(new, old) if old is not None else create_errors(new)
+    errors = pc.validate_update(old, new) if old is not None else pc.validate_create(new)
     if errors:
-        metadata = new.get("metadata")
-        meta_name = metadata.get("name") if isinstance(metadata, Mapping) else None
-        return invalid(QUALIFIED_KIND, meta_name if isinstance(meta_name, str) else "", errors)
+        return invalid(pc.invalid_message(pc.name_of(new), errors))
     if new["globalDefault"] is True:
         existing = default_class(view.priority_classes())
-        if existing is not None and (request.operation == "CREATE" or existing.name != name):
-            return _already_default(name, existing.name)
+        holder = pc.conflicting_default(
+            pc.name_of(new), existing.name if existing is not None else None, update=old is not None
+        )
+        if holder is not None:
+            return _already_default(name, holder)
         becomes_default = old is None or old["globalDefault"] is not True
         if becomes_default and not request.dry_run and claim is not None:
             return _claim(name, view, claim)
@@ -91,86 +72,26 @@ def decide(
     return Decision.allow()
 
 
-def create_errors(pc: Mapping[str, Any]) -> list[str]:
-    """``ValidatePriorityClass`` on a defaulted object: the field errors, in the API server's order."""
-    errors: list[str] = []
-    raw_metadata = pc.get("metadata")
-    metadata: Mapping[str, Any] = raw_metadata if isinstance(raw_metadata, Mapping) else {}
-    raw_name = metadata.get("name")
-    name: str = raw_name if isinstance(raw_name, str) else ""
-    if not name:
-        errors.append(required("metadata.name", "name or generateName is required"))
-    else:
-        if len(name.encode("utf-8")) > DNS1123_SUBDOMAIN_MAX:
-            too_long = f"must be no more than {DNS1123_SUBDOMAIN_MAX} characters"
-            errors.append(invalid_value("metadata.name", name, too_long))
-        if not _DNS1123_SUBDOMAIN.fullmatch(name):
-            errors.append(invalid_value("metadata.name", name, _DNS1123_SUBDOMAIN_MSG))
-    if metadata.get("namespace"):
-        errors.append(forbidden("metadata.namespace", "not allowed on this type"))
-    value = pc["value"]
-    if name.startswith(SYSTEM_PREFIX):
-        why = _system_class_problem(name, value, pc["globalDefault"])
-        if why is not None:
-            reserved = f"priority class names with '{SYSTEM_PREFIX}' prefix are reserved for system use only."
-            errors.append(forbidden("metadata.name", f"{reserved} error: {why}"))
-    elif value > HIGHEST_USER_DEFINABLE_PRIORITY:
-        errors.append(
-            forbidden("value", f"maximum allowed value of a user defined priority is {HIGHEST_USER_DEFINABLE_PRIORITY}")
-        )
-    policy = pc["preemptionPolicy"]
-    if policy == "":
-        errors.append(required("preemptionPolicy"))
-    elif policy not in POLICIES:
-        errors.append(not_supported("preemptionPolicy", policy, POLICIES))
-    return errors
-
-
-def update_errors(new: Mapping[str, Any], old: Mapping[str, Any]) -> list[str]:
-    """``ValidatePriorityClassUpdate``: value and (defaulted) preemptionPolicy are immutable."""
-    errors: list[str] = []
-    if new["value"] != old["value"]:
-        errors.append(forbidden("value", "may not be changed in an update."))
-    if new["preemptionPolicy"] != old["preemptionPolicy"]:
-        errors.append(invalid_value("preemptionPolicy", new["preemptionPolicy"], "field is immutable"))
-    return errors
-
-
 def defaulted(obj: Mapping[str, Any]) -> dict[str, Any]:
-    """v1 defaulting (preemptionPolicy, globalDefault) plus the type checks JSON decoding would do."""
-    out = dict(obj)
-    value = out.get("value", 0)
-    if isinstance(value, bool) or not isinstance(value, int) or not -(2**31) <= value < 2**31:
+    """The type checks JSON decoding would do (``_Malformed`` -> 400), then v1 defaulting.
+
+    Defaulting is :func:`linter.priorityclass.apply_defaults`; absent ``value`` and
+    ``globalDefault`` are filled with their Go zero values so later steps can index them.
+    """
+    value = obj.get("value", 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not pc.INT32_MIN <= value <= pc.INT32_MAX:
         raise _Malformed("value: must be a 32-bit integer")
-    out["value"] = value
-    default = out.get("globalDefault", False)
-    if not isinstance(default, bool):
+    global_default = obj.get("globalDefault", False)
+    if not isinstance(global_default, bool):
         raise _Malformed("globalDefault: must be a boolean")
-    out["globalDefault"] = default
-    policy = out.get("preemptionPolicy")
-    if policy is None:
-        policy = PREEMPT_LOWER_PRIORITY
-    if not isinstance(policy, str):
+    policy = obj.get("preemptionPolicy")
+    if policy is not None and not isinstance(policy, str):
         raise _Malformed("preemptionPolicy: must be a string")
-    out["preemptionPolicy"] = policy
-    return out
-
-
-def _system_class_problem(name: str, value: int, global_default: bool) -> str | None:
-    """``IsKnownSystemPriorityClass``: None when the object is exactly a built-in class."""
-    builtin = SYSTEM_CLASSES.get(name)
-    if builtin is None:
-        return f"{name} is not a known system priority class"
-    if value != builtin:
-        return f"value of {name} PriorityClass must be {builtin}"
-    if global_default:
-        return f"globalDefault of {name} PriorityClass must be false"
-    return None
+    return {**pc.apply_defaults(obj), "value": value, "globalDefault": global_default}
 
 
 def _already_default(name: str, holder: str) -> Decision:
-    why = f"PriorityClass {holder} is already marked as default. Only one default can exist"
-    return forbidden_decision(QUALIFIED_RESOURCE, name, why)
+    return forbidden_decision(QUALIFIED_RESOURCE, name, pc.already_default_reason(holder))
 
 
 def _claim(name: str, view: ClusterView, claim: DefaultClassClaim) -> Decision:
@@ -192,7 +113,7 @@ def _claim(name: str, view: ClusterView, claim: DefaultClassClaim) -> Decision:
 
 def _delete(request: AdmissionRequest, claim: DefaultClassClaim | None) -> Decision:
     name = request.name or object_display_name(request.old_object)
-    if name in SYSTEM_CLASSES:
+    if pc.builtin(name) is not None:
         return forbidden_decision(QUALIFIED_RESOURCE, name, "this is a system priority class and cannot be deleted")
     old = request.old_object
     was_default = old is None or old.get("globalDefault") is True
