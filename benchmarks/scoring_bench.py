@@ -239,6 +239,19 @@ def main() -> None:
         )
     ranking = state.rank(incoming, models[0][1])
     print(f"  (feasible {ranking.feasible_nodes}/{ranking.total_nodes}, reasons {dict(ranking.reason_counts)})")
+    pinned_names = [n["metadata"]["name"] for n in nodes[1:4]]
+    term = {"matchFields": [{"key": "metadata.name", "operator": "In", "values": pinned_names}]}
+    pinned = {
+        "metadata": {"name": "pinned", "namespace": "bench"},
+        "spec": dict(
+            templates[1],
+            affinity={
+                "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [term]}}
+            },
+        ),
+    }
+    median, p90 = measure(lambda _i: state.rank(pinned, models[0][1]), opts.runs)
+    print(f"  LeastAllocated, pod pinned to 3 nodes by matchFields  {median:7.1f} / {p90:7.1f} us")
 
     print(f"incremental update, median / p90 over {opts.runs} events:")
     fresh = [

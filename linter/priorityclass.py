@@ -4,6 +4,7 @@ Pure functions over plain dicts (v1 objects as JSON/YAML gives them); no linter-
 concerns, so the webhook's PriorityClass policy can use the same code and give the same
 messages:
 
+* :class:`PriorityClassInfo` -- the defaulted fields the Priority admission plugin reads;
 * :func:`apply_defaults` -- v1 defaulting (``preemptionPolicy`` -> ``PreemptLowerPriority``);
 * :func:`validate_create` / :func:`validate_update` -- the 422 field errors, in the API server's order;
 * :func:`existing_default` / :func:`global_default_conflict` -- the Priority admission plugin's
@@ -17,7 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from linter.priorityclass_names import dns1123_subdomain_errors, go_quote, go_value
+from linter.gofmt import FieldError, aggregate, go_quote, supported
+from linter.k8snames import dns1123_subdomain_errors
 
 SYSTEM_PRIORITY_CLASS_PREFIX = "system-"
 HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000
@@ -29,50 +31,25 @@ INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 
 @dataclass(frozen=True)
-class BuiltinClass:
+class PriorityClassInfo:
+    """The parts of a PriorityClass the Priority admission plugin reads, after v1 defaulting."""
+
     name: str
     value: int
     global_default: bool = False
     preemption_policy: str = PREEMPT_LOWER_PRIORITY
 
+    @classmethod
+    def from_object(cls, obj: Mapping[str, Any]) -> PriorityClassInfo:
+        """From a v1 PriorityClass dict (``globalDefault`` omitted = false, policy defaulted)."""
+        return cls(name_of(obj), value_of(obj), is_global_default(obj), preemption_policy_of(obj))
+
 
 # The classes the API server creates at start-up (scheduling.SystemPriorityClasses()).
-BUILTIN_CLASSES: tuple[BuiltinClass, ...] = (
-    BuiltinClass("system-node-critical", SYSTEM_CRITICAL_PRIORITY + 1000),
-    BuiltinClass("system-cluster-critical", SYSTEM_CRITICAL_PRIORITY),
+BUILTIN_CLASSES: tuple[PriorityClassInfo, ...] = (
+    PriorityClassInfo("system-node-critical", SYSTEM_CRITICAL_PRIORITY + 1000),
+    PriorityClassInfo("system-cluster-critical", SYSTEM_CRITICAL_PRIORITY),
 )
-
-_OMIT = object()
-
-
-@dataclass(frozen=True)
-class FieldError:
-    """One ``field.Error``; ``str()`` renders it exactly as apimachinery does."""
-
-    field: str
-    type: str  # "Invalid value", "Required value", "Forbidden", "Unsupported value"
-    bad_value: object = _OMIT
-    detail: str = ""
-
-    def __str__(self) -> str:
-        body = self.type
-        if self.type not in ("Required value", "Forbidden") and self.bad_value is not _OMIT:
-            body += ": " + go_value(self.bad_value)
-        if self.detail:
-            body += ": " + self.detail
-        return f"{self.field}: {body}"
-
-
-def aggregate(messages: Iterable[str]) -> str:
-    """``utilerrors.NewAggregate(...).Error()``: one message bare, several as ``[a, b]``, duplicates once."""
-    seen: list[str] = []
-    for m in messages:
-        if m not in seen:
-            seen.append(m)
-    if len(seen) == 1:
-        return seen[0]
-    return "[" + ", ".join(seen) + "]" if seen else ""
-
 
 # --- object access (tolerant: the linter may hand in anything a YAML file holds) -------------
 
@@ -110,7 +87,7 @@ def apply_defaults(obj: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def builtin(name: str) -> BuiltinClass | None:
+def builtin(name: str) -> PriorityClassInfo | None:
     return next((b for b in BUILTIN_CLASSES if b.name == name), None)
 
 
@@ -136,16 +113,16 @@ def _object_meta_errors(obj: Mapping[str, Any]) -> list[FieldError]:
     if isinstance(generate_name, str) and generate_name:
         # maskTrailingDash really drops two characters before appending "a"
         masked = generate_name[:-2] + "a" if len(generate_name) > 1 and generate_name.endswith("-") else generate_name
-        errs.extend(FieldError("metadata.generateName", "Invalid value", generate_name, m)
+        errs.extend(FieldError("Invalid value", "metadata.generateName", generate_name, m)
                     for m in dns1123_subdomain_errors(masked))
     name = name_of(obj)
     if not name:
-        errs.append(FieldError("metadata.name", "Required value", detail="name or generateName is required"))
+        errs.append(FieldError("Required value", "metadata.name", detail="name or generateName is required"))
     else:
-        errs.extend(FieldError("metadata.name", "Invalid value", name, m) for m in dns1123_subdomain_errors(name))
+        errs.extend(FieldError("Invalid value", "metadata.name", name, m) for m in dns1123_subdomain_errors(name))
     namespace = meta.get("namespace")
     if isinstance(namespace, str) and namespace:
-        errs.append(FieldError("metadata.namespace", "Forbidden", detail="not allowed on this type"))
+        errs.append(FieldError("Forbidden", "metadata.namespace", detail="not allowed on this type"))
     return errs
 
 
@@ -159,12 +136,12 @@ def validate_create(obj: Mapping[str, Any]) -> list[FieldError]:
         why = _system_class_error(name, value, is_global_default(obj))
         if why is not None:
             errs.append(FieldError(
-                "metadata.name", "Forbidden",
+                "Forbidden", "metadata.name",
                 detail=f"priority class names with '{SYSTEM_PRIORITY_CLASS_PREFIX}' prefix are reserved for "
                        f"system use only. error: {why}"))
     elif value > HIGHEST_USER_DEFINABLE_PRIORITY:
         errs.append(FieldError(
-            "value", "Forbidden",
+            "Forbidden", "value",
             detail=f"maximum allowed value of a user defined priority is {HIGHEST_USER_DEFINABLE_PRIORITY}"))
     policy = obj.get("preemptionPolicy")
     if isinstance(policy, str):
@@ -177,9 +154,8 @@ def preemption_policy_errors(policy: str, path: str = "preemptionPolicy") -> lis
     if policy in PREEMPTION_POLICIES:
         return []
     if policy == "":
-        return [FieldError(path, "Required value")]
-    supported = ", ".join(go_quote(p) for p in PREEMPTION_POLICIES)
-    return [FieldError(path, "Unsupported value", policy, f"supported values: {supported}")]
+        return [FieldError("Required value", path)]
+    return [FieldError("Unsupported value", path, policy, supported(PREEMPTION_POLICIES))]
 
 
 def validate_update(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[FieldError]:
@@ -187,11 +163,11 @@ def validate_update(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Fiel
     old, new = apply_defaults(old), apply_defaults(new)
     errs: list[FieldError] = []
     if name_of(new) != name_of(old):
-        errs.append(FieldError("metadata.name", "Invalid value", name_of(new), "field is immutable"))
+        errs.append(FieldError("Invalid value", "metadata.name", name_of(new), "field is immutable"))
     if value_of(new) != value_of(old):
-        errs.append(FieldError("value", "Forbidden", detail="may not be changed in an update."))
+        errs.append(FieldError("Forbidden", "value", detail="may not be changed in an update."))
     if new.get("preemptionPolicy") != old.get("preemptionPolicy"):
-        errs.append(FieldError("preemptionPolicy", "Invalid value", new.get("preemptionPolicy"),
+        errs.append(FieldError("Invalid value", "preemptionPolicy", new.get("preemptionPolicy"),
                                "field is immutable"))
     return errs
 

@@ -12,38 +12,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Protocol
 
+from linter.priorityclass import PriorityClassInfo
 from linter.scoring.cluster import ClusterState
 
-PREEMPT_LOWER_PRIORITY = "PreemptLowerPriority"
-PREEMPT_NEVER = "Never"
-
-
-@dataclass(frozen=True)
-class PriorityClassInfo:
-    """The parts of a PriorityClass the Priority plugin reads, after v1 defaulting."""
-
-    name: str
-    value: int
-    global_default: bool
-    preemption_policy: str = PREEMPT_LOWER_PRIORITY
-
-    @classmethod
-    def from_object(cls, obj: Mapping[str, Any]) -> PriorityClassInfo:
-        """Build from a v1 PriorityClass dict (``globalDefault`` omitted = false, policy defaulted)."""
-        metadata = obj.get("metadata")
-        name = metadata.get("name", "") if isinstance(metadata, Mapping) else ""
-        value = obj.get("value", 0)
-        policy = obj.get("preemptionPolicy")
-        return cls(
-            name=str(name),
-            value=value if isinstance(value, int) and not isinstance(value, bool) else 0,
-            global_default=obj.get("globalDefault") is True,
-            preemption_policy=policy if isinstance(policy, str) else PREEMPT_LOWER_PRIORITY,
-        )
+# PriorityClassInfo lives in the linter (one defaulting for both); re-exported for the cache and stores.
+__all__ = ["ClusterView", "PriorityClassInfo", "StaticClusterView"]
 
 
 class ClusterView(Protocol):

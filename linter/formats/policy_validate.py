@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from linter.priorityclass import FieldError
-from linter.priorityclass_names import go_quote, is_extended_resource_name, qualified_name_errors
+from linter.gofmt import FieldError, go_quote
+from linter.k8snames import is_extended_resource_name, qualified_name_errors
 from linter.source import Pointer
 
 MAX_WEIGHT = (2**63 - 1) // 10  # config.MaxWeight = MaxTotalScore / MaxPriority
@@ -105,7 +105,7 @@ def _policy_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
     errs.extend(_extender_errors(_list(policy.get("extenders"))))
     symmetric = _int(policy.get("hardPodAffinitySymmetricWeight"))
     if symmetric < 0 or symmetric > 100:
-        errs.append(LegacyError(str(FieldError("hardPodAffinitySymmetricWeight", "Invalid value", symmetric,
+        errs.append(LegacyError(str(FieldError("Invalid value", "hardPodAffinitySymmetricWeight", symmetric,
                                                "not in valid range [0-100]")), ("hardPodAffinitySymmetricWeight",)))
     return errs
 
@@ -118,7 +118,7 @@ def _extender_errors(extenders: list[Any]) -> list[LegacyError]:
     for i, extender in enumerate(extenders):
         e = _map(extender)
         if _str(e.get("prioritizeVerb")) and _int(e.get("weight")) <= 0:
-            errs.append(LegacyError(str(FieldError(f"extenders[{i}].weight", "Invalid value", _int(e.get("weight")),
+            errs.append(LegacyError(str(FieldError("Invalid value", f"extenders[{i}].weight", _int(e.get("weight")),
                                                    "must have a positive weight applied to it")),
                                     ("extenders", i, "weight")))
         if _str(e.get("bindVerb")):
@@ -129,13 +129,13 @@ def _extender_errors(extenders: list[Any]) -> list[LegacyError]:
             problems = qualified_name_errors(name)
             if not problems and not is_extended_resource_name(name):
                 problems = ["is an invalid extended resource name"]
-            errs.extend(LegacyError(str(FieldError(path, "Invalid value", name, m)), at) for m in problems)
+            errs.extend(LegacyError(str(FieldError("Invalid value", path, name, m)), at) for m in problems)
             if name in seen:
-                errs.append(LegacyError(str(FieldError(path, "Invalid value", name,
+                errs.append(LegacyError(str(FieldError("Invalid value", path, name,
                                                        "duplicate extender managed resource name")), at))
             seen.add(name)
     if binders > 1:
-        errs.append(LegacyError(str(FieldError("extenders", "Invalid value", f"found {binders} extenders implementing "
+        errs.append(LegacyError(str(FieldError("Invalid value", "extenders", f"found {binders} extenders implementing "
                                                "bind", "only one extender can implement bind")), ("extenders",)))
     return errs
 
@@ -160,12 +160,12 @@ def _rtcr_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
     errs: list[LegacyError] = []
     shape = [_map(p) for p in _list(args.get("shape"))]
     if not shape:
-        errs.append(LegacyError(str(FieldError("shape", "Required value", detail="at least one point must be "
+        errs.append(LegacyError(str(FieldError("Required value", "shape", detail="at least one point must be "
                                                "specified")), (*base, "shape")))
     else:
         for k in range(1, len(shape)):
             if _int(shape[k - 1].get("utilization")) >= _int(shape[k].get("utilization")):
-                errs.append(LegacyError(str(FieldError(f"shape[{k}].utilization", "Invalid value",
+                errs.append(LegacyError(str(FieldError("Invalid value", f"shape[{k}].utilization",
                                                        _int(shape[k].get("utilization")),
                                                        "values must be sorted in increasing order")),
                                         (*base, "shape", k, "utilization")))
@@ -174,14 +174,14 @@ def _rtcr_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
             for key, high in (("utilization", 100), ("score", MAX_CUSTOM_PRIORITY_SCORE)):
                 value = _int(point.get(key))
                 if value < 0 or value > high:
-                    errs.append(LegacyError(str(FieldError(f"shape[{k}].{key}", "Invalid value", value,
+                    errs.append(LegacyError(str(FieldError("Invalid value", f"shape[{k}].{key}", value,
                                                            f"not in valid range [0, {high}]")),
                                             (*base, "shape", k, key)))
     for k, resource in enumerate(_list(args.get("resources"))):
         r = _map(resource)
         weight = _int(r.get("weight"))
         if weight < 1:
-            errs.append(LegacyError(str(FieldError(f"resources[{k}].weight", "Invalid value", weight,
+            errs.append(LegacyError(str(FieldError("Invalid value", f"resources[{k}].weight", weight,
                                                    f"resource weight of {_str(r.get('name'))} not in valid range "
                                                    "[1, inf)")), (*base, "resources", k, "weight")))
     return errs

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linter import priorityclass, schema
+from linter.gofmt import FieldError
 from linter.model import SchedulerModel
-from linter.priorityclass import FieldError
 from linter.source import Document, Pointer
 
 KIND = "priorityclass"

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from linter.kubesched.gofmt import FieldError, Rendered, format_duration, go_json, supported
-from linter.kubesched.names import is_qualified_name
+from linter.gofmt import FieldError, Rendered, format_duration, go_json, supported
+from linter.k8snames import qualified_name_errors
 from linter.source import Pointer
 
 Result = Iterator[tuple[FieldError, Pointer]]
@@ -55,7 +55,7 @@ def _inter_pod_affinity(args: dict[str, Any], prefix: str) -> Result:
 
 
 def _label_name(value: str, path: str, ptr: Pointer) -> Result:
-    for msg in is_qualified_name(value):
+    for msg in qualified_name_errors(value):
         yield FieldError("Invalid value", path, value, msg), ptr
 
 

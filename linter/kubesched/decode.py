@@ -21,7 +21,7 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any
 
-from linter.kubesched.gofmt import DurationError, go_quote, json_number, parse_duration
+from linter.gofmt import DurationError, go_quote, json_number, parse_duration
 from linter.kubesched.issues import SCHEME
 from linter.kubesched.types import ARGS_TYPES, GoType
 from linter.source import Pointer

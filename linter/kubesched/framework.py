@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from linter.gofmt import FieldError, aggregate, wrap_int64
 from linter.kubesched import codes as c
 from linter.kubesched.argsvalid import validate_fit
 from linter.kubesched.defaults import PluginRef, Profile
-from linter.kubesched.gofmt import FieldError, aggregate, wrap_int64
 from linter.kubesched.registry import EXTENSION_ORDER, PLUGINS, UNMODELLED_POINTS
 from linter.source import Pointer
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from linter.gofmt import aggregate, go_quote
 from linter.kubesched import codes as c
 from linter.kubesched.decode import DecodeError, decode_args, decode_object
-from linter.kubesched.gofmt import aggregate, go_quote
 from linter.kubesched.issues import Issue
 from linter.kubesched.types import ARGS_TYPES, CONFIGURATION
 from linter.kubesched.validate import Found

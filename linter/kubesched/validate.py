@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from linter.gofmt import FieldError, Rendered, format_duration, go_json
+from linter.k8snames import is_extended_resource_name, qualified_name_errors
 from linter.kubesched import codes as c
 from linter.kubesched.argsvalid import validate_args
 from linter.kubesched.defaults import Globals, PluginSet, Profile
-from linter.kubesched.gofmt import FieldError, Rendered, format_duration, go_json
-from linter.kubesched.names import is_extended_resource_name, is_qualified_name
 from linter.kubesched.registry import REMOVED_PLUGINS_V1, V1, VALIDATED_POINTS
 from linter.source import Pointer
 
@@ -170,7 +170,7 @@ def _extenders(extenders: list[dict[str, Any]]) -> list[Found]:
             name = res.get("name", "")
             path = f"extenders[{i}].managedResources[{j}].name"
             ptr = (*base, "managedResources", j, "name")
-            msgs = is_qualified_name(name)
+            msgs = qualified_name_errors(name)
             out += [Found(c.EXTENDER, FieldError("Invalid value", path, name, m), ptr) for m in msgs]
             if not msgs and not is_extended_resource_name(name):
                 error = FieldError("Invalid value", path, name, "is an invalid extended resource name")

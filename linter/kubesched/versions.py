@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from linter.gofmt import go_json, go_quote
 from linter.kubesched import codes as c
 from linter.kubesched.decode import ARGS_KINDS
-from linter.kubesched.gofmt import go_json, go_quote
 from linter.kubesched.issues import SCHEME, Issue
 from linter.kubesched.registry import DROPPED_PLUGINS, GROUP, LEGACY_SCORE_PLUGINS, REMOVED_VERSIONS, V1
 from linter.source import Document

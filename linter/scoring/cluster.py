@@ -122,24 +122,26 @@ class ClusterState:
     # ---------------------------------------------------------------- node events
     def apply_node(self, node: Mapping[str, Any]) -> None:
         """Node ADDED/MODIFIED. Raises ValueError (QuantityError) on a bad allocatable quantity."""
-        metadata = node.get("metadata") or {}
+        metadata = _section(node, "metadata", "node")
         name = metadata.get("name")
         if not isinstance(name, str) or not name:
             raise ValueError("node: metadata.name is missing")
-        spec = node.get("spec") or {}
-        status = node.get("status") or {}
-        raw_alloc = status.get("allocatable") or {}
+        spec = _section(node, "spec", f"node {name}")
+        raw_alloc = _section(_section(node, "status", f"node {name}"), "allocatable", f"node {name}: status")
         alloc = node_allocatable(raw_alloc, f"node {name}: status.allocatable")
         vc_alloc = {
             k: _volcano_int(v, f"node {name}: status.allocatable.{k}")
             for k, v in volcano_allocatable(raw_alloc, f"node {name}: status.allocatable").items()
         }
+        raw_taints = spec.get("taints") or []
+        if not isinstance(raw_taints, list):
+            raise ValueError(f"node {name}: spec.taints must be a list")
         taints: TaintList = tuple(
-            (str(t.get("key", "")), str(t.get("value", "") or ""), str(t.get("effect", "")))
-            for t in spec.get("taints") or ()
+            (str(t.get("key") or ""), str(t.get("value") or ""), str(t.get("effect") or ""))
+            for t in raw_taints
             if isinstance(t, Mapping)
         )
-        labels = {str(k): str(v) for k, v in (metadata.get("labels") or {}).items()}
+        labels = {str(k): str(v) for k, v in _section(metadata, "labels", f"node {name}: metadata").items()}
         row = self._store.row(name)
         if not self._store.present[row]:
             self._node_count += 1
@@ -164,7 +166,10 @@ class ClusterState:
             self._forget(key)
             return
         node_name = str(pod["spec"]["nodeName"])
-        contribution = self._contribution(pod)
+        try:
+            contribution = self._contribution(pod)
+        except ValueError as exc:
+            raise ValueError("pod {}/{}: {}".format(*key, exc)) from None
         old = self._pods.get(key)
         if old is not None:
             if old[0] == node_name and old[1] is contribution:
@@ -191,10 +196,9 @@ class ClusterState:
         return self._memo.get("contribution", pod, self._compute_contribution)
 
     def _compute_contribution(self, pod: Mapping[str, Any]) -> Contribution:
-        where = "pod {}/{}".format(*_pod_key(pod))
         fit = fit_node_contribution(pod)
         actual = {k: v for k, v in actual_request(pod).items() if _counted(k)}
-        volcano = {k: _volcano_int(v, f"{where}: {k}") for k, v in volcano_request(pod).items()}
+        volcano = {k: _volcano_int(v, f"Volcano request {k}") for k, v in volcano_request(pod).items()}
         entries: list[ContributionEntry] = []
         for name in sorted(set(fit) | set(actual) | set(volcano)):
             amounts = (fit.get(name, 0), actual.get(name, 0), volcano.get(name, 0))
@@ -222,16 +226,27 @@ class ClusterState:
         before ``Ranking.plugin_weight``). With a :class:`VolcanoModel` it is the binpack
         score (float64, 0..100 x binpack.weight).
 
-        Filters run in kube-scheduler's order (NodeUnschedulable, NodeName, TaintToleration,
-        NodeAffinity, NodeResourcesFit; a profile's ``filter_plugins``/``fit_filter_enabled``
-        narrow that) and each infeasible node is counted once, under the first filter
-        that rejects it (for NodeResourcesFit: pods, cpu, memory, ephemeral-storage, then
-        scalar resources by name). ``filters=False`` scores every node (score-only).
+        Filters run in kube-scheduler's order (NodeAffinity's PreFilter for pods pinned to
+        node names, then NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
+        NodeResourcesFit; a profile's ``filter_plugins``/``fit_filter_enabled`` narrow that)
+        and each infeasible node is counted once, under the first filter that rejects it
+        (for NodeResourcesFit: pods, cpu, memory, ephemeral-storage, then scalar resources
+        by name). ``filters=False`` scores every node (score-only).
         A malformed quantity in ``pod`` raises ValueError naming the field.
         """
         return rank_pod(self._store, self._rank_memo, self._filter_cache, pod, model, profile, top, filters=filters)
 
 
+def _section(obj: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
+    """``obj[key]`` as a mapping (absent/null = empty); anything else is a one-line ValueError."""
+    value = obj.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}: {key} must be a mapping, got {type(value).__name__}")
+    return value
+
+
 def _pod_key(pod: Mapping[str, Any]) -> tuple[str, str]:
-    metadata = pod.get("metadata") or {}
+    metadata = _section(pod, "metadata", "pod")
     return (sys.intern(str(metadata.get("namespace") or "default")), str(metadata.get("name") or ""))

@@ -172,12 +172,21 @@ def _affinity(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reas
     selection = _selector_keys(pod)
     if selection is None:
         return
+    keys, uses_fields = selection
+    if uses_fields:
+        # matchFields reads the node name, so every node is its own case: evaluate only the
+        # nodes no earlier filter (e.g. the PreFilter's pinned names) has already rejected.
+        candidates = np.flatnonzero(store.present[: store.size] & (reasons.codes == 0))
+        failing, text = _evaluate_affinity(store, pod, keys, candidates)
+        if text is not None:
+            reasons.reject(failing, text)
+        return
     spec = _spec(pod)
     affinity = spec.get("affinity")
     key = repr((spec.get("nodeSelector"), affinity.get("nodeAffinity") if isinstance(affinity, Mapping) else None))
     hit = cache.affinity.get(key)
     if hit is None or hit[0] != store.version:
-        failing, text = _evaluate_affinity(store, pod, *selection)
+        failing, text = _evaluate_affinity(store, pod, keys, None)
         hit = (store.version, failing, text)
         cache.affinity[key] = hit
     if hit[2] is not None:
@@ -185,13 +194,14 @@ def _affinity(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reas
 
 
 def _evaluate_affinity(
-    store: NodeStore, pod: Mapping[str, Any], keys: list[str], uses_fields: bool
+    store: NodeStore, pod: Mapping[str, Any], keys: list[str], by_name: Int64Array | None
 ) -> tuple[BoolArray, str | None]:
+    """Rows failing NodeAffinity: per node in ``by_name`` if given, else per distinct label values."""
     rows = store.present_rows()
     failing = np.zeros(store.size, np.bool_)
     text: str | None = None
-    if uses_fields:  # matchFields reads the node name: every node is its own case
-        for row in rows:
+    if by_name is not None:
+        for row in by_name:
             labels = {k: v for k, v in store.row_labels[row].items() if k in keys}
             got = feasibility.node_affinity(pod, {"metadata": {"name": store.row_names[row], "labels": labels}})
             failing[row] = got is not None

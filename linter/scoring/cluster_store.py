@@ -257,4 +257,3 @@ class NodeStore:
 
     def label_value(self, key: str, value_id: int) -> str:
         return self.label_values[key][value_id]
-

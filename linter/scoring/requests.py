@@ -13,11 +13,11 @@ Pods are plain JSON-like v1 Pod mappings. A malformed quantity raises
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from linter.k8snames import is_extended_resource_name
 from linter.scoring.quantity import QuantityError, parse_quantity, to_scheduler_int
 
 __all__ = [
@@ -46,35 +46,13 @@ Requests = dict[str, Fraction]
 
 # ---------------------------------------------------------------- resource names
 
-_QUALIFIED_NAME = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
-_DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
-
-
-def _is_qualified_name(value: str) -> bool:
-    """``validation.IsQualifiedName``: optional DNS-subdomain prefix, '/', name <= 63 chars."""
-    parts = value.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix or len(prefix) > 253:
-            return False
-        if not all(_DNS1123_LABEL.fullmatch(label) for label in prefix.split(".")):
-            return False
-    else:
-        return False
-    return 0 < len(name) <= 63 and _QUALIFIED_NAME.fullmatch(name) is not None
-
-
 def _is_prefixed_native(name: str) -> bool:
     return "kubernetes.io/" in name
 
 
 def is_extended_resource(name: str) -> bool:
     """A ``domain/name`` resource outside ``kubernetes.io`` whose quota name is valid."""
-    if "/" not in name or _is_prefixed_native(name) or name.startswith("requests."):
-        return False
-    return _is_qualified_name("requests." + name)
+    return is_extended_resource_name(name)
 
 
 def is_scalar_resource(name: str) -> bool:

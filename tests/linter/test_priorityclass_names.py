@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from linter import priorityclass as pc
-from linter.priorityclass_names import (
+from linter.gofmt import aggregate, go_quote
+from linter.k8snames import (
     dns1123_subdomain_errors,
-    go_quote,
     is_extended_resource_name,
     qualified_name_errors,
 )
@@ -55,7 +55,7 @@ def test_invalid_message_aggregates_and_deduplicates() -> None:
     message = pc.invalid_message("x", errors)
     assert message.startswith('PriorityClass.scheduling.k8s.io "x" is invalid: [metadata.namespace: Forbidden')
     assert message.endswith("preemptionPolicy: Required value]")
-    assert pc.aggregate(["a", "a"]) == "a"
+    assert aggregate(["a", "a"]) == "a"
 
 
 def test_update_compares_defaulted_preemption_policy() -> None:

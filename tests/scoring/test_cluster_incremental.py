@@ -22,7 +22,9 @@ from linter.scoring.nodes import is_counted_pod, node_views
 
 from .test_cluster_property import NODE_NAMES, POD_NAMES, bound_pod, incoming_pod, node
 
-FIXTURES = Path("/work/shared/fixtures/watch")
+FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "watch"
+if not FIXTURES.is_dir():  # the repo may be checked out elsewhere; the shared folder is fixed
+    FIXTURES = Path("/work/shared/fixtures/watch")
 
 
 def snapshot(state: ClusterState) -> dict[str, dict[str, Any]]:
@@ -260,3 +262,29 @@ def test_selector_cache_follows_rows_that_appear_and_move() -> None:
         state.rank(probe, model, top=0)
         _record(state, nodes, pods, kind, obj)
         assert state.rank(probe, model, top=0) == rebuild(nodes, pods, pods_first=False).rank(probe, model, top=0)
+
+
+def test_bad_objects_raise_one_line_errors_and_change_nothing() -> None:
+    state = ClusterState()
+    state.apply_node(_node("a"))
+    state.apply_pod(_pod("good", "a", "1"))
+    before = snapshot(state)
+    bad_pod = _pod("good", "a", "1")
+    bad_pod["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "one"
+    bad_node = _node("a")
+    bad_node["status"]["allocatable"]["memory"] = "lots"
+    attempts: list[tuple[Any, tuple[str, ...]]] = [
+        (lambda: state.apply_pod(bad_pod), ("pod ns/good", "spec.containers[0].resources.requests.cpu")),
+        (lambda: state.apply_node(bad_node), ("node a", "status.allocatable")),
+        (lambda: state.apply_node({"metadata": {"name": "b"}, "spec": "cordoned"}), ("node b", "spec")),
+        (lambda: state.apply_node({"metadata": {}}), ("metadata.name",)),
+    ]
+    for attempt, fragments in attempts:
+        try:
+            attempt()
+        except ValueError as exc:
+            message = str(exc)
+            assert "\n" not in message and all(f in message for f in fragments), message
+        else:
+            raise AssertionError(f"no error for {fragments}")
+        assert snapshot(state) == before

@@ -154,7 +154,7 @@ def test_error_410_inside_a_watch_stream_relists_and_reconciles(
     server: ReplayServer, make_cache: Any, recording: str
 ) -> None:
     initial = fixture_items("list-pods-all-namespaces")
-    survivors = initial[:3] + [_pod_named(initial[0], "appeared-during-gap")]
+    survivors = [*initial[:3], _pod_named(initial[0], "appeared-during-gap")]
     server.enqueue("pods", "list", fixture_reply("list-pods-all-namespaces"))
     server.enqueue("pods", "watch", fixture_watch(recording))
     server.defaults[("pods", "list")] = synthetic_list("PodList", survivors, "400")

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from linter.engine import CODE_UNRECOGNIZED, lint_text
 from linter.findings import Finding, Severity
-from linter.priorityclass_names import go_quote
+from linter.gofmt import go_quote
 from webhook.admission import AdmissionRequest, Decision
 from webhook.policies.k8serrors import bad_request
 

@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from linter.priorityclass import PREEMPT_LOWER_PRIORITY, PriorityClassInfo
 from webhook.admission import Decision
 from webhook.patch import PatchOp, set_member
 from webhook.policies.k8serrors import bad_request, forbidden_decision
-from webhook.view import PREEMPT_LOWER_PRIORITY, PriorityClassInfo
 
 PODS_RESOURCE = "pods"
 

@@ -1,17 +1,19 @@
-"""Go formatting and parsing rules the scheduler's messages depend on.
+"""Go value formatting and parsing the Kubernetes messages depend on (the one copy in the project).
 
 * ``json_number``: how encoding/json writes a float64 (sigs.k8s.io/yaml turns every YAML
   number into JSON this way before the typed decode, so ``5.0`` arrives as ``5``).
-* ``go_quote``: Go's ``%q`` / ``strconv.Quote`` for the ASCII/printable cases config files hold.
+* ``go_quote``: Go's ``%q`` / ``strconv.Quote``; ``go_len``: Go's ``len`` of a string.
 * ``parse_duration`` / ``format_duration``: ``time.ParseDuration`` and ``Duration.String``.
-* ``FieldError`` and ``aggregate``: k8s.io/apimachinery field-error rendering and the
-  ``[e1, e2]`` join (identical messages printed once).
+* ``FieldError``, ``go_value`` and ``aggregate``: k8s.io/apimachinery field-error rendering and
+  the ``[e1, e2]`` join (identical messages printed once).
+* ``go_json``: compact JSON as encoding/json writes it.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -49,9 +51,32 @@ def json_number(value: int | float) -> str:
 
 
 def go_quote(text: str) -> str:
-    """``%q`` of a string: JSON-like double quotes, non-ASCII printable characters kept."""
-    out = json.dumps(text, ensure_ascii=False)
-    return out.replace("\\u007f", "\\x7f")
+    """Go's ``%q`` / ``strconv.Quote``: printable runes kept, the rest escaped as Go does."""
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ch in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[ch])
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\x{code:02x}")
+        elif 0xD800 <= code <= 0xDFFF:  # a lone surrogate: Go's JSON decoder made it U+FFFD
+            out.append("\ufffd")
+        elif not ch.isprintable():  # Python's and Go's "printable" agree (spaces other than ' ' escaped)
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
+
+
+def go_len(value: str) -> int:
+    """Go's ``len`` of a string: its UTF-8 bytes (a lone surrogate from JSON counts as U+FFFD's three)."""
+    return len(value.encode("utf-8", "surrogatepass"))
 
 
 # --- durations -------------------------------------------------------------------------------
@@ -145,24 +170,31 @@ class Rendered:
 
 @dataclass(frozen=True)
 class FieldError:
-    """One ``field.Error``; ``pointer`` says where it is in the document (not part of the text)."""
+    """One ``field.Error``; ``render()`` (and ``str()``) give apimachinery's text."""
 
     kind: str  # Invalid value | Required value | Duplicate value | Unsupported value | Forbidden
-    path: str
-    value: Any = OMIT
+    field: str
+    bad_value: Any = OMIT
     detail: str = ""
 
     def render(self) -> str:
         body = self.kind
-        if self.kind in ("Invalid value", "Duplicate value", "Unsupported value") and self.value is not OMIT:
-            body = f"{self.kind}: {render_value(self.value)}"
+        if self.kind not in _VALUELESS_KINDS and self.bad_value is not OMIT:
+            body = f"{self.kind}: {go_value(self.bad_value)}"
         if self.detail:
             body += f": {self.detail}"
-        return f"{self.path}: {body}"
+        return f"{self.field}: {body}"
+
+    def __str__(self) -> str:
+        return self.render()
 
 
-def render_value(value: Any) -> str:
-    """Simple values bare (numbers, bools), strings quoted, anything else as Go's JSON."""
+# ErrorBody prints no value for these types even when one was given.
+_VALUELESS_KINDS = frozenset({"Required value", "Forbidden", "Too long", "Internal error"})
+
+
+def go_value(value: Any) -> str:
+    """A bad value as ``field.Error`` prints it: numbers and bools bare, strings quoted, else Go's JSON."""
     if isinstance(value, Rendered):
         return value.text
     if isinstance(value, bool):
@@ -176,18 +208,19 @@ def render_value(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def aggregate(messages: list[str]) -> str:
-    """utilerrors aggregate text: one message bare, several as ``[a, b]`` with repeats dropped."""
+def aggregate(messages: Iterable[str]) -> str:
+    """``utilerrors.NewAggregate(...).Error()``: one message bare, several as ``[a, b]``, repeats once."""
     seen: list[str] = []
     for m in messages:
         if m not in seen:
             seen.append(m)
     if len(seen) == 1:
         return seen[0]
-    return "[" + ", ".join(seen) + "]"
+    return "[" + ", ".join(seen) + "]" if seen else ""
 
 
-def supported(values: list[str]) -> str:
+def supported(values: Iterable[str]) -> str:
+    """The ``NotSupported`` detail: ``supported values: "a", "b"``."""
     return "supported values: " + ", ".join(go_quote(v) for v in values)
 
 

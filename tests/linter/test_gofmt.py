@@ -1,15 +1,18 @@
-"""Go-compatible formatting and parsing the kube-scheduler messages depend on."""
+"""Go-compatible formatting and parsing the Kubernetes messages depend on (linter.gofmt)."""
 
 from __future__ import annotations
 
 import pytest
 
-from linter.kubesched.gofmt import (
+from linter.gofmt import (
     DurationError,
     FieldError,
     aggregate,
     format_duration,
     go_json,
+    go_len,
+    go_quote,
+    go_value,
     json_number,
     parse_duration,
     wrap_int64,
@@ -58,3 +61,47 @@ def test_go_json_and_int64_wraparound() -> None:
     assert go_json({"b": [1, 2.0], "a": "<&>"}) == '{"a":"\\u003c\\u0026\\u003e","b":[1,2]}'
     assert wrap_int64(2**63) == -(2**63)
     assert wrap_int64((2**63 - 1) - (-100)) < 0
+
+
+# strconv.Quote's rules (strconv/quote.go, appendEscapedRune): the seven C escapes, \x for
+# runes below ' ' and DEL, \u / \U for other runes unicode.IsPrint rejects (every space but
+# ' ', U+2028, format characters), printable non-ASCII kept as is.
+@pytest.mark.parametrize(("text", "quoted"), [
+    ("", '""'),
+    ('say "hi"', '"say \\"hi\\""'),
+    ("back\\slash", '"back\\\\slash"'),
+    ("\a\b\f\n\r\t\v", '"\\a\\b\\f\\n\\r\\t\\v"'),
+    ("\x00\x01\x1f", '"\\x00\\x01\\x1f"'),
+    ("\x7f", '"\\x7f"'),
+    ("\x85", '"\\u0085"'),
+    ("!\u00a0!\u2000!\u3000!", '"!\\u00a0!\\u2000!\\u3000!"'),
+    ("\u2028\u2029", '"\\u2028\\u2029"'),
+    ("\u00ad\ufeff", '"\\u00ad\\ufeff"'),
+    ("\U000e0001", '"\\U000e0001"'),
+    ("\U0010ffff", '"\\U0010ffff"'),
+    ("caf\u00e9 \u263a \U0001f600", '"caf\u00e9 \u263a \U0001f600"'),
+    ("<&>'", '"<&>\'"'),
+    ("\ud800", '"\ufffd"'),  # a lone surrogate is what Go's decoders had already made U+FFFD
+])
+def test_go_quote_matches_strconv_quote(text: str, quoted: str) -> None:
+    assert go_quote(text) == quoted
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    ("x\n", '"x\\n"'), (7, "7"), (-1, "-1"), (2.5, "2.5"), (True, "true"), (None, "null"), ({"a": 1}, '{"a":1}'),
+])
+def test_go_value_prints_like_field_error(value: object, shown: str) -> None:
+    assert go_value(value) == shown
+
+
+def test_go_len_counts_utf8_bytes() -> None:
+    assert go_len("abc") == 3
+    assert go_len("\u00e9") == 2
+    assert go_len("\U0001f600") == 4
+
+
+def test_field_error_omits_value_for_valueless_kinds_and_aggregates_nothing_as_empty() -> None:
+    assert str(FieldError("Forbidden", "spec", "x", "no")) == "spec: Forbidden: no"
+    assert str(FieldError("Unsupported value", "p", "", 'supported values: "A"')) == \
+        'p: Unsupported value: "": supported values: "A"'
+    assert aggregate([]) == ""

@@ -1,13 +1,17 @@
-"""Kubernetes name checks and Go value rendering, with apimachinery's exact message texts.
+"""Kubernetes name checks with apimachinery's exact message texts (the one copy in the project).
 
-Used by the PriorityClass validation (object names) and the legacy Policy's extender checks
-(extended resource names). Pure functions over strings; the texts are those of
-k8s.io/apimachinery/pkg/util/validation (unchanged from 1.17 to 1.36).
+``IsDNS1123Subdomain``, ``IsQualifiedName`` and ``IsExtendedResourceName`` from
+k8s.io/apimachinery/pkg/util/validation and k8s.io/kubernetes/pkg/apis/core/v1/helper
+(texts unchanged from 1.17 to 1.36). Each check returns the error messages, empty when the
+value is valid. Patterns are matched with ``fullmatch``: Go's ``^...$`` does not accept a
+trailing newline, Python's ``$`` would.
 """
 
 from __future__ import annotations
 
 import re
+
+from linter.gofmt import go_len
 
 DNS1123_SUBDOMAIN_MAX_LENGTH = 253
 QUALIFIED_NAME_MAX_LENGTH = 63
@@ -36,20 +40,11 @@ def max_len_error(length: int) -> str:
 
 
 def regex_error(msg: str, fmt: str, *examples: str) -> str:
-    """``validation.RegexError``: note the ``',  or '`` (two spaces) between examples."""
+    """``validation.RegexError``: ``msg (e.g. 'a',  or 'b', regex used for validation is '...')``."""
     if not examples:
         return f"{msg} (regex used for validation is '{fmt}')"
-    out = msg + " (e.g. "
-    for i, example in enumerate(examples):
-        if i > 0:
-            out += " or "
-        out += f"'{example}', "
-    return out + f"regex used for validation is '{fmt}')"
-
-
-def go_len(value: str) -> int:
-    """Go's ``len`` of a string: its UTF-8 bytes (a lone surrogate from JSON counts as U+FFFD's three)."""
-    return len(value.encode("utf-8", "surrogatepass"))
+    shown = " or ".join(f"'{example}', " for example in examples)
+    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
 
 
 def dns1123_subdomain_errors(value: str) -> list[str]:
@@ -94,41 +89,3 @@ def is_extended_resource_name(name: str) -> bool:
     if native or name.startswith("requests."):
         return False
     return not qualified_name_errors("requests." + name)
-
-
-def go_quote(value: str) -> str:
-    """Go's ``%q`` / ``strconv.Quote``: printable runes kept, the rest escaped as Go does.
-
-    The one Go-quoting helper for the PriorityClass validation and the webhook's messages.
-    """
-    out = ['"']
-    for ch in value:
-        code = ord(ch)
-        if ch in ('"', "\\"):
-            out.append("\\" + ch)
-        elif ch in _GO_ESCAPES:
-            out.append(_GO_ESCAPES[ch])
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\x{code:02x}")
-        elif 0xD800 <= code <= 0xDFFF:  # a lone surrogate: Go's JSON decoder made it U+FFFD
-            out.append("\ufffd")
-        elif not ch.isprintable():
-            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
-_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
-
-
-def go_value(value: object) -> str:
-    """A bad value as ``field.Error`` prints it: strings quoted, numbers bare, nil as ``null``."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return go_quote(value)
-    if value is None:
-        return "null"
-    return str(value)
