@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.gofmt import FieldError, aggregate, go_quote, supported
+from linter.gozero import as_int
 from linter.k8snames import dns1123_subdomain_errors
 
 SYSTEM_PRIORITY_CLASS_PREFIX = "system-"
@@ -65,8 +66,7 @@ def name_of(obj: Mapping[str, Any]) -> str:
 
 def value_of(obj: Mapping[str, Any]) -> int:
     """``value`` as Go holds it: an absent value is the int32 zero value."""
-    value = obj.get("value")
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    return as_int(obj.get("value"))
 
 
 def is_global_default(obj: Mapping[str, Any]) -> bool:

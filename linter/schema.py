@@ -21,13 +21,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 import schemas
 from linter.source import Document, Pointer
+
+if TYPE_CHECKING:  # importing jsonschema costs ~40 ms: only pay it when a schema really runs
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 _TYPE_NAMES = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer",
                "number": "a number", "boolean": "a boolean", "null": "null"}
@@ -46,6 +47,8 @@ class SchemaError:
 def validator(schema_name: str) -> Draft202012Validator:
     # No check_schema() here: validating the 73 kB kube-scheduler schema against the
     # meta-schema costs ~100 ms on every CLI start; the tests check every shipped schema instead.
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(schemas.load(schema_name))
 
 

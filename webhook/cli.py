@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -105,8 +106,15 @@ def check_serve(settings: Settings) -> str | None:
 
 def run_serve(args: argparse.Namespace) -> int:
     overrides = {field: getattr(args, field) for _, field, _, _ in SERVE_FLAGS}
-    if args.request_timeout is not None and args.request_timeout <= 0:
-        return _fail(f"--request-timeout: must be > 0, got {args.request_timeout}")
+    raw_timeout = args.request_timeout if args.request_timeout is not None else os.environ.get(REQUEST_TIMEOUT_ENV)
+    if raw_timeout not in (None, ""):
+        try:
+            timeout = float(raw_timeout)
+        except ValueError:
+            timeout = math.nan
+        if not (math.isfinite(timeout) and timeout > 0):
+            return _fail(f"--request-timeout / {REQUEST_TIMEOUT_ENV}: must be a number of seconds > 0, "
+                         f"got {raw_timeout!r}")
     try:
         settings = Settings.from_env(os.environ, **overrides)
     except SettingsError as exc:

@@ -16,6 +16,7 @@ from typing import Any
 
 from linter import schema
 from linter.formats.policy_validate import LegacyError, fatal_errors, first_rtcr, validation_errors
+from linter.gozero import as_int
 from linter.model import (
     DEFAULT_RESOURCES,
     LegacyPolicyModel,
@@ -53,10 +54,6 @@ class PolicyContext:
         return self.model.rtcr if isinstance(self.model, LegacyPolicyModel) else None
 
 
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
 def legacy_model(policy: dict[str, Any]) -> LegacyPolicyModel:
     """The RTCR priority as 1.22 built it: shape as written (0..10), resources default cpu:1, memory:1."""
     found = first_rtcr(policy)
@@ -64,12 +61,12 @@ def legacy_model(policy: dict[str, Any]) -> LegacyPolicyModel:
         return LegacyPolicyModel(rtcr=None)
     index, args = found
     priority = policy["priorities"][index]
-    shape = tuple(ShapePoint(_int(p.get("utilization")), _int(p.get("score")))
+    shape = tuple(ShapePoint(as_int(p.get("utilization")), as_int(p.get("score")))
                   for p in args.get("shape") or [] if isinstance(p, dict))
-    resources = tuple(ResourceWeight(str(r.get("name") or ""), _int(r.get("weight")))
+    resources = tuple(ResourceWeight(str(r.get("name") or ""), as_int(r.get("weight")))
                       for r in args.get("resources") or [] if isinstance(r, dict))
     return LegacyPolicyModel(rtcr=LegacyRtcrPriority(
-        name=str(priority.get("name") or ""), weight=_int(priority.get("weight")), shape=shape,
+        name=str(priority.get("name") or ""), weight=as_int(priority.get("weight")), shape=shape,
         resources=resources or DEFAULT_RESOURCES))
 
 

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.gofmt import FieldError, go_quote
-from linter.k8snames import is_extended_resource_name, qualified_name_errors
+from linter.gozero import as_int, as_list, as_map, as_str
+from linter.kubesched.validate import extender_errors
 from linter.source import Pointer
 
 MAX_WEIGHT = (2**63 - 1) // 10  # config.MaxWeight = MaxTotalScore / MaxPriority
@@ -51,22 +52,6 @@ class LegacyError:
     pointer: Pointer
 
 
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _map(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _str(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
 def _present(argument: Mapping[str, Any], key: str) -> bool:
     return argument.get(key) is not None
 
@@ -75,16 +60,16 @@ def _policy_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
     """``ValidatePolicy`` (1.22), in its order."""
     errs: list[LegacyError] = []
     declared: dict[str, tuple[str, int]] = {}  # custom priority type -> (name, weight) of the first
-    for i, priority in enumerate(_list(policy.get("priorities"))):
-        p = _map(priority)
-        name, weight = _str(p.get("name")), _int(p.get("weight"))
+    for i, priority in enumerate(as_list(policy.get("priorities"))):
+        p = as_map(priority)
+        name, weight = as_str(p.get("name")), as_int(p.get("weight"))
         at: Pointer = ("priorities", i)
         if weight <= 0 or weight >= MAX_WEIGHT:
             errs.append(LegacyError(f"priority {name} should have a positive weight applied to it or it has overflown",
                                     (*at, "weight")))
         if p.get("argument") is None:
             continue
-        argument = _map(p.get("argument"))
+        argument = as_map(p.get("argument"))
         if _present(argument, "labelPreference") or _present(argument, "serviceAntiAffinity"):
             kind = "LabelPreference" if _present(argument, "labelPreference") else "ServiceAntiAffinity"
             existing = declared.get(kind)
@@ -102,51 +87,21 @@ def _policy_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
                 declared["RequestedToCapacityRatio"] = (name, weight)
         else:
             errs.append(LegacyError(f"no priority arguments set for priority {name}", (*at, "argument")))
-    errs.extend(_extender_errors(_list(policy.get("extenders"))))
-    symmetric = _int(policy.get("hardPodAffinitySymmetricWeight"))
+    errs.extend(LegacyError(str(error), ptr) for error, ptr in extender_errors(policy.get("extenders")))
+    symmetric = as_int(policy.get("hardPodAffinitySymmetricWeight"))
     if symmetric < 0 or symmetric > 100:
         errs.append(LegacyError(str(FieldError("Invalid value", "hardPodAffinitySymmetricWeight", symmetric,
                                                "not in valid range [0-100]")), ("hardPodAffinitySymmetricWeight",)))
     return errs
 
 
-def _extender_errors(extenders: list[Any]) -> list[LegacyError]:
-    """``validateExtenders``: positive weight with a prioritizeVerb, managed resource names, one binder."""
-    errs: list[LegacyError] = []
-    binders = 0
-    seen: set[str] = set()
-    for i, extender in enumerate(extenders):
-        e = _map(extender)
-        if _str(e.get("prioritizeVerb")) and _int(e.get("weight")) <= 0:
-            errs.append(LegacyError(str(FieldError("Invalid value", f"extenders[{i}].weight", _int(e.get("weight")),
-                                                   "must have a positive weight applied to it")),
-                                    ("extenders", i, "weight")))
-        if _str(e.get("bindVerb")):
-            binders += 1
-        for j, resource in enumerate(_list(e.get("managedResources"))):
-            name = _str(_map(resource).get("name"))
-            path, at = f"extenders[{i}].managedResources[{j}].name", ("extenders", i, "managedResources", j, "name")
-            problems = qualified_name_errors(name)
-            if not problems and not is_extended_resource_name(name):
-                problems = ["is an invalid extended resource name"]
-            errs.extend(LegacyError(str(FieldError("Invalid value", path, name, m)), at) for m in problems)
-            if name in seen:
-                errs.append(LegacyError(str(FieldError("Invalid value", path, name,
-                                                       "duplicate extender managed resource name")), at))
-            seen.add(name)
-    if binders > 1:
-        errs.append(LegacyError(str(FieldError("Invalid value", "extenders", f"found {binders} extenders implementing "
-                                               "bind", "only one extender can implement bind")), ("extenders",)))
-    return errs
-
-
 def first_rtcr(policy: Mapping[str, Any]) -> tuple[int, Mapping[str, Any]] | None:
     """Index and arguments of the first priority whose argument selects RequestedToCapacityRatio."""
-    for i, priority in enumerate(_list(policy.get("priorities"))):
-        argument = _map(_map(priority).get("argument"))
+    for i, priority in enumerate(as_list(policy.get("priorities"))):
+        argument = as_map(as_map(priority).get("argument"))
         if not (_present(argument, "labelPreference") or _present(argument, "serviceAntiAffinity")) and _present(
                 argument, RTCR_KEY):
-            return i, _map(argument.get(RTCR_KEY))
+            return i, as_map(argument.get(RTCR_KEY))
     return None
 
 
@@ -158,31 +113,31 @@ def _rtcr_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
     i, args = found
     base: Pointer = ("priorities", i, "argument", RTCR_KEY)
     errs: list[LegacyError] = []
-    shape = [_map(p) for p in _list(args.get("shape"))]
+    shape = [as_map(p) for p in as_list(args.get("shape"))]
     if not shape:
         errs.append(LegacyError(str(FieldError("Required value", "shape", detail="at least one point must be "
                                                "specified")), (*base, "shape")))
     else:
         for k in range(1, len(shape)):
-            if _int(shape[k - 1].get("utilization")) >= _int(shape[k].get("utilization")):
+            if as_int(shape[k - 1].get("utilization")) >= as_int(shape[k].get("utilization")):
                 errs.append(LegacyError(str(FieldError("Invalid value", f"shape[{k}].utilization",
-                                                       _int(shape[k].get("utilization")),
+                                                       as_int(shape[k].get("utilization")),
                                                        "values must be sorted in increasing order")),
                                         (*base, "shape", k, "utilization")))
                 break
         for k, point in enumerate(shape):
             for key, high in (("utilization", 100), ("score", MAX_CUSTOM_PRIORITY_SCORE)):
-                value = _int(point.get(key))
+                value = as_int(point.get(key))
                 if value < 0 or value > high:
                     errs.append(LegacyError(str(FieldError("Invalid value", f"shape[{k}].{key}", value,
                                                            f"not in valid range [0, {high}]")),
                                             (*base, "shape", k, key)))
-    for k, resource in enumerate(_list(args.get("resources"))):
-        r = _map(resource)
-        weight = _int(r.get("weight"))
+    for k, resource in enumerate(as_list(args.get("resources"))):
+        r = as_map(resource)
+        weight = as_int(r.get("weight"))
         if weight < 1:
             errs.append(LegacyError(str(FieldError("Invalid value", f"resources[{k}].weight", weight,
-                                                   f"resource weight of {_str(r.get('name'))} not in valid range "
+                                                   f"resource weight of {as_str(r.get('name'))} not in valid range "
                                                    "[1, inf)")), (*base, "resources", k, "weight")))
     return errs
 
@@ -202,10 +157,10 @@ def fatal_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
     errs: list[LegacyError] = []
     for section, known, members, label in (("predicates", KNOWN_PREDICATES, _PREDICATE_ARGS, "Predicate"),
                                            ("priorities", KNOWN_PRIORITIES, _PRIORITY_ARGS, "Priority")):
-        for i, item in enumerate(_list(policy.get(section))):
-            entry = _map(item)
-            name = _str(entry.get("name"))
-            argument = _map(entry.get("argument"))
+        for i, item in enumerate(as_list(policy.get(section))):
+            entry = as_map(item)
+            name = as_str(entry.get("name"))
+            argument = as_map(entry.get("argument"))
             count = sum(1 for m in members if _present(argument, m))
             # a priority argument with no member is ValidatePolicy's "no priority arguments set" already
             if entry.get("argument") is not None and (count > 1 or (count == 0 and section == "predicates")):

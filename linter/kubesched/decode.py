@@ -53,6 +53,7 @@ class _Walk:
 
 
 def _json_kind(value: Any) -> str:
+    """The JSON kind encoding/json names in an ``UnmarshalTypeError`` (``cannot unmarshal <kind>``)."""
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, (int, float)):
@@ -199,21 +200,31 @@ def decode_object(data: dict[str, Any], root: GoType) -> tuple[dict[str, Any], _
     return out, decoder.walk
 
 
+def find_kind_error(data: Any) -> tuple[str, str | None] | None:
+    """What probing apiVersion/kind (``json.Unmarshal`` into a TypeMeta struct) rejects: (text, key) or None.
+
+    ``key`` is the offending ``apiVersion``/``kind`` field, None when ``data`` is not an object.
+    """
+    prefix = "couldn't get version/kind; json parse error: json: cannot unmarshal"
+    if not isinstance(data, dict):
+        return f"{prefix} {_json_kind(data)} into Go value of type {_FIND_KIND}", None
+    for key in ("apiVersion", "kind"):
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            return f"{prefix} {_json_kind(value)} into Go struct field .{key} of type string", key
+    return None
+
+
 def decode_args(name: str, raw: Any, base: Pointer) -> tuple[dict[str, Any] | None, DecodeError | None,
                                                                  list[DecodeError]]:
     """Decode one plugin's args as ``<name>Args``: (typed args, fatal error, strict errors)."""
     t = ARGS_TYPES[name]
     if raw is None:
         return {}, None, []
-    if not isinstance(raw, dict):
-        text = (f"couldn't get version/kind; json parse error: json: cannot unmarshal {_json_kind(raw)} "
-                f"into Go value of type {_FIND_KIND}")
-        return None, DecodeError(text, base, kind="args-kind"), []
-    for meta in ("apiVersion", "kind"):
-        if meta in raw and raw[meta] is not None and not isinstance(raw[meta], str):
-            text = (f"couldn't get version/kind; json parse error: json: cannot unmarshal {_json_kind(raw[meta])}"
-                    f" into Go struct field .{meta} of type string")
-            return None, DecodeError(text, (*base, meta), kind="args-kind"), []
+    meta_error = find_kind_error(raw)
+    if meta_error is not None:
+        text, key = meta_error
+        return None, DecodeError(text, base if key is None else (*base, key), kind="args-kind"), []
     kind_error = args_kind_error(name, raw.get("apiVersion") or "", raw.get("kind") or "")
     if kind_error is not None:
         return None, DecodeError(kind_error, base, kind="args-kind"), []

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.gofmt import FieldError, Rendered, format_duration, go_json
+from linter.gozero import as_int, as_list, as_map, as_str
 from linter.k8snames import is_extended_resource_name, qualified_name_errors
 from linter.kubesched import codes as c
 from linter.kubesched.argsvalid import validate_args
@@ -58,7 +59,7 @@ def validate_config(config: dict[str, Any], g: Globals, profiles: list[Profile])
         out.append(Found(c.GLOBAL, FieldError("Invalid value", "podMaxBackoffSeconds", g.max_backoff,
                                               "must be greater than or equal to PodInitialBackoffSeconds"),
                          ("podMaxBackoffSeconds",)))
-    out += _extenders(config.get("extenders") or [])
+    out += [Found(c.EXTENDER, error, ptr) for error, ptr in extender_errors(config.get("extenders"))]
     return out
 
 
@@ -155,32 +156,36 @@ def _common_queue_sort(profiles: list[Profile]) -> list[Found]:
     return out
 
 
-def _extenders(extenders: list[dict[str, Any]]) -> list[Found]:
-    out: list[Found] = []
+def extender_errors(extenders: Any) -> list[tuple[FieldError, Pointer]]:
+    """``validateExtenders`` (the same code for KubeSchedulerConfiguration and the legacy Policy).
+
+    A positive weight with a prioritizeVerb, valid unique managed resource names, at most one
+    binder. Tolerant of wrong types (treated as Go's zero values) so the legacy Policy, which
+    has no typed decode here, can pass its raw list.
+    """
+    out: list[tuple[FieldError, Pointer]] = []
     binders = 0
     seen: set[str] = set()
-    for i, ext in enumerate(extenders):
-        base = ("extenders", i)
-        if ext.get("prioritizeVerb") and ext.get("weight", 0) <= 0:
-            out.append(Found(c.EXTENDER, FieldError("Invalid value", f"extenders[{i}].weight", ext.get("weight", 0),
-                                                    "must have a positive weight applied to it"), (*base, "weight")))
-        if ext.get("bindVerb"):
+    for i, extender in enumerate(as_list(extenders)):
+        ext = as_map(extender)
+        weight = as_int(ext.get("weight"))
+        if as_str(ext.get("prioritizeVerb")) and weight <= 0:
+            out.append((FieldError("Invalid value", f"extenders[{i}].weight", weight,
+                                   "must have a positive weight applied to it"), ("extenders", i, "weight")))
+        if as_str(ext.get("bindVerb")):
             binders += 1
-        for j, res in enumerate(ext.get("managedResources") or []):
-            name = res.get("name", "")
-            path = f"extenders[{i}].managedResources[{j}].name"
-            ptr = (*base, "managedResources", j, "name")
-            msgs = qualified_name_errors(name)
-            out += [Found(c.EXTENDER, FieldError("Invalid value", path, name, m), ptr) for m in msgs]
-            if not msgs and not is_extended_resource_name(name):
-                error = FieldError("Invalid value", path, name, "is an invalid extended resource name")
-                out.append(Found(c.EXTENDER, error, ptr))
+        for j, resource in enumerate(as_list(ext.get("managedResources"))):
+            name = as_str(as_map(resource).get("name"))
+            path, ptr = f"extenders[{i}].managedResources[{j}].name", ("extenders", i, "managedResources", j, "name")
+            problems = qualified_name_errors(name)
+            if not problems and not is_extended_resource_name(name):
+                problems = ["is an invalid extended resource name"]
+            out += [(FieldError("Invalid value", path, name, m), ptr) for m in problems]
             if name in seen:
-                out.append(Found(c.EXTENDER, FieldError("Invalid value", path, name,
-                                                        "duplicate extender managed resource name"), ptr))
+                out.append((FieldError("Invalid value", path, name, "duplicate extender managed resource name"), ptr))
             seen.add(name)
     if binders > 1:
-        error = FieldError("Invalid value", "extenders", f"found {binders} extenders implementing bind",
-                           "only one extender can implement bind")
-        out.append(Found(c.EXTENDER, error, ("extenders",)))
+        out.append((FieldError("Invalid value", "extenders", f"found {binders} extenders implementing bind",
+                               "only one extender can implement bind"), ("extenders",)))
     return out
+

@@ -10,38 +10,23 @@ from __future__ import annotations
 from typing import Any
 
 from linter.gofmt import go_json, go_quote
+from linter.gozero import as_list
 from linter.kubesched import codes as c
-from linter.kubesched.decode import ARGS_KINDS
+from linter.kubesched.decode import ARGS_KINDS, find_kind_error
 from linter.kubesched.issues import SCHEME, Issue
 from linter.kubesched.registry import DROPPED_PLUGINS, GROUP, LEGACY_SCORE_PLUGINS, REMOVED_VERSIONS, V1
 from linter.source import Document
 
 KIND = "KubeSchedulerConfiguration"
-_FIND_KIND = ('struct { APIVersion string "json:\\"apiVersion,omitempty\\""; '
-              'Kind string "json:\\"kind,omitempty\\"" }')
-
-
-def _json_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (int, float)):
-        return "number"
-    return "object" if isinstance(value, dict) else ("array" if isinstance(value, list) else "string")
 
 
 def type_meta_issues(doc: Document) -> list[Issue]:
     """Problems with apiVersion/kind; an empty list means the document decodes as v1."""
     data = doc.data
-    if not isinstance(data, dict):
-        text = f"couldn't get version/kind; json parse error: json: cannot unmarshal {_json_kind(data)} " \
-               f"into Go value of type {_FIND_KIND}"
-        return [Issue(c.TYPE_META, "decode", text)]
-    for key in ("apiVersion", "kind"):
-        value = data.get(key)
-        if value is not None and not isinstance(value, str):
-            text = (f"couldn't get version/kind; json parse error: json: cannot unmarshal {_json_kind(value)} "
-                    f"into Go struct field .{key} of type string")
-            return [Issue(c.TYPE_META, "decode", text, (key,))]
+    meta_error = find_kind_error(data)
+    if meta_error is not None:
+        text, key = meta_error
+        return [Issue(c.TYPE_META, "decode", text, () if key is None else (key,))]
     api_version, kind = data.get("apiVersion") or "", data.get("kind") or ""
     group, version = "", ""
     if api_version.count("/") == 1:
@@ -90,7 +75,7 @@ def migration_hints(data: dict[str, Any]) -> list[Issue]:
         if not isinstance(profile, dict):
             continue
         base = ("profiles", i) if isinstance(data.get("profiles"), list) else ("profiles",)
-        for j, entry in enumerate(_as_list(profile.get("pluginConfig"))):
+        for j, entry in enumerate(as_list(profile.get("pluginConfig"))):
             name = entry.get("name") if isinstance(entry, dict) else None
             if not isinstance(name, str):
                 continue
@@ -105,7 +90,7 @@ def migration_hints(data: dict[str, Any]) -> list[Issue]:
                                    (*base, "pluginConfig", j, "name")))
         plugins = profile.get("plugins")
         for point, pset in (plugins.items() if isinstance(plugins, dict) else []):
-            for k, ref in enumerate(_as_list(pset.get("enabled")) if isinstance(pset, dict) else []):
+            for k, ref in enumerate(as_list(pset.get("enabled")) if isinstance(pset, dict) else []):
                 name = ref.get("name") if isinstance(ref, dict) else None
                 if not isinstance(name, str):
                     continue
@@ -121,10 +106,6 @@ def migration_hints(data: dict[str, Any]) -> list[Issue]:
                     hints.append(Issue(c.MIGRATION, "lint", f"plugin {name} does not exist in {V1}; drop it",
                                        (*base, "plugins", point, "enabled", k, "name")))
     return hints
-
-
-def _as_list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 GROUP_PREFIXES = (f"{GROUP}/", "componentconfig/")

@@ -104,11 +104,15 @@ class ServerProcess:
 
     def __init__(self, tmp: Path, kubeconfig: Path, *, tls: KeyPair | None, extra: list[str] | None = None,
                  env: dict[str, str] | None = None, gunicorn_app: str | None = None,
-                 pythonpath: str = ".") -> None:
+                 pythonpath: str = ".", kubeconfig_from_env: bool = False) -> None:
         self.port = free_port()
         self.cert_file, self.key_file = tmp / "tls.crt", tmp / "tls.key"
-        args = [sys.executable, "-m", "webhook", "serve", "--bind", f"127.0.0.1:{self.port}",
-                "--kubeconfig", str(kubeconfig), *(extra or [])]
+        args = [sys.executable, "-m", "webhook", "serve", "--bind", f"127.0.0.1:{self.port}", *(extra or [])]
+        env = dict(env or {})
+        if kubeconfig_from_env:
+            env["BINPACK_GUARD_KUBECONFIG"] = str(kubeconfig)
+        else:
+            args += ["--kubeconfig", str(kubeconfig)]
         if tls is not None:
             self.cert_file.write_bytes(tls.cert_pem)
             self.key_file.write_bytes(tls.key_pem)
@@ -123,7 +127,7 @@ class ServerProcess:
                     "--pythonpath", pythonpath, gunicorn_app]
         self.log_path = tmp / f"server-{self.port}.log"
         self._log = self.log_path.open("wb")
-        self.proc = subprocess.Popen(args, env={**clean, **(env or {})}, stdout=self._log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(args, env={**clean, **env}, stdout=self._log, stderr=subprocess.STDOUT)
 
     @property
     def address(self) -> tuple[str, int]:

@@ -22,6 +22,7 @@ from server_helpers import KeyPair, ServerProcess, client_context, make_ca, make
 from webhook.app import create_app
 from webhook.models import SchedulerModels
 from webhook.settings import Settings
+from webhook.tls import build_server_context
 from webhook.view import StaticClusterView
 
 pytestmark = pytest.mark.slow
@@ -76,6 +77,14 @@ def test_health_and_readiness_over_tls(server: ServerProcess, ca: KeyPair) -> No
     assert request(context, server.address, "GET", "/healthz") == (200, {"status": "ok"})
     assert wait_until(lambda: request(context, server.address, "GET", "/readyz")[0] == 200, timeout=20)
     assert request(context, server.address, "GET", "/readyz")[1] == {"synced": True, "healthy": True}
+
+
+def test_server_context_refuses_anything_older_than_tls_1_2(tmp_path: Path, ca: KeyPair) -> None:
+    leaf = make_leaf(ca)
+    (tmp_path / "c.pem").write_bytes(leaf.cert_pem)
+    (tmp_path / "k.pem").write_bytes(leaf.key_pem)
+    context = build_server_context(str(tmp_path / "c.pem"), str(tmp_path / "k.pem"))
+    assert context.minimum_version == ssl.TLSVersion.TLSv1_2
 
 
 def test_tls_versions_and_keep_alive(server: ServerProcess, ca: KeyPair) -> None:

@@ -37,6 +37,7 @@ def pair(tmp_path: Path) -> tuple[Path, Path, Path]:
     (["--tls-cert-file", "CERT", "--tls-private-key-file", "WRONG"], {}, "not a matching"),
     (["--kubeconfig", "/no/kubeconfig"], {}, "/no/kubeconfig"),
     (["--request-timeout", "0"], {}, "--request-timeout"),
+    ([], {"BINPACK_GUARD_REQUEST_TIMEOUT": "soon"}, "BINPACK_GUARD_REQUEST_TIMEOUT"),
     (["--no-such-flag"], {}, "--no-such-flag"),
 ])
 def test_bad_usage_is_one_line_and_exit_2(

@@ -54,7 +54,8 @@ def test_exactly_one_of_many_concurrent_global_defaults_is_allowed(replay: Repla
         home = tmp_path / f"server{index}"
         home.mkdir()
         servers.append(ServerProcess(home, replay.kubeconfig(home / "kubeconfig"), tls=make_leaf(ca),
-                                     extra=["--workers", "2", "--threads", "4", "--lease-namespace", "binpack-guard"]))
+                                     extra=["--workers", "2", "--threads", "4"], kubeconfig_from_env=True,
+                                     env={"BINPACK_GUARD_LEASE_NAMESPACE": "binpack-guard"}))
     try:
         context = client_context(ca)
 
