@@ -15,6 +15,7 @@ This module is pure (no kubernetes); the Lease I/O is ``webhook.cache.KubeLeaseS
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple, Protocol
@@ -69,10 +70,11 @@ class LeaseDefaultClassClaim:
 
     def claim(self, class_name: str, *, is_still_default: Callable[[str], bool]) -> str | None:
         """None if ``class_name`` now holds (or already held) the claim, else the name of the holder."""
+        last_error: LeaseUnavailable | None = None
         for _ in range(self._max_attempts):
-            record = self._store.get()
-            now = self._clock()
             try:
+                record = self._store.get()
+                now = self._clock()
                 if record is None:
                     self._store.create(class_name, now)
                     return None
@@ -84,6 +86,12 @@ class LeaseDefaultClassClaim:
                 return None
             except LeaseConflict:
                 continue  # someone else wrote first: re-read and judge their claim
+            except LeaseUnavailable as exc:
+                # Retrying is safe: if a lost write did land, the re-read shows us as the holder.
+                last_error = exc
+                time.sleep(0.05)
+        if last_error is not None:
+            raise last_error
         raise LeaseUnavailable(f"globalDefault claim for {class_name!r}: still contended after "
                                f"{self._max_attempts} attempts")
 

@@ -113,6 +113,10 @@ class LeaseTable:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 256  # many webhook threads may connect at once (the Lease race test)
+
+
 class ReplayServer:
     """Owns the HTTP server thread; scripts replies per (resource, "list"|"watch")."""
 
@@ -125,7 +129,7 @@ class ReplayServer:
         self.leases = LeaseTable()
         self.stopping = threading.Event()
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
+        self._httpd = _Server(("127.0.0.1", 0), _make_handler(self))
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="replay-server", daemon=True)
 
