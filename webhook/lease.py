@@ -64,13 +64,15 @@ class LeaseDefaultClassClaim:
 
     def __init__(
         self, store: LeaseStore, *, grace: timedelta = timedelta(seconds=30), max_attempts: int = 8,
-        clock: Callable[[], datetime] = _utc_now,
+        clock: Callable[[], datetime] = _utc_now, unavailable_budget: float = 3.0,
     ) -> None:
         self._store, self._grace, self._max_attempts, self._clock = store, grace, max_attempts, clock
+        self._unavailable_budget = unavailable_budget  # seconds of retrying transport errors
 
     def claim(self, class_name: str, *, is_still_default: Callable[[str], bool]) -> str | None:
         """None if ``class_name`` now holds (or already held) the claim, else the name of the holder."""
         last_error: LeaseUnavailable | None = None
+        started = time.monotonic()
         for _ in range(self._max_attempts):
             try:
                 record = self._store.get()
@@ -87,8 +89,11 @@ class LeaseDefaultClassClaim:
             except LeaseConflict:
                 continue  # someone else wrote first: re-read and judge their claim
             except LeaseUnavailable as exc:
-                # Retrying is safe: if a lost write did land, the re-read shows us as the holder.
+                # Retrying is safe: if a lost write did land, the re-read shows us as the holder. But the
+                # apiserver waits for our answer (timeoutSeconds), so an outage gets a short budget only.
                 last_error = exc
+                if time.monotonic() - started > self._unavailable_budget:
+                    break
                 time.sleep(0.05)
         if last_error is not None:
             raise last_error

@@ -47,7 +47,7 @@ class PodKeyStore:
 
     def key_of(self, obj: Mapping[str, Any]) -> str:
         meta = obj["metadata"]
-        return f"{meta.get('namespace', '')}/{meta['name']}"
+        return f"{meta.get('namespace') or 'default'}/{meta['name']}"  # the same default ClusterState uses
 
     def keys(self) -> set[str]:
         return set(self._keys)

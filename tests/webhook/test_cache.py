@@ -240,3 +240,32 @@ def test_bad_kubeconfig_is_one_clear_error(tmp_path: Path) -> None:
 
 def _pod_named(template: dict[str, Any], name: str) -> dict[str, Any]:
     return {**template, "metadata": {**template["metadata"], "name": name, "resourceVersion": "399"}}
+
+
+def test_other_errors_inside_a_watch_stream_rewatch_from_the_same_version(
+    server: ReplayServer, make_cache: Any
+) -> None:
+    status = json.loads(status_body(500, "InternalError", "etcdserver: request timed out"))
+    server.enqueue("nodes", "watch", Reply(lines=[event_line("ERROR", status)], hold=False))
+    cache = make_cache()
+    assert cache.wait_synced(10)
+    assert wait_until(lambda: len(server.requests_for("nodes", "watch")) >= 2)
+    assert [q["resourceVersion"] for q in server.requests_for("nodes", "watch")[:2]] == ["239", "239"]
+    assert len(server.requests_for("nodes", "list")) == 1  # no relist: the version is still servable
+    assert cache.stats()["watch_restarts"] == 0
+
+
+def test_watched_node_changes_reach_the_scheduling_state(server: ReplayServer, make_cache: Any) -> None:
+    events = recorded_events("watch-nodes")
+    added_node = events[0]["object"]  # node-d, still carrying the not-ready:NoSchedule taint
+    server.enqueue("nodes", "watch", Reply(lines=[event_line("ADDED", added_node)]))
+    cache = make_cache()
+    assert cache.wait_synced(10)
+    assert wait_until(lambda: added_node["metadata"]["name"] in cache.object_keys()["nodes"])
+    unbound = next(p for p in fixture_items("list-pods-all-namespaces") if not p["spec"].get("nodeName"))
+    with cache.scheduling_state() as state:
+        ranking = state.rank(unbound, default_kube_scheduler_model(), top=0)
+    assert ranking.total_nodes == len(fixture_items("list-nodes")) + 1
+    # node-d is known but tainted: filtered out, while every recorded node is scored
+    assert set(dict(ranking.scores)) == names(fixture_items("list-nodes"))
+    assert sum(ranking.reason_counts.values()) == 1
