@@ -1,4 +1,4 @@
-"""The walkthroughs in docs/scoring.md are real output: re-run each ``$ binpack-lint explain`` block."""
+"""The walkthroughs in docs/scoring.md and README.md are real output: re-run each ``$ binpack-lint explain`` block."""
 
 from __future__ import annotations
 
@@ -12,16 +12,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "scoring.md"
+README = ROOT / "README.md"
 BLOCK = re.compile(r"```\n\$ binpack-lint explain (?P<args>[^\n]*)\n(?P<out>.*?)```", re.DOTALL)
-BLOCKS = [(m["args"], m["out"]) for m in BLOCK.finditer(DOC.read_text())] if DOC.exists() else []
+BLOCKS = [(m["args"], m["out"]) for doc in (DOC, README) for m in BLOCK.finditer(doc.read_text())]
 
 
-def test_the_doc_has_the_walkthroughs() -> None:
-    assert len(BLOCKS) >= 5
+def test_the_docs_have_the_walkthroughs() -> None:
+    assert len(BLOCKS) >= 7  # five in docs/scoring.md, two in the README
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("args", "shown"), BLOCKS, ids=[a.split("--cluster")[1].split()[0] for a, _ in BLOCKS])
+@pytest.mark.parametrize(("args", "shown"), BLOCKS, ids=[f"{i}-" + a.split("--cluster")[1].split()[0] for i, (a, _) in enumerate(BLOCKS)])
 def test_walkthrough_output_is_current(args: str, shown: str) -> None:
     proc = subprocess.run([sys.executable, "-m", "linter", "explain", *shlex.split(args)], cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=False)
