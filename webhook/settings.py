@@ -3,7 +3,11 @@
 Every field can be set through ``BINPACK_GUARD_<FIELD IN UPPER SNAKE CASE>`` (for example
 ``BINPACK_GUARD_TOP=5``); keyword overrides (the CLI's flags) win over the environment.
 An empty variable counts as unset. Bad values raise ``SettingsError`` with a one-line
-message naming the variable.
+message naming the variable. Booleans read ``true``/``false`` (also ``1``/``0``, ``yes``/``no``).
+
+``benchmark_routes`` (off by default, keep it off in production) adds ``/bench/allow-all``: an
+admission endpoint that reads, decodes and logs a review like the real ones and then allows it
+without looking, the fair baseline for ``benchmarks/webhook_bench.py``.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from typing import Any
 ENV_PREFIX = "BINPACK_GUARD_"
 MIB = 1024 * 1024
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+TRUE_WORDS = ("true", "1", "yes", "on")
+FALSE_WORDS = ("false", "0", "no", "off")
 
 
 class SettingsError(ValueError):
@@ -38,6 +44,7 @@ class Settings:
     lease_name: str = "binpack-guard-global-default"
     max_body_bytes: int = 3 * MIB
     log_level: str = "INFO"
+    benchmark_routes: bool = False
 
     def __post_init__(self) -> None:
         for name, minimum in (("top", 0), ("workers", 1), ("threads", 1), ("max_body_bytes", 1)):
@@ -46,6 +53,8 @@ class Settings:
                 raise SettingsError(f"{env_name(name)}: must be an integer >= {minimum}, got {value!r}")
         if self.log_level.upper() not in LOG_LEVELS:
             raise SettingsError(f"{env_name('log_level')}: must be one of {', '.join(LOG_LEVELS)}")
+        if not isinstance(self.benchmark_routes, bool):
+            raise SettingsError(f"{env_name('benchmark_routes')}: must be true or false, got {self.benchmark_routes!r}")
         if not self.volcano_scheduler_name:
             raise SettingsError(f"{env_name('volcano_scheduler_name')}: must not be empty")
 
@@ -70,6 +79,11 @@ def env_name(field_name: str) -> str:
 
 
 def _convert(name: str, raw: str, default: object) -> object:
+    if isinstance(default, bool):
+        word = raw.strip().lower()
+        if word in TRUE_WORDS or word in FALSE_WORDS:
+            return word in TRUE_WORDS
+        raise SettingsError(f"{env_name(name)}: must be true or false, got {raw!r}")
     if isinstance(default, int) and not isinstance(default, bool):
         try:
             return int(raw.strip(), 10)

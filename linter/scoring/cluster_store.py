@@ -69,6 +69,8 @@ class NodeStore:
         self.row_labels: list[Mapping[str, str]] = [{}] * _INITIAL_ROWS
         # Bumped whenever labels, the node set or row positions change, so row-indexed caches can tell.
         self.version = 0
+        # Bumped whenever an ``alloc`` value, a row position or the row count changes (allocatable caches).
+        self.alloc_version = 0
         self._name_order: Int64Array | None = None
 
     # ---------------------------------------------------------------- columns and rows
@@ -107,6 +109,7 @@ class NodeStore:
         self.row_names[row] = name
         self._name_order = None
         self.version += 1  # row-indexed caches now have the wrong length
+        self.alloc_version += 1
         return row
 
     def _grow_rows(self) -> None:
@@ -143,6 +146,7 @@ class NodeStore:
         self.size -= 1
         self._name_order = None
         self.version += 1  # rows moved: row-indexed caches are stale
+        self.alloc_version += 1
 
     def _move_row(self, src: int, dst: int) -> None:
         for attr in self._ROW_ARRAYS_2D:
@@ -182,12 +186,15 @@ class NodeStore:
     ) -> None:
         cols_alloc = [(self.column(k), v) for k, v in alloc.items()]
         cols_vc = [(self.column(k), v) for k, v in vc_alloc.items()]
+        before = self.alloc[:, row].copy()
         self.alloc[:, row] = 0
         self.vc_alloc[:, row] = 0
         for col, value in cols_alloc:
             self.alloc[col, row] = value
         for col, value in cols_vc:
             self.vc_alloc[col, row] = value
+        if not np.array_equal(before, self.alloc[:, row]):  # status heartbeats usually change nothing here
+            self.alloc_version += 1
         was_present = bool(self.present[row])
         self.present[row] = True
         self.unschedulable[row] = unschedulable
@@ -211,6 +218,7 @@ class NodeStore:
         self.taint_id[row] = 0
         self._set_labels(row, {})
         self.version += 1
+        self.alloc_version += 1
         self.release_if_unused(row)
 
     def _set_labels(self, row: int, labels: Mapping[str, str]) -> None:
