@@ -88,9 +88,20 @@ errorlog = "-"
 control_socket_disable = True
 
 
+# How long a new worker waits for its own cache to sync before it starts accepting connections.
+SYNC_WAIT_LIMIT = 120.0
+
+
 def post_worker_init(worker: Any) -> None:
     # The app (built in this worker by wsgi.application()) gets its cache threads now, after fork.
     wsgi.start_cache(worker.wsgi)
+    # Each worker has its own cache, but the pod's readiness is answered by whichever worker takes the
+    # probe. A worker that took connections before its sync would score against an empty cluster while
+    # the pod already looks Ready, so it accepts nothing until it has synced (bounded: after the limit it
+    # serves anyway and its predictions say "not synced yet"). Heartbeats keep the arbiter patient.
+    if not wsgi.wait_for_sync(worker.wsgi, heartbeat=worker.notify, limit=SYNC_WAIT_LIMIT):
+        worker.log.warning("cache not synced after %.0fs; serving with predictions marked unsynced",
+                           SYNC_WAIT_LIMIT)
 
 
 def worker_exit(server: Any, worker: Any) -> None:

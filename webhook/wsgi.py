@@ -9,6 +9,8 @@ cache is started by ``gunicorn_conf.post_worker_init`` and stopped by ``worker_e
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask
@@ -54,6 +56,20 @@ def start_cache(app: object) -> None:
     cache = getattr(app, "extensions", {}).get(CACHE_EXTENSION)
     if isinstance(cache, ClusterCache):
         cache.start()
+
+
+def wait_for_sync(app: object, heartbeat: Callable[[], object], limit: float) -> bool:
+    """Block until this worker's cache has synced (at most ``limit`` seconds), calling ``heartbeat``
+    every second so gunicorn's arbiter does not take the wait for a wedged worker."""
+    cache = getattr(app, "extensions", {}).get(CACHE_EXTENSION)
+    if not isinstance(cache, ClusterCache):
+        return True
+    deadline = time.monotonic() + limit
+    while not cache.wait_synced(timeout=1.0):
+        heartbeat()
+        if time.monotonic() >= deadline:
+            return False
+    return True
 
 
 def stop_cache(app: object) -> None:

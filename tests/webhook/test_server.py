@@ -66,7 +66,7 @@ def ca() -> KeyPair:
 def server(replay: ReplayServer, ca: KeyPair, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     tmp = tmp_path_factory.mktemp("server")
     proc = ServerProcess(tmp, replay.kubeconfig(tmp / "kubeconfig"), tls=make_leaf(ca),
-                         extra=["--workers", "2", "--threads", "2", "--request-timeout", "2"])
+                         extra=["--workers", "2", "--threads", "2", "--request-timeout", "5"])
     proc.wait_listening()
     yield proc
     proc.stop()
