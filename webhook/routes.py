@@ -4,6 +4,10 @@ Each admission view is the same three steps around a pure policy function. The b
 is never read unbounded: a Content-Length over ``max_body_bytes`` is refused before
 reading (413), and a chunked body is read only up to the cap. One JSON log line per
 admission request (uid, kind, operation, decision, latency_ms).
+
+With ``Settings.benchmark_routes`` (off by default; never in production) the blueprint also has
+``/bench/allow-all``: the same view code around a policy that allows without looking, so a benchmark
+can compare a real review with one that pays only for the body read, decode, encode and log line.
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ log = logging.getLogger("webhook.requests")
 
 EXTENSION = "binpack_guard"
 READ_CHUNK = 64 * 1024
+ALLOW_ALL_PATH = "/bench/allow-all"
+ALLOW_ALL_ENDPOINT = "bench_allow_all"
+JSON = "application/json"
 
 
 @dataclass(frozen=True)
@@ -52,10 +59,18 @@ POLICIES: dict[str, tuple[str, Policy]] = {
 }
 
 
-def build_blueprint() -> Blueprint:
+def allow_all(review: AdmissionRequest, deps: Deps) -> Decision:
+    """The benchmark baseline's policy: allow, without looking at the review."""
+    return Decision.allow()
+
+
+def build_blueprint(*, benchmark_routes: bool = False) -> Blueprint:
     bp = Blueprint("binpack_guard", __name__)
     for path, (endpoint, policy) in POLICIES.items():
-        bp.add_url_rule(path, endpoint, _admission_view(endpoint, policy), methods=["POST"])
+        bp.add_url_rule(path, endpoint, admission_view(endpoint, policy), methods=["POST"])
+    if benchmark_routes:
+        bp.add_url_rule(ALLOW_ALL_PATH, ALLOW_ALL_ENDPOINT, admission_view(ALLOW_ALL_ENDPOINT, allow_all),
+                        methods=["POST"])
     bp.add_url_rule("/healthz", "healthz", _healthz, methods=["GET"])
     bp.add_url_rule("/readyz", "readyz", _readyz, methods=["GET"])
     bp.add_url_rule("/metrics", "metrics", _metrics, methods=["GET"])
@@ -69,10 +84,15 @@ def deps() -> Deps:
 
 
 def json_response(document: Any, status: int = 200) -> Response:
-    return Response(json.dumps(document, separators=(",", ":")), status=status, mimetype="application/json")
+    return Response(_COMPACT.encode(document), status=status, content_type=JSON)
 
 
-def _admission_view(endpoint: str, policy: Policy) -> Callable[[], Response]:
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+
+
+def admission_view(endpoint: str, policy: Policy) -> Callable[[], Response]:
+    """A Flask view: bounded body read, ``decode``, ``policy``, ``encode``, metrics and one log line."""
+
     def view() -> Response:
         started = time.perf_counter()
         d = deps()

@@ -66,8 +66,16 @@ class Memo:
         self._values: dict[tuple[str, str], object] = {}
         self._limit = limit
 
+    def fingerprint(self, pod: Mapping[str, Any]) -> str | None:
+        return resource_fingerprint(pod)
+
     def get(self, kind: str, pod: Mapping[str, Any], compute: Callable[[Mapping[str, Any]], T]) -> T:
-        fingerprint = resource_fingerprint(pod)
+        return self.lookup(kind, resource_fingerprint(pod), pod, compute)
+
+    def lookup(
+        self, kind: str, fingerprint: str | None, pod: Mapping[str, Any], compute: Callable[[Mapping[str, Any]], T]
+    ) -> T:
+        """``get`` with the pod's fingerprint already computed (one pod, several kinds)."""
         if fingerprint is None:
             return compute(pod)
         key = (kind, fingerprint)

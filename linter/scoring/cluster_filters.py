@@ -51,15 +51,30 @@ class _Reasons:
         self.codes: Int32Array = np.zeros(capacity, np.int32)
         self.texts: list[str] = []
         self._index: dict[str, int] = {}
+        self.counts: list[int] = []  # rows (present or not) per code, code 1 = counts[0]
+        self._open: BoolArray | None = None  # rows no filter has rejected yet; None = all of them
 
     def reject(self, failing: BoolArray, text: str) -> None:
-        if not failing.any():
+        newly = failing if self._open is None else failing & self._open
+        count = int(np.count_nonzero(newly))
+        if not count:
             return
         code = self._index.get(text)
         if code is None:
             self.texts.append(text)
+            self.counts.append(0)
             code = self._index[text] = len(self.texts)
-        self.codes[failing & (self.codes == 0)] = code
+        self.counts[code - 1] += count
+        np.putmask(self.codes, newly, code)
+        if self._open is None:
+            self._open = ~newly
+        else:
+            self._open ^= newly
+
+    @property
+    def open_rows(self) -> BoolArray:
+        """Rows still feasible (codes == 0)."""
+        return np.ones(self.codes.shape[0], np.bool_) if self._open is None else self._open
 
 
 def _spec(pod: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -80,17 +95,20 @@ def run_filters(
     pod_actual: Mapping[str, int],
     fit_args: FitArgs,
     plugins: Sequence[str] = feasibility.DEFAULT_FILTERS,
-) -> tuple[Int32Array, list[str]]:
-    """Reason code per row (0 = passes every filter) and the text of each code (code 1 = texts[0])."""
+) -> tuple[Int32Array, list[str], list[int]]:
+    """Reason code per row (0 = passes every filter), the text of each code (code 1 = texts[0]) and the
+    number of rows, present or not, with each code."""
     cache.trim()
     reasons = _Reasons(store.size)
     if "NodeAffinity" in plugins:
         _affinity_prefilter(store, pod, reasons)
     for plugin in plugins:
         if plugin == "NodeUnschedulable":
-            text = feasibility.node_unschedulable(pod, {"spec": {"unschedulable": True}})
-            if text is not None:
-                reasons.reject(store.unschedulable[: store.size], text)
+            cordoned = store.unschedulable[: store.size]
+            if cordoned.any():
+                text = feasibility.node_unschedulable(pod, {"spec": {"unschedulable": True}})
+                if text is not None:
+                    reasons.reject(cordoned, text)
         elif plugin == "NodeName":
             _node_name(store, pod, reasons)
         elif plugin == "TaintToleration":
@@ -99,7 +117,7 @@ def run_filters(
             _affinity(store, cache, pod, reasons)
         elif plugin == "NodeResourcesFit":
             _fit(store, pod_actual, fit_args, reasons)
-    return reasons.codes, reasons.texts
+    return reasons.codes, reasons.texts, reasons.counts
 
 
 def _affinity_prefilter(store: NodeStore, pod: Mapping[str, Any], reasons: _Reasons) -> None:
@@ -176,7 +194,7 @@ def _affinity(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reas
     if uses_fields:
         # matchFields reads the node name, so every node is its own case: evaluate only the
         # nodes no earlier filter (e.g. the PreFilter's pinned names) has already rejected.
-        candidates = np.flatnonzero(store.present[: store.size] & (reasons.codes == 0))
+        candidates = np.flatnonzero(store.present[: store.size] & reasons.open_rows)
         failing, text = _evaluate_affinity(store, pod, keys, candidates)
         if text is not None:
             reasons.reject(failing, text)
@@ -244,7 +262,7 @@ def _fit(store: NodeStore, pod_actual: Mapping[str, int], fit_args: FitArgs, rea
     pods_col = store.resource_index.get("pods")
     n = store.size
     allowed = store.alloc[pods_col, :n] if pods_col is not None else np.zeros(n, np.int64)
-    reasons.reject(store.pod_count[:n] + 1 > allowed, feasibility.REASON_TOO_MANY_PODS)
+    reasons.reject(store.pod_count[:n] >= allowed, feasibility.REASON_TOO_MANY_PODS)  # count + 1 > allowed
     scalars = sorted(n for n in pod_actual if is_scalar_resource(n))
     for name in ["cpu", "memory", "ephemeral-storage", *scalars]:
         want = pod_actual.get(name, 0)

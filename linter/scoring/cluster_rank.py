@@ -29,7 +29,14 @@ T = TypeVar("T")
 
 
 class PodMemo(Protocol):
-    def get(self, kind: str, pod: Mapping[str, Any], compute: Callable[[Mapping[str, Any]], T]) -> T: ...
+    def fingerprint(self, pod: Mapping[str, Any]) -> str | None: ...
+
+    def lookup(
+        self, kind: str, fingerprint: str | None, pod: Mapping[str, Any], compute: Callable[[Mapping[str, Any]], T]
+    ) -> T: ...
+
+
+_DEFAULT_FIT_FILTER = FitArgs()
 
 
 @dataclass(frozen=True)
@@ -62,7 +69,7 @@ def _scheduler_name(pod: Mapping[str, Any]) -> str:
 
 
 def _volcano_scores(
-    store: NodeStore, memo: PodMemo, pod: Mapping[str, Any], model: VolcanoModel
+    store: NodeStore, memo: PodMemo, shape: str | None, pod: Mapping[str, Any], model: VolcanoModel
 ) -> tuple[FloatArray, int]:
     """Volcano calls the binpack node-order function registered last (weight != 0) once per
     binpack entry whose node ordering is enabled, summing the float64 results."""
@@ -74,7 +81,7 @@ def _volcano_scores(
     total = np.zeros(store.size, np.float64)
     if registered is None or calls == 0:
         return total, 0
-    task = memo.get("volcano", pod, volcano_request)
+    task = memo.lookup("volcano", shape, pod, volcano_request)
     one = binpack_scores(store, registered, task)
     for _ in range(calls):
         total = total + one
@@ -95,13 +102,14 @@ def rank_pod(
     """See :meth:`linter.scoring.cluster.ClusterState.rank`."""
     if top < 0:
         raise ValueError(f"top must be >= 0, got {top}")
-    fit_filter = FitArgs()
+    fit_filter = _DEFAULT_FIT_FILTER
+    shape = memo.fingerprint(pod)  # the pod's request shape, computed once for every memo lookup below
     plugins: tuple[str, ...] = feasibility.DEFAULT_FILTERS
     scores: Int64Array | FloatArray
     if isinstance(model, VolcanoModel):
         engine, strategy = ENGINE_VOLCANO, None
         profile_name = profile or VOLCANO_PROFILE
-        scores, weight = _volcano_scores(store, memo, pod, model)
+        scores, weight = _volcano_scores(store, memo, shape, pod, model)
         plugin_weight: int | float = weight
     else:
         engine = ENGINE_FIT
@@ -117,14 +125,20 @@ def rank_pod(
             scores = np.zeros(store.size, np.int64)
         else:
             strategy, plugin_weight = prof.fit.strategy, prof.fit_weight
-            scores = fit_scores(store, prof.fit, memo.get("fit-score", pod, fit_score_request))
+            scores = fit_scores(store, prof.fit, memo.lookup("fit-score", shape, pod, fit_score_request))
     present = store.present[: store.size]
+    total_nodes = int(np.count_nonzero(present))
+    all_present = total_nodes == store.size  # the usual case: no row is held only by early pods
     if filters:
-        pod_actual = memo.get("actual", pod, actual_request)
-        codes, texts = run_filters(store, filter_cache, pod, pod_actual, fit_filter, plugins)
-        feasible = present & (codes == 0)
-        counts = np.bincount(codes[present], minlength=len(texts) + 1)
-        reason_counts = {texts[i - 1]: int(counts[i]) for i in range(1, len(counts)) if counts[i]}
+        pod_actual = memo.lookup("actual", shape, pod, actual_request)
+        codes, texts, row_counts = run_filters(store, filter_cache, pod, pod_actual, fit_filter, plugins)
+        feasible = codes == 0
+        if all_present:
+            reason_counts = dict(zip(texts, row_counts, strict=True))
+        else:  # rows held only by pods bound to a missing node are not nodes: count present rows only
+            feasible &= present
+            counts = np.bincount(codes[present], minlength=len(texts) + 1)
+            reason_counts = {texts[i - 1]: int(counts[i]) for i in range(1, len(counts)) if counts[i]}
     else:
         feasible = present
         reason_counts = {}
@@ -137,7 +151,7 @@ def rank_pod(
         profile=profile_name,
         strategy=strategy,
         plugin_weight=plugin_weight,
-        total_nodes=int(np.count_nonzero(present)),
+        total_nodes=total_nodes,
         feasible_nodes=int(rows.size),
         scores=ranked,
         reason_counts=reason_counts,
@@ -150,11 +164,19 @@ def _top_rows(store: NodeStore, rows: Int64Array, scores: Int64Array | FloatArra
     if rows.size == 0:
         return []
     candidate_scores = scores[rows]
+    names = store.name_order()
     if 0 < top < rows.size:
-        # Everything scoring at least the top-th best score may still make the cut on name order.
-        threshold = -np.partition(-candidate_scores, top - 1)[top - 1]
-        keep = candidate_scores >= threshold
-        rows, candidate_scores = rows[keep], candidate_scores[keep]
-    order = np.lexsort((store.name_order()[rows], -candidate_scores))
+        # The top-th best score; everything above it makes the cut, and of the rows equal to it
+        # only the (top - above) first by name do. Only those few rows are then sorted.
+        cut = rows.size - top
+        threshold = np.partition(candidate_scores, cut)[cut]
+        above = rows[candidate_scores > threshold]
+        tied = rows[candidate_scores == threshold]
+        wanted = top - above.size
+        if wanted < tied.size:
+            tied = tied[np.argpartition(names[tied], wanted - 1)[:wanted]]
+        rows = np.concatenate((above, tied))
+        candidate_scores = scores[rows]
+    order = np.lexsort((names[rows], -candidate_scores))
     picked = rows[order]
     return [int(r) for r in (picked[:top] if top else picked)]

@@ -40,8 +40,9 @@ FloatArray = np.ndarray[tuple[int], np.dtype[np.float64]]
 _MAX_NODE_SCORE = 100
 _MAX_UTILIZATION = 100
 _DIRECT_RESOURCES = ("cpu", "memory", "ephemeral-storage")
-# Below this allocatable, x * 100 and (quotient + 1) * allocatable stay inside int64.
-_FAST_LIMIT = 2**56
+# Below this allocatable, x * 100 and allocatable * (quotient + 1) stay below 2**53 (exact float64).
+_FLOAT_ALLOC_LIMIT = 2**46
+_FLOAT_EXACT_LIMIT = 2**53
 
 
 def trunc_div(a: Int64Array, b: Int64Array | int) -> Int64Array:
@@ -65,27 +66,15 @@ def _shape_lut(shape: tuple[ShapePoint, ...]) -> Int64Array:
     return np.array([broken_line(points, u) for u in range(_MAX_UTILIZATION + 1)], np.int64)
 
 
-def small_quotient(x: Int64Array, y: Int64Array) -> Int64Array:
-    """Exact ``x / y`` for ``x >= 0``, ``y > 0`` and a quotient of at most a few hundred.
-
-    numpy's int64 division is slow; float64 division is off by at most one here (the
-    relative error is ~1e-16 and the quotient tiny), and two integer checks fix that.
-    """
-    q = (x.astype(np.float64) / y.astype(np.float64)).astype(np.int64)
-    q -= q * y > x
-    q += (q + 1) * y <= x
-    return q
-
-
 def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) -> Int64Array:
     """NodeResourcesFit plugin score (0..100, before the profile weight) for rows ``0 .. size-1``."""
     n = store.size
-    node_score = np.zeros(n, np.int64)
-    weight_sum = np.zeros(n, np.int64)
     strategy = args.strategy
     if strategy not in (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO):
         raise ValueError(f"unknown NodeResourcesFit scoring strategy {strategy!r}")
     lut = _shape_lut(args.shape or ()) if strategy == REQUESTED_TO_CAPACITY_RATIO else None
+    node_score: Int64Array | None = None
+    weight_sum: Int64Array | int = 0  # an int while every node counts the same weights
     for spec in args.resources:
         name = spec.name
         request = pod_request.get(name, 0)
@@ -96,42 +85,97 @@ def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) 
         col = store.resource_index.get(name)
         if col is None:
             continue
-        allocatable = store.alloc[col, :n]
-        requested = store.fit_req[col, :n] + request
-        counted = allocatable != 0
-        if n and (
-            allocatable.min() < 0 or allocatable.max() >= _FAST_LIMIT or requested.min() < 0 or spec.weight < 0
-        ):  # nonsense data: Go's int64 arithmetic (wrap-around included) step by step
-            resource_score = _signed_resource_score(strategy, requested, allocatable, counted, lut)
-        else:  # the normal case: every operand non-negative, every quotient in 0..100
-            safe_alloc = np.maximum(allocatable, 1)
-            if strategy == LEAST_ALLOCATED:
-                resource_score = small_quotient(np.maximum(allocatable - requested, 0) * _MAX_NODE_SCORE, safe_alloc)
-            else:
-                resource_score = small_quotient(np.minimum(requested, allocatable) * _MAX_NODE_SCORE, safe_alloc)
-                if lut is not None:
-                    resource_score = lut[np.where(requested > allocatable, _MAX_UTILIZATION, resource_score)]
+        column = _alloc_column(store, col)
+        exact_in_float = column.fast and request >= 0 and spec.weight >= 0 and not store.fit_negative
+        exact_in_float = exact_in_float and store.fit_total[col] + request < _FLOAT_EXACT_LIMIT
+        resource_score = _float_resource_score(strategy, store.fit_req[col, :n], request, column) if exact_in_float else None
+        if resource_score is None:  # nonsense data: Go's int64 arithmetic (wrap-around included) step by step
+            allocatable = store.alloc[col, :n]
+            requested = store.fit_req[col, :n] + request
+            resource_score = _exact_resource_score(strategy, requested, allocatable, column.counted, lut)
+        elif lut is not None:
+            over = column.values_f < (store.fit_req[col, :n] + request)
+            resource_score = lut[np.where(over, _MAX_UTILIZATION, resource_score)]
         if lut is not None:
-            counted &= resource_score > 0
-        node_score += resource_score * counted * spec.weight
-        weight_sum += counted * spec.weight
+            counted = column.counted & (resource_score > 0)
+        elif column.all_counted:
+            counted = None
+        else:
+            counted = column.counted
+        weighted = resource_score if counted is None else resource_score * counted
+        if spec.weight != 1:
+            weighted = weighted * spec.weight
+        node_score = weighted if node_score is None else node_score + weighted
+        if counted is None and isinstance(weight_sum, int):
+            weight_sum += spec.weight
+        else:
+            weight_sum = weight_sum + (np.ones(n, np.bool_) if counted is None else counted) * spec.weight
+    if node_score is None:
+        return np.zeros(n, np.int64)
     if lut is not None:
-        has_weight = weight_sum != 0
-        ratio = node_score.astype(np.float64) / np.where(has_weight, weight_sum, 1).astype(np.float64)
+        sums = np.broadcast_to(np.asarray(weight_sum, np.int64), (n,))
+        has_weight = sums != 0
+        ratio = node_score.astype(np.float64) / np.where(has_weight, sums, 1).astype(np.float64)
         return np.where(has_weight, go_round(ratio), 0).astype(np.int64)
-    if n and weight_sum.min() == weight_sum.max():  # usually one divisor for all nodes: a scalar division
-        divisor = int(weight_sum[0])
+    if isinstance(weight_sum, int) or (n and weight_sum.min() == weight_sum.max()):
+        divisor = weight_sum if isinstance(weight_sum, int) else int(weight_sum[0])  # one divisor for all nodes
         if divisor == 0:
             return np.zeros(n, np.int64)
-        return node_score // divisor if divisor > 0 and node_score.min() >= 0 else trunc_div(node_score, divisor)
+        if divisor > 0 and (n == 0 or node_score.min() >= 0):
+            if divisor & (divisor - 1) == 0:  # a power of two: floor division of non-negatives is a shift
+                return node_score >> (divisor.bit_length() - 1)
+            return node_score // divisor
+        return trunc_div(node_score, divisor)
     has_weight = weight_sum != 0
     return np.where(has_weight, trunc_div(node_score, np.where(has_weight, weight_sum, 1)), 0).astype(np.int64)
 
 
-def _signed_resource_score(
+class _AllocColumn:
+    """One allocatable column prepared for scoring; valid while ``NodeStore.alloc_version`` is unchanged."""
+
+    __slots__ = ("all_counted", "counted", "fast", "safe_f", "values_f")
+
+    def __init__(self, allocatable: Int64Array) -> None:
+        self.counted: BoolArray = allocatable != 0
+        self.all_counted = bool(self.counted.all())
+        # Float64 is exact here: every operand is an integer below 2**53, and floor(x / y) of the
+        # correctly rounded quotient is exact while y * (quotient + 1) < 2**53 (quotients are <= 100).
+        self.fast = allocatable.size == 0 or (int(allocatable.min()) >= 0 and int(allocatable.max()) < _FLOAT_ALLOC_LIMIT)
+        self.values_f: FloatArray = allocatable.astype(np.float64)
+        self.safe_f: FloatArray = np.maximum(self.values_f, 1.0)
+
+
+def _alloc_column(store: NodeStore, col: int) -> _AllocColumn:
+    key = (store.alloc_version, store.size, col)
+    cache = store.derived
+    hit = cache.get(key)
+    if isinstance(hit, _AllocColumn):
+        return hit
+    if len(cache) > 64:
+        cache.clear()
+    column = cache[key] = _AllocColumn(store.alloc[col, : store.size])
+    return column
+
+
+def _float_resource_score(strategy: str, fit_req: Int64Array, request: int, column: _AllocColumn) -> Int64Array:
+    """Per-resource score (RequestedToCapacityRatio: the utilization) in float64; the caller has checked
+    that every operand is a non-negative integer in the range where that is exact."""
+    requested = fit_req.astype(np.float64)
+    requested += request
+    if strategy == LEAST_ALLOCATED:
+        work = np.subtract(column.values_f, requested, out=requested)
+        np.maximum(work, 0.0, out=work)
+    else:
+        work = np.minimum(requested, column.values_f, out=requested)
+    work *= _MAX_NODE_SCORE
+    work /= column.safe_f
+    return work.astype(np.int64)
+
+
+def _exact_resource_score(
     strategy: str, requested: Int64Array, allocatable: Int64Array, counted: BoolArray, lut: Int64Array | None
 ) -> Int64Array:
-    """Per-resource score with Go's truncating division, for the rare negative operands."""
+    """Per-resource score in int64 with Go's truncating division (and wrap-around), for nonsense data."""
     safe_alloc = np.where(counted, allocatable, 1)
     if lut is not None:
         over = (requested > allocatable) | ~counted

@@ -71,6 +71,12 @@ class NodeStore:
         self.version = 0
         # Bumped whenever an ``alloc`` value, a row position or the row count changes (allocatable caches).
         self.alloc_version = 0
+        # Per column, the sum of fit_req over all rows (exact Python ints), and whether any pod ever added a
+        # negative amount: while none has, every row's fit_req lies in 0 .. fit_total (no reduction needed).
+        self.fit_total: list[int] = [0] * _INITIAL_COLUMNS
+        self.fit_negative = False
+        # Values derived from the columns, owned by their users and keyed by the versions they depend on.
+        self.derived: dict[tuple[int, ...], object] = {}
         self._name_order: Int64Array | None = None
 
     # ---------------------------------------------------------------- columns and rows
@@ -89,6 +95,8 @@ class NodeStore:
         col = len(self.resource_names)
         self.resource_index[resource] = col
         self.resource_names.append(resource)
+        if col >= len(self.fit_total):
+            self.fit_total.append(0)
         if col >= self.alloc.shape[0]:
             extra = self.alloc.shape[0]
             for attr in self._ROW_ARRAYS_2D:
@@ -243,6 +251,9 @@ class NodeStore:
         for col, fit, act, vc in contribution:
             if fit:
                 self.fit_req[col, row] += sign * fit
+                self.fit_total[col] += sign * fit
+                if fit < 0:
+                    self.fit_negative = True
             if act:
                 self.act_req[col, row] += sign * act
             if vc:

@@ -16,8 +16,9 @@ import pytest
 from linter.engine import lint_text, load_scheduler_model
 from linter.findings import Finding, Severity
 from linter.model import KubeSchedulerModel
+from paths import SHARED
 
-VECTORS = Path("/work/shared/vectors")
+VECTORS = SHARED / "vectors"
 POLICY_CODES = {"BPL200"}  # binpack-guard's negative-weight policy may disagree with the scheduler
 
 

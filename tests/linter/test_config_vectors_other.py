@@ -21,10 +21,9 @@ from linter.formats.volcano import HANDLER as VOLCANO
 from linter.model import VolcanoModel
 from linter.source import Document, parse_documents
 from linter.unwrap import embedded_documents, is_configmap
+from paths import SHARED
 
-VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors"
-if not VECTORS.is_dir():
-    VECTORS = Path("/work/shared/vectors")
+VECTORS = SHARED / "vectors"
 CASES: list[dict[str, Any]] = json.loads((VECTORS / "config.json").read_text())["cases"]
 LEGACY = [c for c in CASES if c["kind"] == "legacy-policy"]
 VOLCANO_CASES = [c for c in CASES if c["kind"] == "volcano"]

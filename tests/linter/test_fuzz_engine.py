@@ -22,8 +22,9 @@ from linter.engine import lint_text
 from linter.findings import Finding, Severity
 from linter.settings import KINDS, LintSettings
 from linter.source import SourceError, parse_documents
+from paths import SHARED
 
-VECTORS = Path("/work/shared/vectors")
+VECTORS = SHARED / "vectors"
 # BINPACK_FUZZ_EXAMPLES=5000 for a longer hunt; the default keeps the suite quick
 SETTINGS = settings(max_examples=int(os.environ.get("BINPACK_FUZZ_EXAMPLES", "150")), deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

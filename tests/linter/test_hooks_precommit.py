@@ -25,10 +25,11 @@ from identify.identify import tags_from_path
 
 from linter.engine import lint_text
 from linter.findings import Severity
+from paths import SHARED
 
 REPO = Path(__file__).resolve().parents[2]
 HOOKS = REPO / ".pre-commit-hooks.yaml"
-VECTORS = Path("/work/shared/vectors/config.json")
+VECTORS = SHARED / "vectors/config.json"
 SKIP_PARTS = {"__pycache__", ".git", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis"}
 
 

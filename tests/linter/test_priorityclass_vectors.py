@@ -14,10 +14,9 @@ from typing import Any
 import pytest
 
 from linter import priorityclass as pc
+from paths import SHARED
 
-VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors"
-if not VECTORS.is_dir():
-    VECTORS = Path("/work/shared/vectors")
+VECTORS = SHARED / "vectors"
 CASES = [c for c in json.loads((VECTORS / "priority.json").read_text())["cases"]
          if c["op"] in ("createPriorityClass", "updatePriorityClass")]
 

@@ -12,8 +12,9 @@ import schemas
 from linter import schema
 from linter.source import parse_documents
 from linter.unwrap import embedded_documents
+from paths import SHARED
 
-VECTORS = Path("/work/shared/vectors")
+VECTORS = SHARED / "vectors"
 NAME = "kubescheduler-config-v1"
 H = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
 

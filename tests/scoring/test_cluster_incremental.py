@@ -21,10 +21,9 @@ from linter.scoring.cluster import ClusterState
 from linter.scoring.nodes import is_counted_pod, node_views
 
 from .test_cluster_property import NODE_NAMES, POD_NAMES, bound_pod, incoming_pod, node
+from paths import SHARED
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "watch"
-if not FIXTURES.is_dir():  # the repo may be checked out elsewhere; the shared folder is fixed
-    FIXTURES = Path("/work/shared/fixtures/watch")
+FIXTURES = SHARED / "fixtures/watch"
 
 
 def snapshot(state: ClusterState) -> dict[str, dict[str, Any]]:

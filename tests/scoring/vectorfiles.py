@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from linter.scoring.nodes import NodeView
+from paths import SHARED
 
-VECTORS = Path(__file__).resolve().parents[3] / "shared" / "vectors"
-if not VECTORS.is_dir():  # the repo may be checked out elsewhere; the shared folder is fixed
-    VECTORS = Path("/work/shared/vectors")
+VECTORS = SHARED / "vectors"
 
 
 def load(name: str) -> dict[str, Any]:

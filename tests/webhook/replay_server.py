@@ -22,8 +22,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+from paths import SHARED
 
-WATCH_FIXTURES = Path("/work/shared/fixtures/watch")
+WATCH_FIXTURES = SHARED / "fixtures/watch"
 
 RESOURCE_PATHS = {
     "/api/v1/nodes": "nodes",

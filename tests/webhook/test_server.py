@@ -24,10 +24,11 @@ from webhook.models import SchedulerModels
 from webhook.settings import Settings
 from webhook.tls import build_server_context
 from webhook.view import StaticClusterView
+from paths import SHARED
 
 pytestmark = pytest.mark.slow
 
-ADMISSION = Path("/work/shared/fixtures/admission/priority-plugin-on")
+ADMISSION = SHARED / "fixtures/admission/priority-plugin-on"
 REPRESENTATIVE = {
     "/mutate/pods": ["pod-create-known-class.json", "pod-create-init-and-sidecar.json",
                      "pod-create-extended-resource-gpu.json", "pod-create-no-class-with-default.json"],

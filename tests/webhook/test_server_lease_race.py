@@ -19,10 +19,11 @@ from typing import Any
 import pytest
 from replay_server import ReplayServer, fixture_bytes, synthetic_list, wait_until
 from server_helpers import ServerProcess, client_context, make_ca, make_leaf
+from paths import SHARED
 
 pytestmark = pytest.mark.slow
 
-REVIEW = Path("/work/shared/fixtures/admission/priority-plugin-on/priorityclass-create-global-default.json")
+REVIEW = SHARED / "fixtures/admission/priority-plugin-on/priorityclass-create-global-default.json"
 RACERS = 32
 
 

@@ -20,8 +20,9 @@ import jsonpatch
 
 from webhook.admission import AdmissionRequest, decode
 from webhook.lease import LeaseConflict, LeaseRecord
+from paths import SHARED
 
-SHARED = Path("/work/shared")
+SHARED = SHARED
 ADMISSION = SHARED / "fixtures" / "admission"
 WATCH = SHARED / "fixtures" / "watch"
 VECTORS = SHARED / "vectors"

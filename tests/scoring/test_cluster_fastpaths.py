@@ -1,0 +1,140 @@
+"""The ranking's fast paths against their slow equivalents and the scalar model.
+
+* top-K selection (partition, then sort only the few rows that can make the cut) equals the
+  full best-first order cut to K, with many tied scores so that the name order decides;
+* the float64 NodeResourcesFit path is exact: allocatable values on both sides of the range
+  where float64 is used, with requests chosen so the quotient lands just below or on an integer;
+* the cached allocatable columns follow a node's allocatable changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from linter.model import (
+    LEAST_ALLOCATED,
+    MOST_ALLOCATED,
+    REQUESTED_TO_CAPACITY_RATIO,
+    FitArgs,
+    KubeSchedulerModel,
+    Profile,
+    ResourceWeight,
+    ShapePoint,
+)
+from linter.scoring.cluster import ClusterState
+from linter.scoring.nodes import node_views
+from linter.scoring.requests import fit_score_request
+from linter.scoring.strategies import fit_score_node
+
+from .test_cluster_property import SETTINGS, bound_pod, cluster, fit_args, incoming_pod, node, unique_by_name
+
+
+def _model(args: FitArgs) -> KubeSchedulerModel:
+    return KubeSchedulerModel(profiles=(Profile("default-scheduler", fit=args),))
+
+
+@SETTINGS
+@given(
+    nodes=st.lists(node(), max_size=6).map(unique_by_name),
+    pods=st.lists(bound_pod(), max_size=12),
+    pod=incoming_pod(),
+    args=fit_args(),
+    top=st.integers(1, 6),
+    filters=st.booleans(),
+)
+def test_top_k_is_the_full_order_cut_to_k(
+    nodes: list[dict[str, Any]], pods: list[dict[str, Any]], pod: dict[str, Any], args: FitArgs, top: int,
+    filters: bool,
+) -> None:
+    state = cluster(nodes, unique_by_name(pods))
+    full = state.rank(pod, _model(args), top=0, filters=filters)
+    cut = state.rank(pod, _model(args), top=top, filters=filters)
+    assert cut.scores == full.scores[:top]
+    assert cut.reason_counts == full.reason_counts and cut.feasible_nodes == full.feasible_nodes
+
+
+@given(
+    scores=st.lists(st.integers(0, 3), min_size=1, max_size=60),
+    top=st.integers(1, 70),
+    order=st.randoms(use_true_random=False),
+)
+def test_top_k_with_many_ties_prefers_names_in_order(scores: list[int], top: int, order: Any) -> None:
+    # Node n's free cpu decides its LeastAllocated score: 4 cores, a 1-core pod per score step.
+    names = [f"node-{i:03d}" for i in range(len(scores))]
+    indices = list(range(len(scores)))
+    order.shuffle(indices)  # rows are created in a random order, so row order is not name order
+    state = ClusterState()
+    for i in indices:
+        state.apply_node({"metadata": {"name": names[i]}, "status": {"allocatable": {"cpu": "4", "pods": "99"}}})
+        for j in range(scores[i]):
+            spec = {"nodeName": names[i], "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}
+            state.apply_pod({"metadata": {"name": f"p-{i}-{j}", "namespace": "ns"}, "spec": spec})
+    args = FitArgs(strategy=LEAST_ALLOCATED, resources=(ResourceWeight("cpu", 1),))
+    incoming = {"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c"}]}}
+    got = state.rank(incoming, _model(args), top=top, filters=False).scores
+    want = sorted(((n, s) for n, s in state.rank(incoming, _model(args), top=0, filters=False).scores),
+                  key=lambda kv: (-kv[1], kv[0]))
+    assert list(got) == want[:top]
+    assert len({s for _, s in want}) == len(set(scores))
+
+
+BOUNDARY = st.one_of(
+    st.integers(1, 2**20),
+    st.integers(2**46 - 2**10, 2**46 + 2**10),
+    st.integers(2**52, 2**53 + 2**10),
+    st.integers(2**55, 2**56),  # the largest values whose x 100 still fits int64 (no Go wrap-around)
+)
+
+
+@SETTINGS
+@given(
+    alloc=st.lists(BOUNDARY, min_size=1, max_size=4),
+    used_fraction=st.lists(st.integers(0, 101), min_size=4, max_size=4),
+    nudge=st.integers(-2, 2),
+    strategy=st.sampled_from([LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO]),
+    weight=st.integers(1, 3),
+)
+def test_float_path_is_exact_near_its_limits(
+    alloc: list[int], used_fraction: list[int], nudge: int, strategy: str, weight: int
+) -> None:
+    """Memory allocatable in plain bytes around 2**46 and 2**53; the bound pod uses a whole percentage
+    of it, nudged by a few bytes, so that (allocatable - requested) * 100 / allocatable is an integer or
+    a hair away from one."""
+    nodes, pods = [], []
+    for i, amount in enumerate(alloc):
+        name = f"n{i}"
+        nodes.append({"metadata": {"name": name}, "status": {"allocatable": {"memory": str(amount), "pods": "9"}}})
+        used = max(0, amount * used_fraction[i] // 100 + nudge)
+        spec = {"nodeName": name, "containers": [{"name": "c", "resources": {"requests": {"memory": str(used)}}}]}
+        pods.append({"metadata": {"name": f"p{i}", "namespace": "ns"}, "spec": spec})
+    shape = (ShapePoint(0, 0), ShapePoint(100, 10)) if strategy == REQUESTED_TO_CAPACITY_RATIO else None
+    args = FitArgs(strategy=strategy, resources=(ResourceWeight("memory", weight), ResourceWeight("cpu", 1)),
+                   shape=shape)
+    incoming = {"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c", "resources": {
+        "requests": {"memory": "1", "cpu": "100m"}}}]}}
+    ranking = cluster(nodes, pods).rank(incoming, _model(args), top=0, filters=False)
+    request = fit_score_request(incoming)
+    want = {v.name: fit_score_node(args, request, v.fit_requested, v.allocatable).score
+            for v in node_views(nodes, pods)}
+    assert dict(ranking.scores) == want
+
+
+def test_cached_allocatable_follows_node_updates() -> None:
+    args = FitArgs(strategy=LEAST_ALLOCATED, resources=(ResourceWeight("cpu", 1),))
+    state = ClusterState()
+    incoming = {"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c", "resources": {
+        "requests": {"cpu": "1"}}}]}}
+    request = fit_score_request(incoming)
+    updates = [("n", "4"), ("n", "4"), ("n", "8"), ("n", "2"), (None, None), ("m", "10"), ("o", "3")]
+    for name, cpu in updates:
+        if name is None:
+            state.delete_node("n")
+            continue
+        node = {"metadata": {"name": name}, "status": {"allocatable": {"cpu": cpu, "pods": "9"}}}
+        state.apply_node(node)
+        got = dict(state.rank(incoming, _model(args), top=0, filters=False).scores)
+        (view,) = node_views([node], [])
+        assert got[name] == fit_score_node(args, request, view.fit_requested, view.allocatable).score
