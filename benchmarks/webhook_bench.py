@@ -5,14 +5,20 @@
 What runs where (loopback only):
 * this process serves a synthetic cluster as paginated LIST answers (and idle watches) through the same
   replay server the tests use, so each worker's real list+watch sync path is what gets measured;
-* ``binpack-webhook serve`` runs as its own process tree (master + ``--workers`` workers) with TLS;
+* ``python -m webhook serve`` (the production command) runs as its own process tree (master + ``--workers``
+  workers) with TLS, and with ``BINPACK_GUARD_BENCHMARK_ROUTES=true`` so that it also serves the allow-all
+  baseline ``/bench/allow-all`` (``webhook.routes.ALLOW_ALL_PATH``; off by default);
 * the load comes from a separate process (``--load`` mode of this script): ``--connections`` threads, each
   on one kept-alive HTTPS connection, for ``--duration`` seconds per run.
 
-Each repeat measures ``/mutate/pods`` (a recorded pod CREATE review, scored against every node) and
-``/healthz`` (answers at once, no work: the allow-all baseline) back to back on the same server. The
+Each repeat measures three endpoints back to back on the same server: ``/mutate/pods`` (a recorded pod
+CREATE review, scored against every node), ``/bench/allow-all`` (the same review read, decoded, encoded
+and logged by the same view code, then allowed without looking) and ``/healthz`` (no work at all). The
 script prints every run and the medians over the repeats, the per-worker cache sync time (from the
 workers' "cluster cache synced" log lines) and each worker's RSS after sync.
+
+``--shapes`` sets how many distinct pod request shapes the 150,000 pods have (300: replicas of 300
+workloads; 0: every pod its own shape, the worst case for the cache's sync).
 """
 
 from __future__ import annotations
@@ -34,9 +40,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "webhook")]
+sys.path[:0] = [str(ROOT / "tests" / "webhook"), str(ROOT / "tests")]
 
-ALLOW_ALL = "/bench/allow-all"
+ALLOW_ALL = "/bench/allow-all"  # webhook.routes.ALLOW_ALL_PATH, served with BINPACK_GUARD_BENCHMARK_ROUTES=true
 PAGE_SIZE = 500  # the cache's LIST page size (webhook.cache.ClusterCache default)
 POD_REVIEW = Path("/work/shared/fixtures/admission/priority-plugin-on/pod-create-known-class.json")
 
@@ -59,7 +65,8 @@ def synthetic_cluster(
     for j in range(pods):
         # pods are replicas of 300 workloads and share their template's requests, as Deployment replicas do
         app = j % shapes
-        cpu, mem = f"{100 + (app * 37) % 1900}m", f"{128 + (app * 53) % 3968}Mi"
+        # distinct (cpu, memory) for every app index below 1900 * 3968 (gcd(37, 1900) = gcd(53, 3968) = 1)
+        cpu, mem = f"{100 + (app * 37) % 1900}m", f"{128 + (app * 53) % 3968 + 3968 * (app // 1900)}Mi"
         pod_objs.append({
             "metadata": {"name": f"pod-{j:06d}", "namespace": f"ns-{j % 50}", "resourceVersion": "11",
                          "labels": {"app": f"app-{app}"}},
@@ -69,20 +76,6 @@ def synthetic_cluster(
             "status": {"phase": "Running"},
         })
     return node_objs, pod_objs
-
-
-def bench_application() -> Any:
-    """gunicorn app factory: the production app plus ``/bench/allow-all``, an admission endpoint that reads,
-    decodes and logs the review exactly like the real ones and then allows it without looking at it."""
-    from webhook.admission import Decision
-    from webhook.routes import _admission_view
-    from webhook.settings import Settings
-    from webhook.wsgi import build
-
-    app, _ = build(Settings.from_env(os.environ))
-    allow_all = _admission_view("bench_allow_all", lambda review, deps: Decision.allow())
-    app.add_url_rule(ALLOW_ALL, "bench_allow_all", allow_all, methods=["POST"])
-    return app
 
 
 def prerendered(responder: Any, limit: int) -> Any:
@@ -196,6 +189,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--connections", default="1,4", help="comma-separated keep-alive connection counts")
+    parser.add_argument("--shapes", type=int, default=300,
+                        help="distinct pod request shapes (0: every pod distinct, the worst case for sync)")
+    parser.add_argument("--sync-only", action="store_true", help="measure the cache sync and RSS, then stop")
     parser.add_argument("--duration", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
@@ -214,7 +210,7 @@ def bench(args: argparse.Namespace) -> int:
     from replay_server import ReplayServer, synthetic_list  # type: ignore[import-not-found]
     from server_helpers import ServerProcess, make_ca, make_leaf  # type: ignore[import-not-found]
 
-    nodes, pods = synthetic_cluster(args.nodes, args.pods)
+    nodes, pods = synthetic_cluster(args.nodes, args.pods, args.shapes or args.pods)
     replay = ReplayServer().serve_fixtures().start()
     replay.defaults[("nodes", "list")] = prerendered(synthetic_list("NodeList", nodes, "12"), PAGE_SIZE)
     replay.defaults[("pods", "list")] = prerendered(synthetic_list("PodList", pods, "12"), PAGE_SIZE)
@@ -226,9 +222,10 @@ def bench(args: argparse.Namespace) -> int:
         (tmp / "ca.crt").write_bytes(ca.cert_pem)
         body = tmp / "review.json"
         body.write_bytes(POD_REVIEW.read_bytes())
-        settings = {"BINPACK_GUARD_WORKERS": str(args.workers), "BINPACK_GUARD_THREADS": str(args.threads)}
-        server = ServerProcess(tmp, replay.kubeconfig(tmp / "kubeconfig"), tls=make_leaf(ca), env=settings,
-                               gunicorn_app="webhook_bench:bench_application()", pythonpath=str(Path(__file__).parent))
+        settings = {"BINPACK_GUARD_WORKERS": str(args.workers), "BINPACK_GUARD_THREADS": str(args.threads),
+                    "BINPACK_GUARD_BENCHMARK_ROUTES": "true"}
+        # the production command (`python -m webhook serve`), with the benchmark-only allow-all route switched on
+        server = ServerProcess(tmp, replay.kubeconfig(tmp / "kubeconfig"), tls=make_leaf(ca), env=settings)
         try:
             server.wait_listening(60)
             synced: list[float] = []
@@ -242,6 +239,8 @@ def bench(args: argparse.Namespace) -> int:
                   f"{os.cpu_count()} CPUs")
             print(f"cache initial sync per worker (s): {synced}  median {statistics.median(synced):.2f}")
             print(f"RSS per worker after sync (MiB): {[round(r) for r in rss]}  max {max(rss):.0f}")
+            if args.sync_only:
+                return 0
             run_load(server.port, tmp / "ca.crt", "/mutate/pods", body, 1.0, 1)  # warm-up
             for connections in (int(c) for c in args.connections.split(",")):
                 measure(server.port, tmp / "ca.crt", body, connections, args)

@@ -39,7 +39,7 @@ def create_app(
     app.extensions[EXTENSION] = Deps(
         settings=settings, view=view, models=models, claim=default_class_claim, metrics=Metrics(view)
     )
-    app.register_blueprint(build_blueprint())
+    app.register_blueprint(build_blueprint(benchmark_routes=settings.benchmark_routes))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:

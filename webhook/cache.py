@@ -201,7 +201,8 @@ class ClusterCache:
         self.started_at = time.monotonic()
         for source, store in sources:
             reflector = Reflector(source, store, self._lock, self._stop, page_size=self._page_size,
-                                  backoff=self._backoff, on_synced=self._note_synced)
+                                  backoff=self._backoff, on_synced=self._note_synced,
+                                  on_page=self._after_page if self._freeze_gc else None)
             thread = threading.Thread(target=reflector.run, name=f"cache-{source.kind}", daemon=True)
             self._reflectors.append(reflector)
             self._threads.append(thread)
@@ -248,6 +249,13 @@ class ClusterCache:
                 gc.freeze()
         log.info("cluster cache synced in %.2fs: %d nodes, %d pods, %d priorityclasses", self.synced_after,
                  counts["nodes"], counts["pods"], counts["priorityclasses"])
+
+    def _after_page(self) -> None:
+        if self.synced_after is None:
+            # During the first sync the cached state only grows. Without this, every full collection
+            # rescans all of it (a third of the sync time at 150,000 pods); frozen objects are still
+            # freed by reference counting, and the JSON pages hold no reference cycles.
+            gc.freeze()
 
     def is_healthy(self) -> bool:
         now = time.monotonic()

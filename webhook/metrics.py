@@ -74,10 +74,15 @@ class Metrics:
             registry=self.registry,
         )
         self.registry.register(_CacheCollector(view))
+        self._children: dict[tuple[str, str], tuple[Counter, Histogram]] = {}
 
     def observe(self, endpoint: str, outcome: str, seconds: float, denial_reason: str | None = None) -> None:
-        self.requests.labels(endpoint, outcome).inc()
-        self.duration.labels(endpoint, outcome).observe(seconds)
+        children = self._children.get((endpoint, outcome))
+        if children is None:  # a handful of (endpoint, outcome) pairs: look each one's children up once
+            children = (self.requests.labels(endpoint, outcome), self.duration.labels(endpoint, outcome))
+            self._children[(endpoint, outcome)] = children
+        children[0].inc()
+        children[1].observe(seconds)
         if denial_reason is not None:
             self.denials.labels(endpoint, denial_reason).inc()
 

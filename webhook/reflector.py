@@ -95,9 +95,11 @@ class Reflector:
         page_size: int = 500,
         backoff: Backoff = DEFAULT_BACKOFF,
         on_synced: Callable[[], None] | None = None,
+        on_page: Callable[[], None] | None = None,
     ) -> None:
         self.source = source
         self._on_synced = on_synced
+        self._on_page = on_page  # called after each applied LIST page, outside the lock
         self.store = store
         self._lock = lock
         self._stop = stop
@@ -157,6 +159,8 @@ class Reflector:
                             key = self._apply(item)
                             if key is not None:
                                 seen.add(key)
+                    if self._on_page is not None:
+                        self._on_page()
                     token = page.continue_token
                     if not token:
                         break

@@ -23,6 +23,7 @@ from flask import Blueprint, Response, current_app, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from webhook.admission import AdmissionRequest, Decision, MalformedReview, decode, encode, error_body
+from webhook.jsonlog import JsonLine
 from webhook.lease import DefaultClassClaim
 from webhook.metrics import CONTENT_TYPE, Metrics
 from webhook.models import SchedulerModels
@@ -170,8 +171,10 @@ def _finish(
         record["message"] = decision.message
     elif message is not None:
         record["message"] = message
-    # The message is the JSON line itself; `admission` carries the same fields for structured formatters.
-    log.info(json.dumps(record, separators=(",", ":"), ensure_ascii=False), extra={"admission": record})
+    # The message is the JSON line itself (encoded only if a formatter reads it); `admission` carries the
+    # same fields for webhook.jsonlog.JsonFormatter, which puts them on the line it writes.
+    if log.isEnabledFor(logging.INFO):
+        log.info(JsonLine(record), extra={"admission": record})
     return reply
 
 

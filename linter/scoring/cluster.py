@@ -25,12 +25,12 @@ from typing import Any, TypeVar
 from linter.model import KubeSchedulerModel, VolcanoModel
 from linter.scoring.cluster_filters import FilterCache
 from linter.scoring.cluster_rank import Ranking, rank_pod
+from linter.scoring.cluster_requests import counted_resource, simple_pod_amounts
 from linter.scoring.cluster_store import Contribution, ContributionEntry, NodeStore, TaintList
 from linter.scoring.nodes import is_counted_pod
 from linter.scoring.requests import (
     actual_request,
     fit_node_contribution,
-    is_scalar_resource,
     node_allocatable,
     volcano_allocatable,
     volcano_request,
@@ -38,8 +38,8 @@ from linter.scoring.requests import (
 
 __all__ = ["ClusterState", "Ranking"]
 
-_DIRECT_RESOURCES = ("cpu", "memory", "ephemeral-storage")
 _MEMO_LIMIT = 8192
+_INTERN_LIMIT = 65536  # distinct contributions shared between pods (bounded: shapes come and go)
 
 T = TypeVar("T")
 
@@ -86,11 +86,6 @@ class Memo:
             del self._values[next(iter(self._values))]
         self._values[key] = value
         return value
-
-
-def _counted(name: str) -> bool:
-    """Names kube-scheduler's ``framework.Resource`` keeps (others never reach the filter)."""
-    return name in _DIRECT_RESOURCES or is_scalar_resource(name)
 
 
 def _volcano_int(value: float, where: str) -> int:
@@ -180,7 +175,7 @@ class ClusterState:
             raise ValueError("pod {}/{}: {}".format(*key, exc)) from None
         old = self._pods.get(key)
         if old is not None:
-            if old[0] == node_name and old[1] is contribution:
+            if old[0] == node_name and (old[1] is contribution or old[1] == contribution):
                 return  # a status-only update: nothing to do
             self._forget(key)
         row = self._store.row(node_name)
@@ -204,9 +199,14 @@ class ClusterState:
         return self._memo.get("contribution", pod, self._compute_contribution)
 
     def _compute_contribution(self, pod: Mapping[str, Any]) -> Contribution:
-        fit = fit_node_contribution(pod)
-        actual = {k: v for k, v in actual_request(pod).items() if _counted(k)}
-        volcano = {k: _volcano_int(v, f"Volcano request {k}") for k, v in volcano_request(pod).items()}
+        views = simple_pod_amounts(pod)  # one pass for the usual pod of plain containers
+        if views is None:
+            fit = fit_node_contribution(pod)
+            actual = {k: v for k, v in actual_request(pod).items() if counted_resource(k)}
+            raw_volcano = volcano_request(pod)
+        else:
+            fit, actual, raw_volcano = views
+        volcano = {k: _volcano_int(v, f"Volcano request {k}") for k, v in raw_volcano.items()}
         entries: list[ContributionEntry] = []
         for name in sorted(set(fit) | set(actual) | set(volcano)):
             amounts = (fit.get(name, 0), actual.get(name, 0), volcano.get(name, 0))
@@ -214,6 +214,8 @@ class ClusterState:
                 entries.append((self._store.column(name), *amounts))
         entries.sort()
         key = tuple(entries)
+        if len(self._contributions) >= _INTERN_LIMIT:  # only sharing is lost; pods keep their own tuples
+            self._contributions.clear()
         return self._contributions.setdefault(key, key)
 
     # ---------------------------------------------------------------- ranking

@@ -44,14 +44,16 @@ class FilterCache:
             self.affinity.clear()
 
 
-class _Reasons:
-    """Assigns each row the code of the first filter that rejects it (0 = feasible)."""
+class Reasons:
+    """The first filter that rejects each row: per-text row counts, the rows left feasible, and (on
+    demand) a code per row (0 = feasible, code i = ``texts[i - 1]``)."""
 
-    def __init__(self, capacity: int) -> None:
-        self.codes: Int32Array = np.zeros(capacity, np.int32)
+    def __init__(self, size: int) -> None:
+        self.size = size
         self.texts: list[str] = []
+        self.counts: list[int] = []  # rows (present or not) per text
         self._index: dict[str, int] = {}
-        self.counts: list[int] = []  # rows (present or not) per code, code 1 = counts[0]
+        self._rejected: list[tuple[BoolArray, int]] = []  # (rows newly rejected, code), in filter order
         self._open: BoolArray | None = None  # rows no filter has rejected yet; None = all of them
 
     def reject(self, failing: BoolArray, text: str) -> None:
@@ -65,16 +67,22 @@ class _Reasons:
             self.counts.append(0)
             code = self._index[text] = len(self.texts)
         self.counts[code - 1] += count
-        np.putmask(self.codes, newly, code)
+        self._rejected.append((newly, code))
         if self._open is None:
             self._open = ~newly
         else:
             self._open ^= newly
 
     @property
-    def open_rows(self) -> BoolArray:
-        """Rows still feasible (codes == 0)."""
-        return np.ones(self.codes.shape[0], np.bool_) if self._open is None else self._open
+    def feasible(self) -> BoolArray:
+        """Rows no filter rejected."""
+        return np.ones(self.size, np.bool_) if self._open is None else self._open
+
+    def codes(self) -> Int32Array:
+        codes: Int32Array = np.zeros(self.size, np.int32)
+        for rows, code in self._rejected:  # disjoint masks: each row was rejected once
+            np.putmask(codes, rows, code)
+        return codes
 
 
 def _spec(pod: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -95,11 +103,10 @@ def run_filters(
     pod_actual: Mapping[str, int],
     fit_args: FitArgs,
     plugins: Sequence[str] = feasibility.DEFAULT_FILTERS,
-) -> tuple[Int32Array, list[str], list[int]]:
-    """Reason code per row (0 = passes every filter), the text of each code (code 1 = texts[0]) and the
-    number of rows, present or not, with each code."""
+) -> Reasons:
+    """Which filter rejects each row first (see :class:`Reasons`)."""
     cache.trim()
-    reasons = _Reasons(store.size)
+    reasons = Reasons(store.size)
     if "NodeAffinity" in plugins:
         _affinity_prefilter(store, pod, reasons)
     for plugin in plugins:
@@ -117,10 +124,10 @@ def run_filters(
             _affinity(store, cache, pod, reasons)
         elif plugin == "NodeResourcesFit":
             _fit(store, pod_actual, fit_args, reasons)
-    return reasons.codes, reasons.texts, reasons.counts
+    return reasons
 
 
-def _affinity_prefilter(store: NodeStore, pod: Mapping[str, Any], reasons: _Reasons) -> None:
+def _affinity_prefilter(store: NodeStore, pod: Mapping[str, Any], reasons: Reasons) -> None:
     """NodeAffinity's PreFilter: a pod pinned to node names rejects every other node up front."""
     pinned = feasibility.node_affinity_prefilter(pod)
     if pinned is None:
@@ -136,7 +143,7 @@ def _affinity_prefilter(store: NodeStore, pod: Mapping[str, Any], reasons: _Reas
     reasons.reject(failing, feasibility.REASON_PREFILTER_NODE_AFFINITY)
 
 
-def _node_name(store: NodeStore, pod: Mapping[str, Any], reasons: _Reasons) -> None:
+def _node_name(store: NodeStore, pod: Mapping[str, Any], reasons: Reasons) -> None:
     wanted = _spec(pod).get("nodeName")
     if not wanted:
         return
@@ -150,7 +157,7 @@ def _node_name(store: NodeStore, pod: Mapping[str, Any], reasons: _Reasons) -> N
     reasons.reject(failing, text)
 
 
-def _taints(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reasons: _Reasons) -> None:
+def _taints(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reasons: Reasons) -> None:
     if len(store.taint_lists) == 1:
         return  # no node has ever had a taint
     key = repr(_spec(pod).get("tolerations"))
@@ -186,7 +193,7 @@ def _selector_keys(pod: Mapping[str, Any]) -> tuple[list[str], bool] | None:
     return sorted(keys), uses_fields
 
 
-def _affinity(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reasons: _Reasons) -> None:
+def _affinity(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reasons: Reasons) -> None:
     selection = _selector_keys(pod)
     if selection is None:
         return
@@ -194,7 +201,7 @@ def _affinity(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reas
     if uses_fields:
         # matchFields reads the node name, so every node is its own case: evaluate only the
         # nodes no earlier filter (e.g. the PreFilter's pinned names) has already rejected.
-        candidates = np.flatnonzero(store.present[: store.size] & reasons.open_rows)
+        candidates = np.flatnonzero(store.present[: store.size] & reasons.feasible)
         failing, text = _evaluate_affinity(store, pod, keys, candidates)
         if text is not None:
             reasons.reject(failing, text)
@@ -257,7 +264,7 @@ def _label_groups(store: NodeStore, rows: Int64Array, keys: list[str]) -> tuple[
     return inverse.astype(np.int64), [int(rows[i]) for i in first]
 
 
-def _fit(store: NodeStore, pod_actual: Mapping[str, int], fit_args: FitArgs, reasons: _Reasons) -> None:
+def _fit(store: NodeStore, pod_actual: Mapping[str, int], fit_args: FitArgs, reasons: Reasons) -> None:
     """NodeResourcesFit ``fitsRequest`` on the actual requests, vectorized (texts from the scalar model)."""
     pods_col = store.resource_index.get("pods")
     n = store.size

@@ -131,13 +131,13 @@ def rank_pod(
     all_present = total_nodes == store.size  # the usual case: no row is held only by early pods
     if filters:
         pod_actual = memo.lookup("actual", shape, pod, actual_request)
-        codes, texts, row_counts = run_filters(store, filter_cache, pod, pod_actual, fit_filter, plugins)
-        feasible = codes == 0
+        reasons = run_filters(store, filter_cache, pod, pod_actual, fit_filter, plugins)
+        feasible, texts = reasons.feasible, reasons.texts
         if all_present:
-            reason_counts = dict(zip(texts, row_counts, strict=True))
+            reason_counts = dict(zip(texts, reasons.counts, strict=True))
         else:  # rows held only by pods bound to a missing node are not nodes: count present rows only
-            feasible &= present
-            counts = np.bincount(codes[present], minlength=len(texts) + 1)
+            feasible = feasible & present
+            counts = np.bincount(reasons.codes()[present], minlength=len(texts) + 1)
             reason_counts = {texts[i - 1]: int(counts[i]) for i in range(1, len(counts)) if counts[i]}
     else:
         feasible = present

@@ -3,8 +3,11 @@
 Each function returns one score per row of a :class:`~linter.scoring.cluster_store.NodeStore`
 (rows of absent nodes carry garbage the caller masks out). The arithmetic follows Go:
 
-* int64 throughout for NodeResourcesFit; Go's ``/`` truncates toward zero, so every
-  division goes through :func:`trunc_div` (numpy's ``//`` floors);
+* NodeResourcesFit is Go's int64 arithmetic. In the normal case (non-negative operands,
+  allocatable below 2**46, requested sums below 2**53) the per-resource quotient is computed in
+  float64, where it is provably exact and much faster than numpy's int64 division; otherwise
+  every division goes through :func:`trunc_div` (Go's ``/`` truncates toward zero, numpy's
+  ``//`` floors), with int64 wrap-around as in Go;
 * RequestedToCapacityRatio divides in float64 and rounds half away from zero like
   ``math.Round`` (numpy's ``round`` is half-to-even);
 * Volcano binpack accumulates float64 terms in the order Volcano does (cpu, memory, then
@@ -88,14 +91,16 @@ def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) 
         column = _alloc_column(store, col)
         exact_in_float = column.fast and request >= 0 and spec.weight >= 0 and not store.fit_negative
         exact_in_float = exact_in_float and store.fit_total[col] + request < _FLOAT_EXACT_LIMIT
-        resource_score = _float_resource_score(strategy, store.fit_req[col, :n], request, column) if exact_in_float else None
-        if resource_score is None:  # nonsense data: Go's int64 arithmetic (wrap-around included) step by step
+        resource_score: Int64Array | None = None
+        if exact_in_float:
+            resource_score = _float_resource_score(strategy, store.fit_req[col, :n], request, column)
+        if resource_score is None:  # huge or negative values: Go's int64 arithmetic (wrap-around included)
             allocatable = store.alloc[col, :n]
             requested = store.fit_req[col, :n] + request
             resource_score = _exact_resource_score(strategy, requested, allocatable, column.counted, lut)
         elif lut is not None:
-            over = column.values_f < (store.fit_req[col, :n] + request)
-            resource_score = lut[np.where(over, _MAX_UTILIZATION, resource_score)]
+            # requested > allocatable already gives exactly 100: min() makes it allocatable * 100 / allocatable
+            resource_score = lut[resource_score]
         if lut is not None:
             counted = column.counted & (resource_score > 0)
         elif column.all_counted:
@@ -140,9 +145,12 @@ class _AllocColumn:
         self.all_counted = bool(self.counted.all())
         # Float64 is exact here: every operand is an integer below 2**53, and floor(x / y) of the
         # correctly rounded quotient is exact while y * (quotient + 1) < 2**53 (quotients are <= 100).
-        self.fast = allocatable.size == 0 or (int(allocatable.min()) >= 0 and int(allocatable.max()) < _FLOAT_ALLOC_LIMIT)
+        self.fast = allocatable.size == 0 or (
+            int(allocatable.min()) >= 0 and int(allocatable.max()) < _FLOAT_ALLOC_LIMIT
+        )
         self.values_f: FloatArray = allocatable.astype(np.float64)
-        self.safe_f: FloatArray = np.maximum(self.values_f, 1.0)
+        # max(allocatable, 1) is the divisor; with no zero (and, on the fast path, no negative) it is the column
+        self.safe_f: FloatArray = self.values_f if self.all_counted else np.maximum(self.values_f, 1.0)
 
 
 def _alloc_column(store: NodeStore, col: int) -> _AllocColumn:

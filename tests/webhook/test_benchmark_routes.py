@@ -1,0 +1,79 @@
+"""The benchmark-only allow-all route (off by default), and the cheap log line and metrics paths."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import random
+from datetime import UTC, datetime
+
+import pytest
+from conftest import AppFactory
+from webhook_helpers import pod, review
+
+from webhook.jsonlog import JsonFormatter, utc_timestamp
+from webhook.routes import ALLOW_ALL_PATH
+from webhook.settings import Settings, SettingsError
+from webhook.view import StaticClusterView
+
+
+def test_allow_all_route_is_off_by_default(make_app: AppFactory, view: StaticClusterView) -> None:
+    assert Settings().benchmark_routes is False
+    reply = make_app(view).test_client().post(ALLOW_ALL_PATH, json=review("Pod", "CREATE", pod(), uid="off"))
+    assert reply.status_code == 404 and "error" in reply.get_json()
+
+
+def test_allow_all_route_allows_without_looking(
+    make_app: AppFactory, view: StaticClusterView, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="webhook.requests")
+    client = make_app(view, benchmark_routes=True).test_client()
+    # a pod the real endpoint would deny (unknown class) is allowed untouched here
+    document = review("Pod", "CREATE", pod(priorityClassName="missing"), uid="bench-1")
+    reply = client.post(ALLOW_ALL_PATH, json=document)
+    assert reply.status_code == 200
+    assert reply.get_json()["response"] == {"uid": "bench-1", "allowed": True}
+    assert client.post("/mutate/pods", json=document).get_json()["response"]["allowed"] is False
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "webhook.requests"]
+    assert [(line["endpoint"], line["uid"], line["decision"]) for line in lines] == [
+        ("bench_allow_all", "bench-1", "allowed"), ("pods", "bench-1", "denied")]
+    # the same view code: bad input is still a 400 with one log line
+    assert client.post(ALLOW_ALL_PATH, data=b"junk").status_code == 400
+    metrics = client.get("/metrics").get_data(as_text=True)
+    assert 'binpack_guard_admission_requests_total{endpoint="bench_allow_all",outcome="allowed"} 1.0' in metrics
+    assert 'binpack_guard_admission_requests_total{endpoint="bench_allow_all",outcome="bad_request"} 1.0' in metrics
+
+
+@pytest.mark.parametrize(("raw", "expected"), [("true", True), ("1", True), ("Yes", True), ("false", False),
+                                               ("0", False), ("off", False)])
+def test_benchmark_routes_from_the_environment(raw: str, expected: bool) -> None:
+    assert Settings.from_env({"BINPACK_GUARD_BENCHMARK_ROUTES": raw}).benchmark_routes is expected
+
+
+def test_a_bad_boolean_names_the_variable() -> None:
+    with pytest.raises(SettingsError, match="BINPACK_GUARD_BENCHMARK_ROUTES: must be true or false"):
+        Settings.from_env({"BINPACK_GUARD_BENCHMARK_ROUTES": "maybe"})
+    with pytest.raises(SettingsError, match="BINPACK_GUARD_BENCHMARK_ROUTES"):
+        Settings(benchmark_routes="yes")  # type: ignore[arg-type]
+
+
+def test_log_time_is_what_datetime_gives() -> None:
+    rng = random.Random(7)
+    moments = [rng.uniform(0, 4e9) for _ in range(20_000)]
+    moments += [int(m) + frac for m in moments[:2000] for frac in (0.0, 0.0005, 0.9995, 0.9999996, 0.4999996)]
+    for created in moments:
+        assert utc_timestamp(created) == datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")
+
+
+def test_admission_record_becomes_one_json_line() -> None:
+    record = logging.LogRecord("webhook.requests", logging.INFO, __file__, 1, "unused", None, None)
+    record.admission = {"event": "admission", "uid": "u-1", "name": "pod-ü", "latency_ms": 0.25}
+    line = json.loads(JsonFormatter().format(record))
+    assert line["uid"] == "u-1" and line["name"] == "pod-ü" and line["latency_ms"] == 0.25
+    assert line["time"] == utc_timestamp(record.created) and line["level"] == "INFO" and "message" not in line
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    handler.emit(record)
+    assert stream.getvalue().count("\n") == 1
