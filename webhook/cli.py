@@ -14,6 +14,7 @@ import importlib
 import math
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, cast
 
@@ -22,6 +23,8 @@ from gunicorn.app.base import BaseApplication
 from webhook import certs
 from webhook.gworker import REQUEST_TIMEOUT_ENV
 from webhook.settings import Settings, SettingsError, env_name
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"  # read by prometheus_client when it is first imported
 
 PROG = "binpack-webhook"
 USAGE_ERROR = 2
@@ -127,6 +130,10 @@ def run_serve(args: argparse.Namespace) -> int:
             os.environ[env_name(field)] = str(value)
     if args.request_timeout is not None:
         os.environ[REQUEST_TIMEOUT_ENV] = str(args.request_timeout)
+    if settings.workers > 1 and not os.environ.get(MULTIPROC_ENV):
+        # Must happen before gunicorn_conf imports the app (and prometheus_client) in this master,
+        # so that every forked worker writes its metrics where any worker's /metrics can sum them.
+        os.environ[MULTIPROC_ENV] = tempfile.mkdtemp(prefix="binpack-guard-metrics-")
     if not settings.tls_cert_file:
         print(f"{PROG} serve: warning: no TLS files given, serving plain HTTP (local testing only)",
               file=sys.stderr)

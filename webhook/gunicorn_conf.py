@@ -104,6 +104,14 @@ def post_worker_init(worker: Any) -> None:
                            SYNC_WAIT_LIMIT)
 
 
+def child_exit(server: Any, worker: Any) -> None:
+    # A dead worker's live-gauge files must go; its counters stay in the sum, so totals never drop.
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+
 def worker_exit(server: Any, worker: Any) -> None:
     # Stop the watches so the worker exits promptly instead of waiting on open streams.
     wsgi.stop_cache(getattr(worker, "wsgi", None))

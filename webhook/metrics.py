@@ -3,22 +3,36 @@
 Request counters and latency histograms are labelled by endpoint and outcome
 (``allowed``, ``patched``, ``denied``, ``bad_request``, ``too_large``, ``error``);
 denials by endpoint and Status reason. Cache gauges are read from the view at
-scrape time. Under gunicorn each worker has its own registry and cache, so a scrape
-sees the worker that answered it.
+scrape time.
+
+Under gunicorn with several workers, ``binpack-webhook serve`` sets ``PROMETHEUS_MULTIPROC_DIR``
+before anything imports prometheus_client: every worker then writes its counters and histograms
+to files there, and a scrape answered by any worker sums all of them, so ``rate()`` stays right
+whichever worker Prometheus reaches. The cache gauges come from the answering worker (every
+worker holds the whole cluster); its watch-restart counter then carries a ``worker`` label so
+each series stays monotonic.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
 from webhook.view import ClusterView
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 CACHE_RESOURCES = ("nodes", "pods", "priorityclasses")
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def multiprocess_dir() -> str | None:
+    """The shared metrics directory when gunicorn runs several workers, else None."""
+    return os.environ.get(MULTIPROC_ENV) or None
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 
@@ -42,11 +56,14 @@ class _CacheCollector(Collector):
             "1 once the first list of every watched resource has completed.",
             value=1.0 if self._view.is_synced() else 0.0,
         )
-        yield CounterMetricFamily(
-            "binpack_guard_watch_restarts",
-            "Watches restarted (errors, expiry, relists) since the process started.",
-            value=float(stats.get("watch_restarts", 0.0)),
-        )
+        help_text = "Watches restarted (errors, expiry, relists) since the process started."
+        restarts = float(stats.get("watch_restarts", 0.0))
+        if multiprocess_dir():
+            per_worker = CounterMetricFamily("binpack_guard_watch_restarts", help_text, labels=["worker"])
+            per_worker.add_metric([str(os.getpid())], restarts)
+            yield per_worker
+        else:
+            yield CounterMetricFamily("binpack_guard_watch_restarts", help_text, value=restarts)
 
 
 class Metrics:
@@ -73,7 +90,8 @@ class Metrics:
             ["endpoint", "reason"],
             registry=self.registry,
         )
-        self.registry.register(_CacheCollector(view))
+        self._cache_collector = _CacheCollector(view)
+        self.registry.register(self._cache_collector)
         self._children: dict[tuple[str, str], tuple[Counter, Histogram]] = {}
 
     def observe(self, endpoint: str, outcome: str, seconds: float, denial_reason: str | None = None) -> None:
@@ -87,4 +105,10 @@ class Metrics:
             self.denials.labels(endpoint, denial_reason).inc()
 
     def render(self) -> bytes:
-        return generate_latest(self.registry)
+        shared = multiprocess_dir()
+        if shared is None:
+            return generate_latest(self.registry)
+        registry = CollectorRegistry()  # every worker's request metrics, plus this worker's cache view
+        MultiProcessCollector(registry, path=shared)  # type: ignore[no-untyped-call]
+        registry.register(self._cache_collector)
+        return generate_latest(registry)

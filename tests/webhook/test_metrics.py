@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
 from conftest import AppFactory
 from prometheus_client.parser import text_string_to_metric_families
 from webhook_helpers import pod, priority_class, review
 
+from webhook.metrics import Metrics
 from webhook.view import StaticClusterView
 
 
@@ -57,3 +65,22 @@ def test_unsynced_view_reports_zero(make_app: AppFactory, view: StaticClusterVie
     view.synced = False
     samples = _samples(make_app(view).test_client().get("/metrics").get_data(as_text=True))
     assert samples[("binpack_guard_cache_synced", ())] == 0
+
+
+def test_multiprocess_mode_sums_every_worker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two real processes record requests into one PROMETHEUS_MULTIPROC_DIR, as gunicorn workers do;
+    # a third renders: it must see both shares, not only its own.
+    record = (
+        "from webhook.metrics import Metrics\n"
+        "from webhook.view import StaticClusterView\n"
+        "m = Metrics(StaticClusterView())\n"
+        "for _ in range({n}): m.observe('pods', 'patched', 0.001)\n"
+    )
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
+    for n in (3, 5):
+        subprocess.run([sys.executable, "-c", record.format(n=n)], env=env, check=True, timeout=60)
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    text = Metrics(StaticClusterView()).render().decode()
+    line = 'binpack_guard_admission_requests_total{endpoint="pods",outcome="patched"} 8.0'
+    assert line in text
+    assert 'binpack_guard_watch_restarts_total{worker="' in text

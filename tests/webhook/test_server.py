@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import socket
 import ssl
 import time
@@ -161,3 +162,31 @@ def test_stalled_requests_do_not_hold_a_worker_forever(server: ServerProcess, ca
     finally:
         for sock in stalled:
             sock.close()
+
+
+def test_metrics_count_every_worker_whichever_answers_the_scrape(server: ServerProcess, ca: KeyPair) -> None:
+    # Two workers, one request per connection: without the shared multiprocess directory each scrape
+    # would show only the answering worker's share, and rate() would see bogus resets.
+    context = client_context(ca)
+    assert wait_until(lambda: request(context, server.address, "GET", "/readyz")[0] == 200, timeout=20)
+    body = (ADMISSION / "pod-create-known-class.json").read_bytes()
+
+    def answered(text: str) -> float:
+        pattern = r'^binpack_guard_admission_requests_total\{endpoint="pods",outcome="[a-z_]+"\} (\S+)$'
+        return sum(float(v) for v in re.findall(pattern, text, re.M))
+
+    def scrape() -> str:
+        conn = http.client.HTTPSConnection(*server.address, context=context, timeout=10)
+        try:
+            conn.request("GET", "/metrics")
+            return conn.getresponse().read().decode()
+        finally:
+            conn.close()
+
+    first = scrape()
+    assert 'binpack_guard_watch_restarts_total{worker="' in first  # the server runs in multiprocess mode
+    before = answered(first)
+    for _ in range(8):
+        assert request(context, server.address, "POST", "/mutate/pods", body)[0] == 200
+    totals = {answered(scrape()) for _ in range(8)}
+    assert totals == {before + 8}
