@@ -28,7 +28,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-VECTORS = Path("/work/shared/vectors/config.json")
+VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors" / "config.json"  # shared/ beside the clone
 SCHEMA = REPO / "schemas" / "kubescheduler-config-v1.json"
 TYPICAL_ID = "ks-docs-mostallocated-v1"
 FALLBACK_TYPICAL = """\

@@ -44,7 +44,8 @@ sys.path[:0] = [str(ROOT / "tests" / "webhook"), str(ROOT / "tests")]
 
 ALLOW_ALL = "/bench/allow-all"  # webhook.routes.ALLOW_ALL_PATH, served with BINPACK_GUARD_BENCHMARK_ROUTES=true
 PAGE_SIZE = 500  # the cache's LIST page size (webhook.cache.ClusterCache default)
-POD_REVIEW = Path("/work/shared/fixtures/admission/priority-plugin-on/pod-create-known-class.json")
+POD_REVIEW = (Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "admission" / "priority-plugin-on"
+              / "pod-create-known-class.json")  # shared/ beside the clone
 
 
 def synthetic_cluster(
