@@ -1,6 +1,9 @@
-"""Where the test inputs live: the repository, and ``shared/`` beside it (vectors and recorded fixtures).
+"""Where the test inputs live: the repository, and ``shared/`` beside it.
 
-CI clones the repository anywhere with ``shared/`` next to it; ``BINPACK_GUARD_SHARED`` overrides.
+``../shared/vectors`` holds the ground-truth vectors (computed by the real Go code or measured on a real
+kube-scheduler 1.36); ``../shared/fixtures`` the AdmissionReviews and list/watch traffic recorded from a
+real kube-apiserver. CI clones the repository anywhere with ``shared/`` next to it; the environment
+variable ``BINPACK_GUARD_SHARED`` overrides the location.
 """
 
 from __future__ import annotations
@@ -10,3 +13,5 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("BINPACK_GUARD_SHARED", ROOT.parent / "shared"))
+VECTORS = SHARED / "vectors"
+FIXTURES = SHARED / "fixtures"
