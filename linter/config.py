@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linter.findings import Severity
+from linter.textfile import TextFileError, read_text
 
 YAML_NAMES = (".binpack-lint.yaml", ".binpack-lint.yml")
 PYPROJECT = "pyproject.toml"
@@ -91,14 +92,14 @@ def load(path: str) -> ProjectConfig:
     return _load_yaml(path)
 
 
+MAX_CONFIG_FILE_BYTES = 1024 * 1024  # a project config; anything larger is a mistake, not a config
+
+
 def _read_text(path: str) -> str:
     try:
-        with open(path, encoding="utf-8-sig") as fh:
-            return fh.read(1024 * 1024)
-    except UnicodeDecodeError:
-        raise ConfigError("config file is not valid UTF-8", path) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read config file: {exc.strerror or exc}", path) from None
+        return read_text(path, MAX_CONFIG_FILE_BYTES)
+    except TextFileError as exc:
+        raise ConfigError(f"config file: {exc.reason}", path) from None
 
 
 def _has_tool_table(path: str) -> bool:

@@ -9,7 +9,6 @@ stamping code and severity on what they report. It never prints.
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ from linter.model import SchedulerModel
 from linter.rules.base import Violation
 from linter.settings import LintSettings
 from linter.source import Document, SourceError, parse_documents
+from linter.textfile import TextFileError, decode, read_text
 from linter.unwrap import embedded_documents, is_configmap, list_items
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -134,44 +134,19 @@ def _walk(root: str, run: LintRun, seen: set[str]) -> Iterator[tuple[str, bool]]
 
 
 def _read(path: str, run: LintRun) -> str | None:
-    def fail(reason: str) -> None:
-        run.findings.append(Finding(path, 1, 1, CODE_UNREADABLE, Severity.ERROR, reason))
-
     try:
-        info = os.stat(path)
-        if stat.S_ISDIR(info.st_mode):
-            fail("is a directory")
-            return None
-        if not stat.S_ISREG(info.st_mode):  # opening a FIFO would block forever; devices never end
-            fail("not a regular file (FIFO, socket or device); use '-' to read standard input")
-            return None
-        size = info.st_size
-        if size > MAX_FILE_BYTES:
-            fail(f"file is {size} bytes, over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit for a config file")
-            return None
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except IsADirectoryError:
-        fail("is a directory")
+        return read_text(path, MAX_FILE_BYTES)
+    except TextFileError as exc:
+        run.findings.append(Finding(path, exc.line, exc.column, CODE_UNREADABLE, Severity.ERROR, exc.reason))
         return None
-    except OSError as exc:
-        fail(f"cannot read: {exc.strerror or exc}")
-        return None
-    return decode_bytes(raw, path, run.findings)
 
 
 def decode_bytes(raw: bytes, path: str, sink: list[Finding]) -> str | None:
     """UTF-8 (with or without BOM) or nothing: Go's YAML decoders accept nothing else."""
-    if b"\x00" in raw[:8192]:
-        sink.append(Finding(path, 1, 1, CODE_UNREADABLE, Severity.ERROR, "binary file (contains NUL bytes)"))
-        return None
     try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        sink.append(Finding(path, line, col, CODE_UNREADABLE, Severity.ERROR,
-                            f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"))
+        return decode(raw)
+    except TextFileError as exc:
+        sink.append(Finding(path, exc.line, exc.column, CODE_UNREADABLE, Severity.ERROR, exc.reason))
         return None
 
 

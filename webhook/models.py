@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from linter.engine import load_scheduler_model
 from linter.findings import Severity
 from linter.model import KubeSchedulerModel, SchedulerModel, VolcanoModel, default_kube_scheduler_model
+from linter.textfile import TextFileError, decode, read_bytes
 
 log = logging.getLogger(__name__)
 
@@ -79,16 +80,10 @@ class SchedulerModels:
 def load_model(path: str, want: type[KubeSchedulerModel] | type[VolcanoModel]) -> tuple[SchedulerModel, str]:
     """Read and load one config file; returns (model, content digest) or raises ModelLoadError."""
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_CONFIG_BYTES + 1)
-    except OSError as exc:
-        raise ModelLoadError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ModelLoadError(f"{path}: over the {MAX_CONFIG_BYTES} byte limit for a scheduler config")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ModelLoadError(f"{path}: not valid UTF-8") from None
+        raw = read_bytes(path, MAX_CONFIG_BYTES)
+        text = decode(raw)
+    except TextFileError as exc:
+        raise ModelLoadError(f"{path}: {exc.reason}") from None
     model, findings = load_scheduler_model(text, path)
     if model is None:
         errors = [f for f in findings if f.severity is Severity.ERROR] or findings

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from linter import textfile
 from linter.scoring.quantity import QuantityError
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 
@@ -28,16 +29,9 @@ class ExplainInputError(Exception):
 
 def read_text(path: str, role: str) -> str:
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_INPUT_BYTES + 1)
-    except OSError as exc:
-        raise ExplainInputError(f"{role} {path}: cannot read: {exc.strerror or exc}") from None
-    if len(raw) > MAX_INPUT_BYTES:
-        raise ExplainInputError(f"{role} {path}: larger than {MAX_INPUT_BYTES} bytes")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ExplainInputError(f"{role} {path}: not UTF-8 text") from None
+        return textfile.read_text(path, MAX_INPUT_BYTES)
+    except textfile.TextFileError as exc:
+        raise ExplainInputError(f"{role} {path}: {exc.reason}") from None
 
 
 def _documents(text: str, path: str, role: str) -> list[Any]:

@@ -1,0 +1,55 @@
+"""The one bounded text-file reader behind lint, explain, the project config and the webhook's config reload."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from linter import explain
+from linter.textfile import TextFileError, read_bytes, read_text
+
+
+def test_refuses_a_fifo_instead_of_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(TextFileError, match="not a regular file"):
+        read_text(str(fifo), 1024)
+
+
+@pytest.mark.parametrize(
+    ("content", "reason", "position"),
+    [
+        (b"a: 1\nb: \xff\n", "not valid UTF-8 (byte 0xff at offset 8)", (2, 4)),
+        (b"a\x00b", "binary file (contains NUL bytes)", (1, 1)),
+        (b"x" * 2049, "file is 2049 bytes, over the 2048 byte limit", (1, 1)),
+    ],
+)
+def test_one_line_reasons_with_positions(tmp_path: Path, content: bytes, reason: str,
+                                         position: tuple[int, int]) -> None:
+    path = tmp_path / "f.yaml"
+    path.write_bytes(content)
+    with pytest.raises(TextFileError) as caught:
+        read_text(str(path), 2048)
+    assert (caught.value.reason, (caught.value.line, caught.value.column)) == (reason, position)
+
+
+def test_directory_missing_and_bom(tmp_path: Path) -> None:
+    with pytest.raises(TextFileError, match="^is a directory$"):
+        read_bytes(str(tmp_path), 10)
+    with pytest.raises(TextFileError, match="^cannot read: No such file"):
+        read_bytes(str(tmp_path / "missing"), 10)
+    (tmp_path / "bom.yaml").write_bytes(b"\xef\xbb\xbfa: 1\n")
+    assert read_text(str(tmp_path / "bom.yaml"), 100) == "a: 1\n"
+
+
+def test_explain_names_a_fifo_cluster_dump_and_exits_2(tmp_path: Path) -> None:
+    fifo = tmp_path / "dump.yaml"
+    os.mkfifo(fifo)
+    pod = tmp_path / "pod.yaml"
+    pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert explain.main(["--cluster", str(fifo), "--pod", str(pod)], out=out, err=err) == 2
+    assert err.getvalue().count("\n") == 1 and "dump.yaml: not a regular file" in err.getvalue()
