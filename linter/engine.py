@@ -194,13 +194,12 @@ def _flatten(documents: Iterable[Document], findings: list[Finding]) -> Iterator
 
 # --- rules ---------------------------------------------------------------------------------
 
-def _stamp(rule: Any, doc: Document, v: Violation, settings: LintSettings) -> Finding:
+def _stamp(rule: Any, doc: Document, v: Violation) -> Finding:
     if v.position is not None:
         line, col = doc.map(*v.position)
     else:
         line, col = doc.locate(v.pointer, key=v.on_key)
-    severity = settings.severity_overrides.get(rule.CODE, v.severity or rule.SEVERITY)
-    return Finding(doc.path, line, col, rule.CODE, severity, v.message)
+    return Finding(doc.path, line, col, rule.CODE, v.severity or rule.SEVERITY, v.message)  # overrides: _finish
 
 
 def _kind_of(a: _Analyzed) -> str:
@@ -213,7 +212,7 @@ def _run_rules(analyzed: Sequence[_Analyzed], settings: LintSettings) -> Iterato
         for rule in rules.for_format(kind):
             if settings.is_enabled(rule.CODE):
                 for v in rule.check(a.context):
-                    yield _stamp(rule, a.document, v, settings)
+                    yield _stamp(rule, a.document, v)
 
 
 def _run_corpus_rules(analyzed: Sequence[_Analyzed], settings: LintSettings) -> Iterator[Finding]:
@@ -223,7 +222,7 @@ def _run_corpus_rules(analyzed: Sequence[_Analyzed], settings: LintSettings) -> 
         contexts = [a.context for a in analyzed if _kind_of(a) in rule.FORMATS]
         if contexts:
             for ctx, v in rule.check_corpus(contexts):
-                yield _stamp(rule, ctx.document, v, settings)
+                yield _stamp(rule, ctx.document, v)
 
 
 def _finish(findings: list[Finding], settings: LintSettings, texts: dict[str, str]) -> list[Finding]:
