@@ -36,7 +36,7 @@ from linter.model import (
     VolcanoBinpackArgs,
     VolcanoModel,
 )
-from linter.scoring.cluster import ClusterState
+from linter.scoring.cluster.state import ClusterState
 
 INSTANCE_TYPES = [
     ("m.xlarge", "3920m", "15Gi"),

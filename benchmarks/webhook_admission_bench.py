@@ -19,10 +19,10 @@ import time
 import uuid
 from typing import Any
 
-from webhook.app import create_app
-from webhook.models import SchedulerModels
+from webhook.admission.scheduler_models import SchedulerModels
+from webhook.cluster.static import StaticClusterView
+from webhook.server.app import create_app
 from webhook.settings import Settings
-from webhook.view import StaticClusterView
 
 INSTANCE_TYPES = (("4", "16Gi"), ("8", "32Gi"), ("16", "64Gi"), ("32", "128Gi"))
 BUILTIN_CLASSES = (

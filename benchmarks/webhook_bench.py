@@ -7,7 +7,7 @@ What runs where (loopback only):
   replay server the tests use, so each worker's real list+watch sync path is what gets measured;
 * ``python -m webhook serve`` (the production command) runs as its own process tree (master + ``--workers``
   workers) with TLS, and with ``BINPACK_GUARD_BENCHMARK_ROUTES=true`` so that it also serves the allow-all
-  baseline ``/bench/allow-all`` (``webhook.routes.ALLOW_ALL_PATH``; off by default);
+  baseline ``/bench/allow-all`` (``webhook.server.routes.ALLOW_ALL_PATH``; off by default);
 * the load comes from a separate process (``--load`` mode of this script): ``--connections`` threads, each
   on one kept-alive HTTPS connection, for ``--duration`` seconds per run.
 
@@ -42,8 +42,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "webhook"), str(ROOT / "tests")]
 
-ALLOW_ALL = "/bench/allow-all"  # webhook.routes.ALLOW_ALL_PATH, served with BINPACK_GUARD_BENCHMARK_ROUTES=true
-PAGE_SIZE = 500  # the cache's LIST page size (webhook.cache.ClusterCache default)
+ALLOW_ALL = "/bench/allow-all"  # webhook.server.routes.ALLOW_ALL_PATH, served with BINPACK_GUARD_BENCHMARK_ROUTES=true
+PAGE_SIZE = 500  # the cache's LIST page size (webhook.cluster.cache.ClusterCache default)
 POD_REVIEW = (Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "admission" / "priority-plugin-on"
               / "pod-create-known-class.json")  # shared/ beside the clone
 

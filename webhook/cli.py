@@ -4,7 +4,7 @@
 can be checked before forking is checked here (settings, bind address, TLS files, kubeconfig, scheduler
 config files), so a bad invocation ends with one line on stderr and exit code 2, never a traceback or a
 crash-looping worker. The flags are then exported to the environment, which is where
-``webhook.gunicorn_conf`` and ``webhook.wsgi`` read them (the same path as running gunicorn directly).
+``webhook.server.gunicorn_conf`` and ``webhook.server.wsgi`` read them (the same path as running gunicorn directly).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Any, NoReturn, cast
 
 from gunicorn.app.base import BaseApplication
 
-from webhook import certs
-from webhook.gworker import REQUEST_TIMEOUT_ENV
+from webhook.certs import cli as certs_cli
+from webhook.server.worker import REQUEST_TIMEOUT_ENV
 from webhook.settings import Settings, SettingsError, env_name
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"  # read by prometheus_client when it is first imported
@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--request-timeout", type=float, default=None,
                        help=f"seconds before a stalled request is cut off (default 30) [env {REQUEST_TIMEOUT_ENV}]")
     serve.set_defaults(func=run_serve)
-    certs.add_parser(cast("argparse._SubParsersAction[argparse.ArgumentParser]", commands))
+    certs_cli.add_parser(cast("argparse._SubParsersAction[argparse.ArgumentParser]", commands))
     return parser
 
 
@@ -88,9 +88,9 @@ def check_bind(bind: str) -> str | None:
 
 def check_serve(settings: Settings) -> str | None:
     """The first problem found before starting, as one line, or None."""
-    from webhook.cache import CacheConfigError, load_client_configuration  # kubernetes only for serve
-    from webhook.models import ModelLoadError, SchedulerModels
-    from webhook.tls import TLSConfigError, build_server_context
+    from webhook.admission.scheduler_models import ModelLoadError, SchedulerModels
+    from webhook.cluster.kubeclient import ClientConfigError, load_client_configuration  # kubernetes only for serve
+    from webhook.server.tls import TLSConfigError, build_server_context
 
     problem = check_bind(settings.bind)
     if problem:
@@ -102,7 +102,7 @@ def check_serve(settings: Settings) -> str | None:
             build_server_context(settings.tls_cert_file, settings.tls_private_key_file)
         load_client_configuration(settings.kubeconfig)
         SchedulerModels(settings.scheduler_config, settings.volcano_config).current()
-    except (TLSConfigError, CacheConfigError, ModelLoadError) as exc:
+    except (TLSConfigError, ClientConfigError, ModelLoadError) as exc:
         return str(exc)
     return None
 
@@ -142,15 +142,15 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 class WebhookServer(BaseApplication):  # type: ignore[misc]  # gunicorn is untyped
-    """gunicorn in-process, configured from ``webhook.gunicorn_conf`` like ``-c python:webhook.gunicorn_conf``."""
+    """gunicorn in-process, configured like ``-c python:webhook.server.gunicorn_conf``."""
 
     def load_config(self) -> None:
-        conf = importlib.import_module("webhook.gunicorn_conf")
+        conf = importlib.import_module("webhook.server.gunicorn_conf")
         for key, value in vars(conf).items():
             if key in self.cfg.settings and value is not None:
                 self.cfg.set(key, value)
 
     def load(self) -> Any:
-        from webhook.wsgi import application
+        from webhook.server.wsgi import application
 
         return application()

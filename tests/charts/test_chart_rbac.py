@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from webhook.metrics import CACHE_RESOURCES
+from webhook.server.metrics import CACHE_RESOURCES
 
 RELEASE = "bg"
 NAMESPACE = "binpack-system"
@@ -63,7 +63,7 @@ def test_server_roles_are_exact(manifests: Any) -> None:
 
 
 def test_server_can_watch_exactly_what_the_cache_holds(manifests: Any) -> None:
-    """If webhook/cache.py starts or stops watching a resource, the ClusterRole must follow (and this fails)."""
+    """If webhook/cluster/cache.py starts or stops watching a resource, the ClusterRole must follow (and this fails)."""
     watched = {(group, resource) for group, resource, verb, _ in grants(manifests.one("ClusterRole", FULLNAME))}
     assert watched == {(API_GROUPS[r], r) for r in CACHE_RESOURCES}
 

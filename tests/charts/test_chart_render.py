@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from webhook import certs
+from webhook.certs import cli as certs
 from webhook.settings import Settings, env_name
 
 RELEASE = "bg"

@@ -24,7 +24,7 @@ from linter.model import (
     ResourceWeight,
     ShapePoint,
 )
-from linter.scoring.cluster import ClusterState
+from linter.scoring.cluster.state import ClusterState
 from linter.scoring.nodes import node_views
 from linter.scoring.requests import fit_score_request
 from linter.scoring.strategies import fit_score_node

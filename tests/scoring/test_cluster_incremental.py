@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from paths import SHARED
 
 from linter.model import default_kube_scheduler_model
-from linter.scoring.cluster import ClusterState
+from linter.scoring.cluster.state import ClusterState
 from linter.scoring.nodes import is_counted_pod, node_views
 
 from .test_cluster_property import NODE_NAMES, POD_NAMES, bound_pod, incoming_pod, node
-from paths import SHARED
 
 FIXTURES = SHARED / "fixtures/watch"
 

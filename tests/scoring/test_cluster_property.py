@@ -29,7 +29,7 @@ from linter.model import (
     VolcanoModel,
 )
 from linter.scoring import feasibility
-from linter.scoring.cluster import ClusterState
+from linter.scoring.cluster.state import ClusterState
 from linter.scoring.nodes import node_views
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.strategies import fit_score_node

@@ -7,8 +7,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from linter.scoring.cluster import ClusterState
-from linter.scoring.cluster_requests import counted_resource, simple_pod_amounts
+from linter.scoring.cluster.requests import counted_resource, simple_pod_amounts
+from linter.scoring.cluster.state import ClusterState
 from linter.scoring.requests import actual_request, fit_node_contribution, volcano_request
 
 from .test_cluster_property import SETTINGS, pod_spec

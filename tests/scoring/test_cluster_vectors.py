@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from linter.model import FitArgs, KubeSchedulerModel, Profile, VolcanoModel
-from linter.scoring.cluster import ClusterState
+from linter.scoring.cluster.state import ClusterState
 from linter.scoring.volcano import parse_binpack_arguments
 
 from .vectorfiles import cases, load

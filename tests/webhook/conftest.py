@@ -10,11 +10,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from webhook_helpers import InMemoryLeaseStore, builtin_priority_classes, fixture_nodes
 
-from webhook.app import create_app
-from webhook.lease import LeaseDefaultClassClaim
-from webhook.models import SchedulerModels
+from webhook.admission.scheduler_models import SchedulerModels
+from webhook.cluster.lease import LeaseDefaultClassClaim
+from webhook.cluster.static import StaticClusterView
+from webhook.server.app import create_app
 from webhook.settings import Settings
-from webhook.view import StaticClusterView
 
 AppFactory = Callable[..., Flask]
 

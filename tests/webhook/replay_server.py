@@ -22,6 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
 from paths import SHARED
 
 WATCH_FIXTURES = SHARED / "fixtures/watch"

@@ -99,7 +99,7 @@ class ServerProcess:
     """``python -m webhook serve`` on 127.0.0.1:<free port>; stopped with SIGTERM (graceful).
 
     With ``gunicorn_app`` ("module:factory()", importable from ``pythonpath``) it runs plain gunicorn with
-    ``webhook.gunicorn_conf`` instead, configured through the same ``BINPACK_GUARD_*`` variables.
+    ``webhook.server.gunicorn_conf`` instead, configured through the same ``BINPACK_GUARD_*`` variables.
     """
 
     def __init__(self, tmp: Path, kubeconfig: Path, *, tls: KeyPair | None, extra: list[str] | None = None,
@@ -123,7 +123,7 @@ class ServerProcess:
             if tls is not None:
                 clean.update({"BINPACK_GUARD_TLS_CERT_FILE": str(self.cert_file),
                               "BINPACK_GUARD_TLS_PRIVATE_KEY_FILE": str(self.key_file)})
-            args = [sys.executable, "-m", "gunicorn", "-c", "python:webhook.gunicorn_conf",
+            args = [sys.executable, "-m", "gunicorn", "-c", "python:webhook.server.gunicorn_conf",
                     "--pythonpath", pythonpath, gunicorn_app]
         self.log_path = tmp / f"server-{self.port}.log"
         self._log = self.log_path.open("wb")

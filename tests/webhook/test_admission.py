@@ -8,8 +8,9 @@ import json
 import pytest
 from webhook_helpers import FOLDERS, fixture_body, fixture_index, pod, review
 
-from webhook.admission import Decision, MalformedReview, decode, encode, error_body
-from webhook.patch import PatchOp
+from webhook.admission.decode import MalformedReview, decode
+from webhook.admission.encode import Decision, encode, error_body
+from webhook.admission.patch import PatchOp
 
 
 @pytest.mark.parametrize("folder", FOLDERS)

@@ -12,10 +12,10 @@ import pytest
 from conftest import AppFactory
 from webhook_helpers import pod, review
 
-from webhook.jsonlog import JsonFormatter, utc_timestamp
-from webhook.routes import ALLOW_ALL_PATH
+from webhook.cluster.static import StaticClusterView
+from webhook.server.jsonlog import JsonFormatter, utc_timestamp
+from webhook.server.routes import ALLOW_ALL_PATH
 from webhook.settings import Settings, SettingsError
-from webhook.view import StaticClusterView
 
 
 def test_allow_all_route_is_off_by_default(make_app: AppFactory, view: StaticClusterView) -> None:

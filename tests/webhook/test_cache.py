@@ -29,8 +29,9 @@ from replay_server import (
 )
 
 from linter.model import default_kube_scheduler_model
-from webhook.cache import CacheConfigError, ClusterCache
-from webhook.reflector import Backoff
+from webhook.cluster.cache import ClusterCache
+from webhook.cluster.kubeclient import ClientConfigError
+from webhook.cluster.reflector import Backoff
 
 FAST = Backoff(base=0.01, cap=0.05)
 
@@ -234,7 +235,7 @@ def test_stop_ends_idle_watches_promptly(server: ReplayServer, make_cache: Any) 
 
 def test_bad_kubeconfig_is_one_clear_error(tmp_path: Path) -> None:
     missing = tmp_path / "nope.yaml"
-    with pytest.raises(CacheConfigError, match=str(missing)):
+    with pytest.raises(ClientConfigError, match=str(missing)):
         ClusterCache.from_kubeconfig(str(missing))
 
 

@@ -1,4 +1,4 @@
-"""Certificate planning and issuing (webhook.certs, webhook.certs_x509) with real keys and a real path validator.
+"""Certificate planning and issuing (webhook.certs, webhook.certs.x509) with real keys and a real path validator.
 
 Chains are checked with cryptography's X.509 verifier (RFC 5280 + CA/B web PKI profile) at an explicit time, so
 "trusted", "expired" and "wrong name" are answers of an independent validator, not of the code under test.
@@ -15,8 +15,9 @@ from cryptography.x509 import DNSName
 from cryptography.x509.oid import ExtendedKeyUsageOID
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
 
-from webhook import certs_x509
-from webhook.certs import Action, CertMaterial, CertPolicy, issue, make_plan, service_dns_names
+from webhook.certs import x509 as certs_x509
+from webhook.certs.cli import service_dns_names
+from webhook.certs.plan import Action, CertMaterial, CertPolicy, issue, make_plan
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 NAMES = ("guard", "guard.binpack-system", "guard.binpack-system.svc", "guard.binpack-system.svc.cluster.local")

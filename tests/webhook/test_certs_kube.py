@@ -20,7 +20,8 @@ import jsonpatch  # type: ignore[import-untyped]
 import pytest
 from cryptography import x509
 
-from webhook import certs, certs_kube
+from webhook.certs import cli as certs
+from webhook.certs import kube as certs_kube
 
 NS = "binpack-system"
 NAME = "bg-binpack-guard"

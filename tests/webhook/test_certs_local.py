@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from webhook import certs
+from webhook.certs import cli as certs
 
 
 def run_certs(*argv: str) -> int:

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from webhook_helpers import pod, priority_class, review
 
-from webhook.admission import MalformedReview, decode
-from webhook.view import StaticClusterView
+from webhook.admission.decode import MalformedReview, decode
+from webhook.cluster.static import StaticClusterView
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),

@@ -31,8 +31,8 @@ from webhook_helpers import (
     response_of,
 )
 
-from webhook.policies.pods import PREDICTION_ANNOTATION, SCORES_ANNOTATION
-from webhook.view import StaticClusterView
+from webhook.admission.decide.pods import PREDICTION_ANNOTATION, SCORES_ANNOTATION
+from webhook.cluster.static import StaticClusterView
 
 README = (SHARED / "fixtures" / "README.md").read_text()
 UNKNOWN_CLASS_MESSAGE = re.search(r"403 `(pods \"pod-unknown-class\" is forbidden: [^`]+)`", README)

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from replay_server import ReplayServer
 
-from webhook.cache import KubeLeaseStore, load_client_configuration
-from webhook.lease import LeaseConflict, LeaseDefaultClassClaim, LeaseUnavailable
+from webhook.cluster.kubeclient import load_client_configuration
+from webhook.cluster.lease import KubeLeaseStore, LeaseConflict, LeaseDefaultClassClaim, LeaseUnavailable
 
 NAMESPACE, NAME = "binpack-guard", "binpack-guard-global-default"
 

@@ -8,13 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import AppFactory
 from prometheus_client.parser import text_string_to_metric_families
 from webhook_helpers import pod, priority_class, review
 
-from webhook.metrics import Metrics
-from webhook.view import StaticClusterView
+from webhook.cluster.static import StaticClusterView
+from webhook.server.metrics import Metrics
 
 
 def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -71,8 +70,8 @@ def test_multiprocess_mode_sums_every_worker(tmp_path: Path, monkeypatch: pytest
     # Two real processes record requests into one PROMETHEUS_MULTIPROC_DIR, as gunicorn workers do;
     # a third renders: it must see both shares, not only its own.
     record = (
-        "from webhook.metrics import Metrics\n"
-        "from webhook.view import StaticClusterView\n"
+        "from webhook.server.metrics import Metrics\n"
+        "from webhook.cluster.static import StaticClusterView\n"
         "m = Metrics(StaticClusterView())\n"
         "for _ in range({n}): m.observe('pods', 'patched', 0.001)\n"
     )

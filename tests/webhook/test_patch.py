@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from webhook.patch import PatchOp, encode_patch, escape_token, pointer, set_member, set_members
+from webhook.admission.patch import PatchOp, encode_patch, escape_token, pointer, set_member, set_members
 
 
 def _apply(doc: dict[str, Any], ops: list[PatchOp]) -> dict[str, Any]:

@@ -9,8 +9,8 @@ from webhook_helpers import FOLDERS, fixture_review, request_of, review
 
 from linter.engine import lint_text
 from linter.findings import Finding, Severity
-from webhook.policies import configmaps
-from webhook.policies.configmaps import MAX_WARNING_CHARS, SELECTOR_LABEL, format_finding
+from webhook.admission.decide import configmaps
+from webhook.admission.decide.configmaps import MAX_WARNING_CHARS, SELECTOR_LABEL, format_finding
 
 
 def _configmap(data: dict[str, str], *, labelled: bool = True) -> dict[str, Any]:

@@ -22,12 +22,12 @@ from webhook_helpers import (
 from linter.model import FitArgs, KubeSchedulerModel, Profile, VolcanoBinpackArgs, VolcanoModel
 from linter.scoring.requests import fit_score_request, node_allocatable
 from linter.scoring.strategies import fit_score_node
-from webhook.admission import encode
-from webhook.models import SchedulerModels
-from webhook.policies import pods
-from webhook.policies.pods import PREDICTION_ANNOTATION, SCORES_ANNOTATION, TOTAL_ANNOTATION_SIZE_LIMIT
+from webhook.admission.decide import pods
+from webhook.admission.decide.pods import PREDICTION_ANNOTATION, SCORES_ANNOTATION, TOTAL_ANNOTATION_SIZE_LIMIT
+from webhook.admission.encode import encode
+from webhook.admission.scheduler_models import SchedulerModels
+from webhook.cluster.static import StaticClusterView
 from webhook.settings import Settings
-from webhook.view import StaticClusterView
 
 CLASSES = [*builtin_priority_classes(), priority_class("high", 1000, policy="Never")]
 

@@ -23,10 +23,10 @@ from webhook_helpers import (
     review,
 )
 
-from webhook.admission import Decision
-from webhook.lease import LeaseDefaultClassClaim
-from webhook.policies import priorityclasses
-from webhook.view import StaticClusterView
+from webhook.admission.decide import priorityclasses
+from webhook.admission.encode import Decision
+from webhook.cluster.lease import LeaseDefaultClassClaim
+from webhook.cluster.static import StaticClusterView
 
 CASES = {c["id"]: c for c in json.loads((VECTORS / "priority.json").read_text())["cases"]}
 REFERENCE = (SHARED / "reference" / "priority.md").read_text()

@@ -14,12 +14,13 @@ import pytest
 from webhook_helpers import VECTORS, InMemoryLeaseStore, apply_response_patch, request_of, review
 
 from linter import priorityclass
-from webhook.admission import encode
-from webhook.lease import LeaseDefaultClassClaim
-from webhook.models import SchedulerModels
-from webhook.policies import pods, priorityclasses
+from linter.priorityclass import PriorityClassInfo
+from webhook.admission.decide import pods, priorityclasses
+from webhook.admission.encode import encode
+from webhook.admission.scheduler_models import SchedulerModels
+from webhook.cluster.lease import LeaseDefaultClassClaim
+from webhook.cluster.static import StaticClusterView
 from webhook.settings import Settings
-from webhook.view import PriorityClassInfo, StaticClusterView
 
 CASES: list[dict[str, Any]] = json.loads((VECTORS / "priority.json").read_text())["cases"]
 

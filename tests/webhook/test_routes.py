@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from webhook_helpers import pod, priority_class, review
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from webhook.view import StaticClusterView
+from webhook.cluster.static import StaticClusterView
 
 ENDPOINTS = ("/mutate/pods", "/validate/priorityclasses", "/validate/configmaps")
 

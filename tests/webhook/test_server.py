@@ -17,15 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from paths import SHARED
 from replay_server import ReplayServer, fixture_bytes, wait_until
 from server_helpers import KeyPair, ServerProcess, client_context, make_ca, make_leaf
 
-from webhook.app import create_app
-from webhook.models import SchedulerModels
+from webhook.admission.scheduler_models import SchedulerModels
+from webhook.cluster.static import StaticClusterView
+from webhook.server.app import create_app
+from webhook.server.tls import build_server_context
 from webhook.settings import Settings
-from webhook.tls import build_server_context
-from webhook.view import StaticClusterView
-from paths import SHARED
 
 pytestmark = pytest.mark.slow
 

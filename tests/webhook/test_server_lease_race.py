@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from paths import SHARED
 from replay_server import ReplayServer, fixture_bytes, synthetic_list, wait_until
 from server_helpers import ServerProcess, client_context, make_ca, make_leaf
-from paths import SHARED
 
 pytestmark = pytest.mark.slow
 

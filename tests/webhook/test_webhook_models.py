@@ -12,8 +12,8 @@ import pytest
 from webhook_helpers import FOLDERS, apply_response_patch, fixture_review, pod, review
 
 from linter.model import DEFAULT_SCHEDULER_NAME, KubeSchedulerModel, VolcanoModel
-from webhook.models import ModelLoadError, SchedulerModels
-from webhook.policies.pods import PREDICTION_ANNOTATION, SCORES_ANNOTATION
+from webhook.admission.decide.pods import PREDICTION_ANNOTATION, SCORES_ANNOTATION
+from webhook.admission.scheduler_models import ModelLoadError, SchedulerModels
 
 
 def _config_text(name: str, key: str) -> str:
@@ -62,7 +62,7 @@ def test_changed_file_is_reloaded_and_a_bad_change_keeps_the_last_good_model(
     _write(path, KUBE.replace("binpack-scheduler", "renamed-scheduler"), bump=5)
     second = models.current()[0]
     assert second.profile("renamed-scheduler") is not None and first.profile("renamed-scheduler") is None
-    with caplog.at_level(logging.ERROR, logger="webhook.models"):
+    with caplog.at_level(logging.ERROR, logger="webhook.admission.scheduler_models"):
         _write(path, KUBE_NEGATIVE, bump=10)
         assert models.current()[0] is second
     assert any(str(path) in r.getMessage() for r in caplog.records)

@@ -13,14 +13,13 @@ import json
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import jsonpatch
-
-from webhook.admission import AdmissionRequest, decode
-from webhook.lease import LeaseConflict, LeaseRecord
 from paths import SHARED
+
+from webhook.admission.decode import AdmissionRequest, decode
+from webhook.cluster.lease import LeaseConflict, LeaseRecord
 
 SHARED = SHARED
 ADMISSION = SHARED / "fixtures" / "admission"

@@ -1,0 +1,293 @@
+"""kube-scheduler's cheap filters over every node row at once, first failing filter per node.
+
+Order as in the default profile (and :mod:`linter.scoring.feasibility`): NodeAffinity's
+PreFilter (a pod pinned to node names by ``matchFields``), then NodeUnschedulable,
+NodeName, TaintToleration, NodeAffinity, NodeResourcesFit. The framework stops at the
+first filter that rejects a node, so each infeasible node gets exactly one reason here;
+for NodeResourcesFit, which can list several, it is the first in Go's order (pods count,
+cpu, memory, ephemeral-storage, then scalar resources by name).
+
+Label and taint filters are decided by the scalar functions of
+:mod:`linter.scoring.feasibility`, called once per *distinct* case instead of once per node:
+once per distinct taint list, and once per distinct combination of the values of the label
+keys the pod's selector mentions. NodeResourcesFit is plain column arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from linter.model import FitArgs
+from linter.scoring import feasibility
+from linter.scoring.cluster.store import BoolArray, Int32Array, Int64Array, NodeStore
+from linter.scoring.requests import is_extended_resource, is_scalar_resource
+
+_CACHE_LIMIT = 1024
+_MAX_RADIX_PRODUCT = 2**62
+
+
+class FilterCache:
+    """Per-pod-shape results of the label/taint filters, invalidated by ``NodeStore.version``."""
+
+    def __init__(self) -> None:
+        self.taints: dict[str, list[str | None]] = {}
+        self.affinity: dict[str, tuple[int, BoolArray, str | None]] = {}
+
+    def trim(self) -> None:
+        if len(self.taints) > _CACHE_LIMIT:
+            self.taints.clear()
+        if len(self.affinity) > _CACHE_LIMIT:
+            self.affinity.clear()
+
+
+class Reasons:
+    """The first filter that rejects each row: per-text row counts, the rows left feasible, and (on
+    demand) a code per row (0 = feasible, code i = ``texts[i - 1]``)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.texts: list[str] = []
+        self.counts: list[int] = []  # rows (present or not) per text
+        self._index: dict[str, int] = {}
+        self._rejected: list[tuple[BoolArray, int]] = []  # (rows newly rejected, code), in filter order
+        self._open: BoolArray | None = None  # rows no filter has rejected yet; None = all of them
+
+    def reject(self, failing: BoolArray, text: str) -> None:
+        newly = failing if self._open is None else failing & self._open
+        count = int(np.count_nonzero(newly))
+        if not count:
+            return
+        code = self._index.get(text)
+        if code is None:
+            self.texts.append(text)
+            self.counts.append(0)
+            code = self._index[text] = len(self.texts)
+        self.counts[code - 1] += count
+        self._rejected.append((newly, code))
+        if self._open is None:
+            self._open = ~newly
+        else:
+            self._open ^= newly
+
+    @property
+    def feasible(self) -> BoolArray:
+        """Rows no filter rejected."""
+        return np.ones(self.size, np.bool_) if self._open is None else self._open
+
+    def codes(self) -> Int32Array:
+        codes: Int32Array = np.zeros(self.size, np.int32)
+        for rows, code in self._rejected:  # disjoint masks: each row was rejected once
+            np.putmask(codes, rows, code)
+        return codes
+
+
+def _spec(pod: Mapping[str, Any]) -> Mapping[str, Any]:
+    spec = pod.get("spec")
+    return spec if isinstance(spec, Mapping) else {}
+
+
+def enabled_filters(filter_plugins: Sequence[str], fit_filter_enabled: bool) -> tuple[str, ...]:
+    """The modelled filters a profile runs (an empty list means the default set)."""
+    chosen = [f for f in feasibility.DEFAULT_FILTERS if not filter_plugins or f in filter_plugins]
+    return tuple(f for f in chosen if f != "NodeResourcesFit" or fit_filter_enabled)
+
+
+def run_filters(
+    store: NodeStore,
+    cache: FilterCache,
+    pod: Mapping[str, Any],
+    pod_actual: Mapping[str, int],
+    fit_args: FitArgs,
+    plugins: Sequence[str] = feasibility.DEFAULT_FILTERS,
+) -> Reasons:
+    """Which filter rejects each row first (see :class:`Reasons`)."""
+    cache.trim()
+    reasons = Reasons(store.size)
+    if "NodeAffinity" in plugins:
+        _affinity_prefilter(store, pod, reasons)
+    for plugin in plugins:
+        if plugin == "NodeUnschedulable":
+            cordoned = store.unschedulable[: store.size]
+            if cordoned.any():
+                text = feasibility.node_unschedulable(pod, {"spec": {"unschedulable": True}})
+                if text is not None:
+                    reasons.reject(cordoned, text)
+        elif plugin == "NodeName":
+            _node_name(store, pod, reasons)
+        elif plugin == "TaintToleration":
+            _taints(store, cache, pod, reasons)
+        elif plugin == "NodeAffinity":
+            _affinity(store, cache, pod, reasons)
+        elif plugin == "NodeResourcesFit":
+            _fit(store, pod_actual, fit_args, reasons)
+    return reasons
+
+
+def _affinity_prefilter(store: NodeStore, pod: Mapping[str, Any], reasons: Reasons) -> None:
+    """NodeAffinity's PreFilter: a pod pinned to node names rejects every other node up front."""
+    pinned = feasibility.node_affinity_prefilter(pod)
+    if pinned is None:
+        return
+    failing = np.ones(store.size, np.bool_)
+    if not pinned:
+        reasons.reject(failing, feasibility.REASON_AFFINITY_CONFLICT)
+        return
+    for name in pinned:
+        row = store.row_of.get(name)
+        if row is not None:
+            failing[row] = False
+    reasons.reject(failing, feasibility.REASON_PREFILTER_NODE_AFFINITY)
+
+
+def _node_name(store: NodeStore, pod: Mapping[str, Any], reasons: Reasons) -> None:
+    wanted = _spec(pod).get("nodeName")
+    if not wanted:
+        return
+    text = feasibility.node_name(pod, {"metadata": {"name": None}})
+    if text is None:
+        return
+    failing = np.ones(store.size, np.bool_)
+    row = store.row_of.get(str(wanted))
+    if row is not None:
+        failing[row] = False
+    reasons.reject(failing, text)
+
+
+def _taints(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reasons: Reasons) -> None:
+    if len(store.taint_lists) == 1:
+        return  # no node has ever had a taint
+    key = repr(_spec(pod).get("tolerations"))
+    results = cache.taints.setdefault(key, [])
+    for taints in store.taint_lists[len(results) :]:
+        node = {"spec": {"taints": [{"key": k, "value": v, "effect": e} for k, v, e in taints]}}
+        results.append(feasibility.taint_toleration(pod, node))
+    for text in {t for t in results if t is not None}:
+        failing_ids = np.array([r == text for r in results], np.bool_)
+        reasons.reject(failing_ids[store.taint_id[: store.size]], text)
+
+
+def _selector_keys(pod: Mapping[str, Any]) -> tuple[list[str], bool] | None:
+    """Label keys the pod's node selection reads, and whether it reads fields; None = no selection."""
+    spec = _spec(pod)
+    selector = spec.get("nodeSelector")
+    affinity = spec.get("affinity")
+    required: Any = None
+    if isinstance(affinity, Mapping) and isinstance(affinity.get("nodeAffinity"), Mapping):
+        required = affinity["nodeAffinity"].get("requiredDuringSchedulingIgnoredDuringExecution")
+    if not isinstance(selector, Mapping) and not isinstance(required, Mapping):
+        return None
+    keys = {str(k) for k in selector} if isinstance(selector, Mapping) else set()
+    uses_fields = False
+    terms = required.get("nodeSelectorTerms") if isinstance(required, Mapping) else None
+    for term in terms if isinstance(terms, list) else ():
+        if not isinstance(term, Mapping):
+            continue
+        for expr in term.get("matchExpressions") or ():
+            if isinstance(expr, Mapping) and isinstance(expr.get("key"), str):
+                keys.add(expr["key"])
+        uses_fields = uses_fields or bool(term.get("matchFields"))
+    return sorted(keys), uses_fields
+
+
+def _affinity(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reasons: Reasons) -> None:
+    selection = _selector_keys(pod)
+    if selection is None:
+        return
+    keys, uses_fields = selection
+    if uses_fields:
+        # matchFields reads the node name, so every node is its own case: evaluate only the
+        # nodes no earlier filter (e.g. the PreFilter's pinned names) has already rejected.
+        candidates = np.flatnonzero(store.present[: store.size] & reasons.feasible)
+        failing, text = _evaluate_affinity(store, pod, keys, candidates)
+        if text is not None:
+            reasons.reject(failing, text)
+        return
+    spec = _spec(pod)
+    affinity = spec.get("affinity")
+    key = repr((spec.get("nodeSelector"), affinity.get("nodeAffinity") if isinstance(affinity, Mapping) else None))
+    hit = cache.affinity.get(key)
+    if hit is None or hit[0] != store.version:
+        failing, text = _evaluate_affinity(store, pod, keys, None)
+        hit = (store.version, failing, text)
+        cache.affinity[key] = hit
+    if hit[2] is not None:
+        reasons.reject(hit[1], hit[2])
+
+
+def _evaluate_affinity(
+    store: NodeStore, pod: Mapping[str, Any], keys: list[str], by_name: Int64Array | None
+) -> tuple[BoolArray, str | None]:
+    """Rows failing NodeAffinity: per node in ``by_name`` if given, else per distinct label values."""
+    rows = store.present_rows()
+    failing = np.zeros(store.size, np.bool_)
+    text: str | None = None
+    if by_name is not None:
+        for row in by_name:
+            labels = {k: v for k, v in store.row_labels[row].items() if k in keys}
+            got = feasibility.node_affinity(pod, {"metadata": {"name": store.row_names[row], "labels": labels}})
+            failing[row] = got is not None
+            text = got or text
+        return failing, text
+    group_of, representatives = _label_groups(store, rows, keys)
+    group_fails = np.zeros(len(representatives), np.bool_)
+    for g, row in enumerate(representatives):
+        labels = {k: v for k, v in store.row_labels[row].items() if k in keys}
+        got = feasibility.node_affinity(pod, {"metadata": {"labels": labels}})
+        group_fails[g] = got is not None
+        text = got or text
+    failing[rows] = group_fails[group_of]
+    return failing, text
+
+
+def _label_groups(store: NodeStore, rows: Int64Array, keys: list[str]) -> tuple[Int64Array, list[int]]:
+    """Group ``rows`` by their values for ``keys``: (group index per row, one row per group)."""
+    if rows.size == 0:
+        return np.zeros(0, np.int64), []
+    columns = [store.label_columns.get(k) for k in keys]
+    combined = np.zeros(rows.size, np.int64)
+    multiplier = 1
+    for k, col in zip(keys, columns, strict=True):
+        if col is None:
+            continue  # no node has this key: it does not split anything
+        radix = len(store.label_values[k]) + 1
+        if multiplier * radix >= _MAX_RADIX_PRODUCT:
+            stacked = np.stack([c[rows] for c in columns if c is not None])
+            _, first, inverse = np.unique(stacked, axis=1, return_index=True, return_inverse=True)
+            return inverse.reshape(-1).astype(np.int64), [int(rows[i]) for i in first]
+        combined += (col[rows].astype(np.int64) + 1) * multiplier
+        multiplier *= radix
+    _, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
+    return inverse.astype(np.int64), [int(rows[i]) for i in first]
+
+
+def _fit(store: NodeStore, pod_actual: Mapping[str, int], fit_args: FitArgs, reasons: Reasons) -> None:
+    """NodeResourcesFit ``fitsRequest`` on the actual requests, vectorized (texts from the scalar model)."""
+    pods_col = store.resource_index.get("pods")
+    n = store.size
+    allowed = store.alloc[pods_col, :n] if pods_col is not None else np.zeros(n, np.int64)
+    reasons.reject(store.pod_count[:n] >= allowed, feasibility.REASON_TOO_MANY_PODS)  # count + 1 > allowed
+    scalars = sorted(n for n in pod_actual if is_scalar_resource(n))
+    for name in ["cpu", "memory", "ephemeral-storage", *scalars]:
+        want = pod_actual.get(name, 0)
+        if want <= 0 and (name in ("cpu", "memory", "ephemeral-storage") or want == 0):
+            continue
+        if is_extended_resource(name) and (
+            name in fit_args.ignored_resources or name.split("/")[0] in fit_args.ignored_resource_groups
+        ):
+            continue
+        col = store.resource_index.get(name)
+        if col is None:
+            failing = np.full(n, want > 0, np.bool_)
+        else:
+            failing = want > store.alloc[col, :n] - store.act_req[col, :n]
+        reasons.reject(failing, _insufficient(name))
+
+
+@lru_cache(maxsize=256)
+def _insufficient(resource: str) -> str:
+    """The scalar filter's text for ``resource`` (asked with one unit short on an empty node)."""
+    return feasibility.fit_filter({resource: 1}, 0, {}, {"pods": 1})[0]

@@ -1,0 +1,262 @@
+"""Live, compact cluster state for ranking nodes, kept up to date from watch events.
+
+:class:`ClusterState` holds what the NodeResourcesFit / Volcano binpack scorers and the
+cheap kube-scheduler filters need for thousands of nodes, and nothing else: per-node
+int64 numpy columns (see :mod:`linter.scoring.cluster.store`) plus, per bound pod, the
+node name and its contribution to those columns. Whole Pod objects are never kept.
+
+Events: ``apply_node``/``delete_node`` for Node ADDED/MODIFIED/DELETED, ``apply_pod`` for Pod
+ADDED/MODIFIED and ``delete_pod`` for DELETED. A pod counts on a node while it has
+``spec.nodeName`` and its phase is neither Succeeded nor Failed; every update first takes
+back exactly what the pod added before, so the sums always equal a rebuild from scratch.
+Pods may arrive before their node; a node that is deleted and re-created keeps its pods.
+
+The per-pod arithmetic is done by the scalar model (:mod:`linter.scoring.requests`); its
+results are memoized by the resource-relevant part of the spec, since replicas of one
+workload share it. Not thread-safe: callers serialize access (the webhook holds a lock).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from linter.model import KubeSchedulerModel, VolcanoModel
+from linter.scoring.cluster.filters import FilterCache
+from linter.scoring.cluster.rank import Ranking, rank_pod
+from linter.scoring.cluster.requests import counted_resource, simple_pod_amounts
+from linter.scoring.cluster.store import Contribution, ContributionEntry, NodeStore, TaintList
+from linter.scoring.nodes import is_counted_pod
+from linter.scoring.requests import (
+    actual_request,
+    fit_node_contribution,
+    node_allocatable,
+    volcano_allocatable,
+    volcano_request,
+)
+
+__all__ = ["ClusterState", "Ranking"]
+
+_MEMO_LIMIT = 8192
+_INTERN_LIMIT = 65536  # distinct contributions shared between pods (bounded: shapes come and go)
+
+T = TypeVar("T")
+
+
+def resource_fingerprint(pod: Mapping[str, Any]) -> str | None:
+    """Everything the request functions read from a pod, as a hashable key (None: not cacheable)."""
+    try:
+        spec = pod.get("spec") or {}
+        containers = [(c.get("resources") or {}).get("requests") for c in spec.get("containers") or ()]
+        inits = [
+            ((c.get("resources") or {}).get("requests"), c.get("restartPolicy"))
+            for c in spec.get("initContainers") or ()
+        ]
+        level = (spec.get("resources") or {}).get("requests")
+        return repr((containers, inits, level, spec.get("overhead")))
+    except (AttributeError, TypeError):
+        return None  # malformed: let the scalar model report it
+
+
+class Memo:
+    """A bounded cache keyed by :func:`resource_fingerprint`; the oldest entry goes first when full."""
+
+    def __init__(self, limit: int = _MEMO_LIMIT) -> None:
+        self._values: dict[tuple[str, str], object] = {}
+        self._limit = limit
+
+    def fingerprint(self, pod: Mapping[str, Any]) -> str | None:
+        return resource_fingerprint(pod)
+
+    def get(self, kind: str, pod: Mapping[str, Any], compute: Callable[[Mapping[str, Any]], T]) -> T:
+        return self.lookup(kind, resource_fingerprint(pod), pod, compute)
+
+    def lookup(
+        self, kind: str, fingerprint: str | None, pod: Mapping[str, Any], compute: Callable[[Mapping[str, Any]], T]
+    ) -> T:
+        """``get`` with the pod's fingerprint already computed (one pod, several kinds)."""
+        if fingerprint is None:
+            return compute(pod)
+        key = (kind, fingerprint)
+        if key in self._values:
+            return self._values[key]  # type: ignore[return-value]
+        value = compute(pod)
+        if len(self._values) >= self._limit:
+            del self._values[next(iter(self._values))]
+        self._values[key] = value
+        return value
+
+
+def _volcano_int(value: float, where: str) -> int:
+    if not float(value).is_integer():
+        raise ValueError(f"{where}: Volcano amount {value!r} is not a whole number of units")
+    return int(value)
+
+
+class ClusterState:
+    """Incrementally updated node state; see the module docstring."""
+
+    def __init__(self) -> None:
+        self._store = NodeStore()
+        self._pods: dict[tuple[str, str], tuple[str, Contribution]] = {}
+        self._contributions: dict[Contribution, Contribution] = {}
+        self._memo = Memo(_MEMO_LIMIT * 4)  # bound pods' contributions: one entry per workload shape
+        self._rank_memo = Memo()  # incoming pods' requests, kept apart so ranking never evicts the above
+        self._filter_cache = FilterCache()
+        self._node_count = 0
+
+    # ---------------------------------------------------------------- properties
+    @property
+    def node_count(self) -> int:
+        """Nodes whose Node object exists (rows held only by early pods are not nodes)."""
+        return self._node_count
+
+    @property
+    def pod_count(self) -> int:
+        """Bound, non-terminal pods currently counted on some node name."""
+        return len(self._pods)
+
+    @property
+    def store(self) -> NodeStore:
+        """The columnar store (read-only use: benchmarks, explain)."""
+        return self._store
+
+    # ---------------------------------------------------------------- node events
+    def apply_node(self, node: Mapping[str, Any]) -> None:
+        """Node ADDED/MODIFIED. Raises ValueError (QuantityError) on a bad allocatable quantity."""
+        metadata = _section(node, "metadata", "node")
+        name = metadata.get("name")
+        if not isinstance(name, str) or not name:
+            raise ValueError("node: metadata.name is missing")
+        spec = _section(node, "spec", f"node {name}")
+        raw_alloc = _section(_section(node, "status", f"node {name}"), "allocatable", f"node {name}: status")
+        alloc = node_allocatable(raw_alloc, f"node {name}: status.allocatable")
+        vc_alloc = {
+            k: _volcano_int(v, f"node {name}: status.allocatable.{k}")
+            for k, v in volcano_allocatable(raw_alloc, f"node {name}: status.allocatable").items()
+        }
+        raw_taints = spec.get("taints") or []
+        if not isinstance(raw_taints, list):
+            raise ValueError(f"node {name}: spec.taints must be a list")
+        taints: TaintList = tuple(
+            (str(t.get("key") or ""), str(t.get("value") or ""), str(t.get("effect") or ""))
+            for t in raw_taints
+            if isinstance(t, Mapping)
+        )
+        labels = {str(k): str(v) for k, v in _section(metadata, "labels", f"node {name}: metadata").items()}
+        row = self._store.row(name)
+        if not self._store.present[row]:
+            self._node_count += 1
+        self._store.set_node(row, alloc, vc_alloc, spec.get("unschedulable") is True, taints, labels)
+
+    def delete_node(self, name: str) -> None:
+        """Node DELETED. Pods bound to it stay remembered for a re-created node of that name."""
+        row = self._store.row_of.get(name)
+        if row is None or not self._store.present[row]:
+            return
+        self._node_count -= 1
+        self._store.clear_node(row)
+
+    # ---------------------------------------------------------------- pod events
+    def apply_pod(self, pod: Mapping[str, Any]) -> None:
+        """Pod ADDED/MODIFIED: (re)count it on its node, or drop it if unbound or terminal.
+
+        A pod with an invalid quantity raises ValueError and leaves the state unchanged.
+        """
+        key = _pod_key(pod)
+        if not is_counted_pod(pod):
+            self._forget(key)
+            return
+        node_name = str(pod["spec"]["nodeName"])
+        try:
+            contribution = self._contribution(pod)
+        except ValueError as exc:
+            raise ValueError("pod {}/{}: {}".format(*key, exc)) from None
+        old = self._pods.get(key)
+        if old is not None:
+            if old[0] == node_name and (old[1] is contribution or old[1] == contribution):
+                return  # a status-only update: nothing to do
+            self._forget(key)
+        row = self._store.row(node_name)
+        self._store.add(row, contribution, 1)
+        # Interned: thousands of pods share each namespace and node name string.
+        self._pods[key] = (sys.intern(node_name), contribution)
+
+    def delete_pod(self, namespace: str, name: str) -> None:
+        """Pod DELETED."""
+        self._forget((namespace, name))
+
+    def _forget(self, key: tuple[str, str]) -> None:
+        old = self._pods.pop(key, None)
+        if old is None:
+            return
+        row = self._store.row_of[old[0]]
+        self._store.add(row, old[1], -1)
+        self._store.release_if_unused(row)
+
+    def _contribution(self, pod: Mapping[str, Any]) -> Contribution:
+        return self._memo.get("contribution", pod, self._compute_contribution)
+
+    def _compute_contribution(self, pod: Mapping[str, Any]) -> Contribution:
+        views = simple_pod_amounts(pod)  # one pass for the usual pod of plain containers
+        if views is None:
+            fit = fit_node_contribution(pod)
+            actual = {k: v for k, v in actual_request(pod).items() if counted_resource(k)}
+            raw_volcano = volcano_request(pod)
+        else:
+            fit, actual, raw_volcano = views
+        volcano = {k: _volcano_int(v, f"Volcano request {k}") for k, v in raw_volcano.items()}
+        entries: list[ContributionEntry] = []
+        for name in sorted(set(fit) | set(actual) | set(volcano)):
+            amounts = (fit.get(name, 0), actual.get(name, 0), volcano.get(name, 0))
+            if any(amounts):
+                entries.append((self._store.column(name), *amounts))
+        entries.sort()
+        key = tuple(entries)
+        if len(self._contributions) >= _INTERN_LIMIT:  # only sharing is lost; pods keep their own tuples
+            self._contributions.clear()
+        return self._contributions.setdefault(key, key)
+
+    # ---------------------------------------------------------------- ranking
+    def rank(
+        self,
+        pod: Mapping[str, Any],
+        model: KubeSchedulerModel | VolcanoModel,
+        profile: str | None = None,
+        top: int = 10,
+        *,
+        filters: bool = True,
+    ) -> Ranking:
+        """Score ``pod`` on every feasible node and return the ``top`` best (0 = all).
+
+        With a :class:`KubeSchedulerModel` the profile is ``profile``, else the pod's
+        ``spec.schedulerName``, else ``default-scheduler`` (an unknown name raises
+        ValueError); the score is that profile's NodeResourcesFit plugin score (0..100,
+        before ``Ranking.plugin_weight``). With a :class:`VolcanoModel` it is the binpack
+        score (float64, 0..100 x binpack.weight).
+
+        Filters run in kube-scheduler's order (NodeAffinity's PreFilter for pods pinned to
+        node names, then NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
+        NodeResourcesFit; a profile's ``filter_plugins``/``fit_filter_enabled`` narrow that)
+        and each infeasible node is counted once, under the first filter that rejects it
+        (for NodeResourcesFit: pods, cpu, memory, ephemeral-storage, then scalar resources
+        by name). ``filters=False`` scores every node (score-only).
+        A malformed quantity in ``pod`` raises ValueError naming the field.
+        """
+        return rank_pod(self._store, self._rank_memo, self._filter_cache, pod, model, profile, top, filters=filters)
+
+
+def _section(obj: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
+    """``obj[key]`` as a mapping (absent/null = empty); anything else is a one-line ValueError."""
+    value = obj.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}: {key} must be a mapping, got {type(value).__name__}")
+    return value
+
+
+def _pod_key(pod: Mapping[str, Any]) -> tuple[str, str]:
+    metadata = _section(pod, "metadata", "pod")
+    return (sys.intern(str(metadata.get("namespace") or "default")), str(metadata.get("name") or ""))

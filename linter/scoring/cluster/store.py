@@ -1,0 +1,278 @@
+"""Columnar per-node storage behind :class:`linter.scoring.cluster.state.ClusterState`.
+
+One row per node name, one column per resource name. Every per-node quantity the
+filters and scorers read is an int64 numpy array, so ranking a pod touches whole
+columns instead of looping over nodes in Python:
+
+* ``alloc``    node allocatable as kube-scheduler sees it (cpu millicores, others ``Value()``)
+* ``vc_alloc`` node allocatable in Volcano units (cpu millicores, memory bytes, ``pods`` plain,
+  everything else milli-units)
+* ``fit_req``  already-requested for NodeResourcesFit scoring (non-zero cpu/memory, actual others)
+* ``act_req``  already-requested actual amounts (Fit filter, BalancedAllocation)
+* ``vc_used``  Volcano ``used`` in Volcano units
+* ``pod_count`` non-terminal pods bound to the node
+
+A row exists while its Node exists *or* pods are bound to that name, so pods may
+arrive before their node and a node deleted and re-created finds its pods again.
+Rows are kept dense (rows ``0 .. size-1`` are all in use; a released row is filled by
+moving the last one into it), so every vectorized pass works on ``[:size]`` views with no
+padding to mask. Labels are stored per label key as an int32
+column of value ids (-1 = key absent), taints as an id into a table of distinct
+taint lists; both keep the label and taint filters cheap for thousands of nodes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import numpy.typing as npt
+
+Int64Array = npt.NDArray[np.int64]
+Int32Array = npt.NDArray[np.int32]
+BoolArray = npt.NDArray[np.bool_]
+
+# (resource column, fit_req amount, act_req amount, vc_used amount): one bound pod's share.
+ContributionEntry = tuple[int, int, int, int]
+Contribution = tuple[ContributionEntry, ...]
+# (key, value, effect) in the node's own order: the first untolerated one is the reason text.
+TaintList = tuple[tuple[str, str, str], ...]
+
+_INITIAL_ROWS = 64
+_INITIAL_COLUMNS = 8
+
+
+class NodeStore:
+    """Rows of per-node numbers; see the module docstring for the meaning of each array."""
+
+    def __init__(self) -> None:
+        self.resource_index: dict[str, int] = {}
+        self.resource_names: list[str] = []
+        self.row_of: dict[str, int] = {}
+        self.row_names: list[str | None] = [None] * _INITIAL_ROWS
+        self.size = 0  # rows in use
+        n, r = _INITIAL_ROWS, _INITIAL_COLUMNS
+        self.alloc: Int64Array = np.zeros((r, n), np.int64)
+        self.vc_alloc: Int64Array = np.zeros((r, n), np.int64)
+        self.fit_req: Int64Array = np.zeros((r, n), np.int64)
+        self.act_req: Int64Array = np.zeros((r, n), np.int64)
+        self.vc_used: Int64Array = np.zeros((r, n), np.int64)
+        self.pod_count: Int64Array = np.zeros(n, np.int64)
+        self.present: BoolArray = np.zeros(n, np.bool_)
+        self.unschedulable: BoolArray = np.zeros(n, np.bool_)
+        self.taint_id: Int32Array = np.zeros(n, np.int32)
+        self.taint_lists: list[TaintList] = [()]
+        self._taint_ids: dict[TaintList, int] = {(): 0}
+        self.label_columns: dict[str, Int32Array] = {}
+        self.label_value_ids: dict[str, dict[str, int]] = {}
+        self.label_values: dict[str, list[str]] = {}
+        self.row_labels: list[Mapping[str, str]] = [{}] * _INITIAL_ROWS
+        # Bumped whenever labels, the node set or row positions change, so row-indexed caches can tell.
+        self.version = 0
+        # Bumped whenever an ``alloc`` value, a row position or the row count changes (allocatable caches).
+        self.alloc_version = 0
+        # Per column, the sum of fit_req over all rows (exact Python ints), and whether any pod ever added a
+        # negative amount: while none has, every row's fit_req lies in 0 .. fit_total (no reduction needed).
+        self.fit_total: list[int] = [0] * _INITIAL_COLUMNS
+        self.fit_negative = False
+        # Values derived from the columns, owned by their users and keyed by the versions they depend on.
+        self.derived: dict[tuple[int, ...], object] = {}
+        self._name_order: Int64Array | None = None
+
+    # ---------------------------------------------------------------- columns and rows
+    @property
+    def capacity(self) -> int:
+        return int(self.present.shape[0])
+
+    _ROW_ARRAYS_2D = ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used")
+    _ROW_ARRAYS_1D = ("pod_count", "present", "unschedulable", "taint_id")
+
+    def column(self, resource: str) -> int:
+        """Column of ``resource``, created (all zero) on first use."""
+        col = self.resource_index.get(resource)
+        if col is not None:
+            return col
+        col = len(self.resource_names)
+        self.resource_index[resource] = col
+        self.resource_names.append(resource)
+        if col >= len(self.fit_total):
+            self.fit_total.append(0)
+        if col >= self.alloc.shape[0]:
+            extra = self.alloc.shape[0]
+            for attr in self._ROW_ARRAYS_2D:
+                old: Int64Array = getattr(self, attr)
+                setattr(self, attr, np.vstack([old, np.zeros((extra, old.shape[1]), np.int64)]))
+        return col
+
+    def row(self, name: str) -> int:
+        """Row of node ``name``, created (absent node, nothing bound) on first use."""
+        row = self.row_of.get(name)
+        if row is not None:
+            return row
+        if self.size == self.capacity:
+            self._grow_rows()
+        row = self.size
+        self.size += 1
+        self.row_of[name] = row
+        self.row_names[row] = name
+        self._name_order = None
+        self.version += 1  # row-indexed caches now have the wrong length
+        self.alloc_version += 1
+        return row
+
+    def _grow_rows(self) -> None:
+        old_n = self.capacity
+        new_n = old_n * 2
+        for attr in self._ROW_ARRAYS_2D:
+            old: Int64Array = getattr(self, attr)
+            grown = np.zeros((old.shape[0], new_n), np.int64)
+            grown[:, :old_n] = old
+            setattr(self, attr, grown)
+        for attr1 in self._ROW_ARRAYS_1D:
+            old1: npt.NDArray[np.generic] = getattr(self, attr1)
+            grown1 = np.zeros(new_n, old1.dtype)
+            grown1[:old_n] = old1
+            setattr(self, attr1, grown1)
+        for key, ids in self.label_columns.items():
+            grown_ids = np.full(new_n, -1, np.int32)
+            grown_ids[:old_n] = ids
+            self.label_columns[key] = grown_ids
+        self.row_names.extend([None] * (new_n - old_n))
+        self.row_labels.extend([{}] * (new_n - old_n))
+
+    def release_if_unused(self, row: int) -> None:
+        """Recycle a row whose node is gone and that has no bound pod left (the last row moves in)."""
+        if self.present[row] or self.pod_count[row] != 0:
+            return
+        name = self.row_names[row]
+        if name is not None:
+            del self.row_of[name]
+        last = self.size - 1
+        if row != last:
+            self._move_row(last, row)
+        self._clear_row(last)
+        self.size -= 1
+        self._name_order = None
+        self.version += 1  # rows moved: row-indexed caches are stale
+        self.alloc_version += 1
+
+    def _move_row(self, src: int, dst: int) -> None:
+        for attr in self._ROW_ARRAYS_2D:
+            arr: Int64Array = getattr(self, attr)
+            arr[:, dst] = arr[:, src]
+        for attr1 in self._ROW_ARRAYS_1D:
+            arr1: npt.NDArray[np.generic] = getattr(self, attr1)
+            arr1[dst] = arr1[src]
+        for ids in self.label_columns.values():
+            ids[dst] = ids[src]
+        name = self.row_names[src]
+        self.row_names[dst] = name
+        self.row_labels[dst] = self.row_labels[src]
+        if name is not None:
+            self.row_of[name] = dst
+
+    def _clear_row(self, row: int) -> None:
+        # All sums are exact integers, so a row without pods is already zero; reset everything anyway.
+        for attr in self._ROW_ARRAYS_2D:
+            getattr(self, attr)[:, row] = 0
+        for attr1 in self._ROW_ARRAYS_1D:
+            getattr(self, attr1)[row] = 0
+        for ids in self.label_columns.values():
+            ids[row] = -1
+        self.row_names[row] = None
+        self.row_labels[row] = {}
+
+    # ---------------------------------------------------------------- node attributes
+    def set_node(
+        self,
+        row: int,
+        alloc: Mapping[str, int],
+        vc_alloc: Mapping[str, int],
+        unschedulable: bool,
+        taints: TaintList,
+        labels: Mapping[str, str],
+    ) -> None:
+        cols_alloc = [(self.column(k), v) for k, v in alloc.items()]
+        cols_vc = [(self.column(k), v) for k, v in vc_alloc.items()]
+        before = self.alloc[:, row].copy()
+        self.alloc[:, row] = 0
+        self.vc_alloc[:, row] = 0
+        for col, value in cols_alloc:
+            self.alloc[col, row] = value
+        for col, value in cols_vc:
+            self.vc_alloc[col, row] = value
+        if not np.array_equal(before, self.alloc[:, row]):  # status heartbeats usually change nothing here
+            self.alloc_version += 1
+        was_present = bool(self.present[row])
+        self.present[row] = True
+        self.unschedulable[row] = unschedulable
+        tid = self._taint_ids.get(taints)
+        if tid is None:
+            tid = len(self.taint_lists)
+            self._taint_ids[taints] = tid
+            self.taint_lists.append(taints)
+        changed = not was_present or self.taint_id[row] != tid or self.row_labels[row] != labels
+        self.taint_id[row] = tid
+        self._set_labels(row, labels)
+        if changed:
+            self.version += 1
+
+    def clear_node(self, row: int) -> None:
+        """The Node object is gone: drop its attributes, keep what bound pods added."""
+        self.alloc[:, row] = 0
+        self.vc_alloc[:, row] = 0
+        self.present[row] = False
+        self.unschedulable[row] = False
+        self.taint_id[row] = 0
+        self._set_labels(row, {})
+        self.version += 1
+        self.alloc_version += 1
+        self.release_if_unused(row)
+
+    def _set_labels(self, row: int, labels: Mapping[str, str]) -> None:
+        for key in self.row_labels[row]:
+            self.label_columns[key][row] = -1
+        for key, value in labels.items():
+            ids = self.label_value_ids.get(key)
+            if ids is None:
+                ids = self.label_value_ids[key] = {}
+                self.label_values[key] = []
+                self.label_columns[key] = np.full(self.capacity, -1, np.int32)
+            vid = ids.get(value)
+            if vid is None:
+                vid = ids[value] = len(self.label_values[key])
+                self.label_values[key].append(value)
+            self.label_columns[key][row] = vid
+        self.row_labels[row] = dict(labels)
+
+    # ---------------------------------------------------------------- pod contributions
+    def add(self, row: int, contribution: Contribution, sign: int) -> None:
+        """Add (sign=1) or remove (sign=-1) one bound pod's remembered contribution."""
+        for col, fit, act, vc in contribution:
+            if fit:
+                self.fit_req[col, row] += sign * fit
+                self.fit_total[col] += sign * fit
+                if fit < 0:
+                    self.fit_negative = True
+            if act:
+                self.act_req[col, row] += sign * act
+            if vc:
+                self.vc_used[col, row] += sign * vc
+        self.pod_count[row] += sign
+
+    # ---------------------------------------------------------------- ordering helpers
+    def name_order(self) -> Int64Array:
+        """Rank of each row's node name in sorted order (ties in scores are broken by name)."""
+        if self._name_order is None:
+            names = [(name, row) for row, name in enumerate(self.row_names[: self.size]) if name is not None]
+            order = np.zeros(self.size, np.int64)
+            for rank, (_, row) in enumerate(sorted(names)):
+                order[row] = rank
+            self._name_order = order
+        return self._name_order
+
+    def present_rows(self) -> Int64Array:
+        return np.flatnonzero(self.present[: self.size]).astype(np.int64)
+
+    def label_value(self, key: str, value_id: int) -> str:
+        return self.label_values[key][value_id]

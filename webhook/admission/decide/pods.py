@@ -1,0 +1,165 @@
+"""Pod CREATE: Priority-plugin resolution, then the predicted bin-packing scores as annotations.
+
+UPDATE (and any subresource) is allowed untouched. On CREATE the priority is resolved
+first (``webhook.admission.decide.priority``; a denial there ends the decision). A pod not yet
+bound is then ranked on every node with the model of its ``spec.schedulerName``: a
+kube-scheduler profile (NodeResourcesFit) or, for the configured Volcano scheduler
+name, Volcano's binpack. Results go into two annotations:
+
+* ``binpack-guard.io/scores``: compact JSON ``{"<node>": <score>}``, top K feasible nodes,
+  best first, plugin score before the profile weight;
+* ``binpack-guard.io/prediction``: JSON describing how the scores were made.
+
+Annotations never push the object past the API server's 256 KiB total-annotations
+limit: K shrinks until they fit, and the prediction says so. Dry-run requests get the
+same answer (nothing here has side effects).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from linter.model import DEFAULT_SCHEDULER_NAME, KubeSchedulerModel, VolcanoModel
+from linter.scoring.cluster.state import Ranking
+from webhook.admission.decide import priority
+from webhook.admission.decide.k8serrors import bad_request
+from webhook.admission.decode import AdmissionRequest
+from webhook.admission.encode import Decision
+from webhook.admission.patch import PatchOp, set_members
+from webhook.admission.ports import ClusterView
+from webhook.admission.scheduler_models import SchedulerModels
+from webhook.settings import Settings
+
+SCORES_ANNOTATION = "binpack-guard.io/scores"
+PREDICTION_ANNOTATION = "binpack-guard.io/prediction"
+TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024  # apimachinery TotalAnnotationSizeLimitB: sum of len(key)+len(value)
+
+
+def decide(request: AdmissionRequest, view: ClusterView, settings: Settings, models: SchedulerModels) -> Decision:
+    if request.kind.group != "" or request.kind.kind != "Pod":
+        return bad_request(f"expected a v1 Pod, got kind {request.kind.kind!r}")
+    if request.operation != "CREATE" or request.sub_resource:
+        return Decision.allow()
+    pod = request.object
+    if pod is None:
+        return bad_request("request.object: missing on CREATE")
+    outcome = priority.resolve(pod, view.priority_classes())
+    if outcome.denial is not None:
+        return outcome.denial
+    warnings = [outcome.warning] if outcome.warning else []
+    return Decision.allow(patch=[*outcome.ops, *annotation_ops(pod, view, settings, models)], warnings=warnings)
+
+
+def annotation_ops(
+    pod: Mapping[str, Any], view: ClusterView, settings: Settings, models: SchedulerModels
+) -> list[PatchOp]:
+    """The patch that sets the score and prediction annotations (empty for a bound pod)."""
+    spec = pod.get("spec")
+    if not isinstance(spec, Mapping) or spec.get("nodeName"):
+        return []
+    scheduler = spec.get("schedulerName")
+    scheduler = scheduler if isinstance(scheduler, str) and scheduler else DEFAULT_SCHEDULER_NAME
+    kube, volcano = models.current()
+    target, why_not = _pick_model(scheduler, kube, volcano, settings)
+    if target is None or not view.is_synced():
+        reason = why_not if target is None else "the cluster view is not synced yet"
+        return _unscored(pod, scheduler, reason)
+    model, profile = target
+    try:
+        with view.scheduling_state() as state:
+            ranking = state.rank(pod, model, profile, top=settings.top)
+    except ValueError as exc:  # e.g. a quantity the scorer cannot read
+        reason = f"cannot score this pod: {' '.join(str(exc).split())[:300]}"
+        return _unscored(pod, scheduler, reason)
+    return _ops(pod, fit_annotations(pod, scheduler, ranking, settings.top))
+
+
+def fit_annotations(pod: Mapping[str, Any], scheduler: str, ranking: Ranking, requested_top: int) -> dict[str, str]:
+    """Both annotations, with as many scores as the 256 KiB total-annotations limit allows."""
+    room = TOTAL_ANNOTATION_SIZE_LIMIT - _existing_size(pod)
+
+    def build(count: int, truncated: bool) -> dict[str, str]:
+        prediction = _prediction(scheduler, ranking, requested_top, count, truncated)
+        scores = {node: score for node, score in ranking.scores[:count]}
+        return {SCORES_ANNOTATION: _dumps(scores), PREDICTION_ANNOTATION: _dumps(prediction)}
+
+    full = build(len(ranking.scores), False)
+    if _size(full) <= room:
+        return full
+    low, high = 0, len(ranking.scores) - 1  # the largest count that fits, by bisection
+    if _size(build(0, True)) > room:
+        return {}
+    while low < high:
+        middle = (low + high + 1) // 2
+        if _size(build(middle, True)) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return build(low, True)
+
+
+def _pick_model(
+    scheduler: str, kube: KubeSchedulerModel, volcano: VolcanoModel | None, settings: Settings
+) -> tuple[tuple[KubeSchedulerModel | VolcanoModel, str | None] | None, str]:
+    if scheduler == settings.volcano_scheduler_name:
+        if volcano is None:
+            return None, f"scheduler {scheduler!r} is Volcano, but no Volcano scheduler config is loaded"
+        return (volcano, None), ""
+    if kube.profile(scheduler) is None:
+        known = ", ".join(p.scheduler_name for p in kube.profiles)
+        return None, (
+            f"unknown scheduler {scheduler!r}: not a profile of the kube-scheduler config ({known}) "
+            f"and not the Volcano scheduler ({settings.volcano_scheduler_name!r})"
+        )
+    return (kube, scheduler), ""
+
+
+def _prediction(scheduler: str, ranking: Ranking, requested_top: int, count: int, truncated: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "schedulerName": scheduler,
+        "scored": True,
+        "engine": ranking.engine,
+        "profile": ranking.profile,
+        "strategy": ranking.strategy,
+        "pluginWeight": ranking.plugin_weight,
+        "feasibleNodes": ranking.feasible_nodes,
+        "totalNodes": ranking.total_nodes,
+        "bestNode": ranking.best_node,
+        "top": count,
+    }
+    if ranking.feasible_nodes == 0:
+        out["unschedulableReasons"] = dict(sorted(ranking.reason_counts.items()))
+    if truncated:
+        out["truncated"] = (
+            f"scores cut from {len(ranking.scores)} (top {requested_top}) to {count} nodes to stay within "
+            f"the {TOTAL_ANNOTATION_SIZE_LIMIT}-byte total annotation size limit"
+        )
+    return out
+
+
+def _unscored(pod: Mapping[str, Any], scheduler: str, reason: str) -> list[PatchOp]:
+    prediction = {"schedulerName": scheduler, "scored": False, "reason": reason}
+    return _ops(pod, {PREDICTION_ANNOTATION: _dumps(prediction)})
+
+
+def _ops(pod: Mapping[str, Any], annotations: Mapping[str, str]) -> list[PatchOp]:
+    return set_members(pod, ["metadata", "annotations"], annotations)
+
+
+def _existing_size(pod: Mapping[str, Any]) -> int:
+    metadata = pod.get("metadata")
+    existing = metadata.get("annotations") if isinstance(metadata, Mapping) else None
+    if not isinstance(existing, Mapping):
+        return 0
+    kept = {k: v for k, v in existing.items() if k not in (SCORES_ANNOTATION, PREDICTION_ANNOTATION)}
+    return _size({str(k): v if isinstance(v, str) else "" for k, v in kept.items()})
+
+
+def _size(annotations: Mapping[str, str]) -> int:
+    return sum(len(k.encode("utf-8")) + len(v.encode("utf-8")) for k, v in annotations.items())
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

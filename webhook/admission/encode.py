@@ -1,0 +1,56 @@
+"""AdmissionReview v1 encoding: a ``Decision`` (what the decide step returns) -> the response document.
+
+An allowed decision carries its JSONPatch base64-encoded with ``patchType: JSONPatch``; a denial carries a
+``Status`` (code, reason, message); the request's uid is always echoed. ``error_body`` is the JSON answer of an
+HTTP 400/413, for a body that is not a usable AdmissionReview at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from webhook.admission.decode import API_VERSION
+from webhook.admission.patch import PatchOp, encode_patch
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A verdict: allowed or not, why (``code``/``reason``/``message``), a patch and warnings."""
+
+    allowed: bool
+    code: int = 200
+    reason: str = ""
+    message: str = ""
+    patch: tuple[PatchOp, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    @classmethod
+    def allow(cls, patch: Sequence[PatchOp] = (), warnings: Sequence[str] = ()) -> Decision:
+        return cls(allowed=True, patch=tuple(patch), warnings=tuple(warnings))
+
+    @classmethod
+    def deny(cls, code: int, reason: str, message: str, warnings: Sequence[str] = ()) -> Decision:
+        return cls(allowed=False, code=code, reason=reason, message=message, warnings=tuple(warnings))
+
+
+def encode(uid: str, decision: Decision) -> dict[str, Any]:
+    """The AdmissionReview response document for ``decision`` (uid echoed, patch base64 JSONPatch)."""
+    response: dict[str, Any] = {"uid": uid, "allowed": decision.allowed}
+    if not decision.allowed:
+        response["status"] = {"code": decision.code, "message": decision.message, "reason": decision.reason}
+    if decision.allowed and decision.patch:
+        response["patchType"] = "JSONPatch"
+        response["patch"] = encode_patch(decision.patch)
+    if decision.warnings:
+        response["warnings"] = list(decision.warnings)
+    return {"apiVersion": API_VERSION, "kind": "AdmissionReview", "response": response}
+
+
+def error_body(message: str, uid: str | None) -> dict[str, Any]:
+    """The JSON body of an HTTP 400/413 answer."""
+    body: dict[str, Any] = {"error": message}
+    if uid is not None:
+        body["uid"] = uid
+    return body

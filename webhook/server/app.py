@@ -1,0 +1,52 @@
+"""Composition root of the Flask app: ``create_app(settings, view, ...)``; nothing happens at import time.
+
+The cluster view (the real ``ClusterCache`` or a ``StaticClusterView``), the
+globalDefault claim and the scheduler models are passed in, so the same app runs
+under gunicorn, in the Flask test client and in benchmarks. Every error the app can
+produce is JSON; an unexpected exception is logged and answered with a JSON 500.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response
+from werkzeug.exceptions import HTTPException
+
+from webhook.admission.ports import ClusterView, DefaultClassClaim
+from webhook.admission.scheduler_models import SchedulerModels
+from webhook.server.metrics import Metrics
+from webhook.server.routes import EXTENSION, Deps, build_blueprint, json_response
+from webhook.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def create_app(
+    settings: Settings,
+    view: ClusterView,
+    *,
+    default_class_claim: DefaultClassClaim | None = None,
+    scheduler_models: SchedulerModels | None = None,
+) -> Flask:
+    """Build the app. Without ``scheduler_models`` the config files named in ``settings`` are loaded
+    (``webhook.admission.scheduler_models.ModelLoadError`` if one is unusable)."""
+    app = Flask("webhook")
+    # Werkzeug refuses (413) a body over the limit even before our own bounded read sees it.
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    models = scheduler_models or SchedulerModels(settings.scheduler_config, settings.volcano_config)
+    app.extensions[EXTENSION] = Deps(
+        settings=settings, view=view, models=models, claim=default_class_claim, metrics=Metrics(view)
+    )
+    app.register_blueprint(build_blueprint(benchmark_routes=settings.benchmark_routes))
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Response:
+        return json_response({"error": exc.description or exc.name}, exc.code or 500)
+
+    @app.errorhandler(Exception)
+    def internal_error(exc: Exception) -> Response:
+        log.exception("unhandled error while answering a request")
+        return json_response({"error": f"internal error: {type(exc).__name__}"}, 500)
+
+    return app

@@ -1,0 +1,119 @@
+"""gunicorn configuration for the webhook.
+
+Run as ``gunicorn -c python:webhook.server.gunicorn_conf 'webhook.server.wsgi:application()'``.
+
+Values come from the same ``BINPACK_GUARD_*`` environment the app reads (``binpack-webhook serve`` sets
+them from its flags). Every setting says why it has its value.
+"""
+
+from __future__ import annotations
+
+import os
+import ssl
+from typing import Any
+
+from webhook.server import wsgi
+from webhook.server.jsonlog import logconfig_dict as json_logconfig
+from webhook.server.tls import ReloadingTLSContext
+from webhook.settings import Settings
+
+_settings = Settings.from_env(os.environ)  # one parse, so gunicorn and the app agree on every value
+
+# Where the apiserver reaches us; the Service targets this port (8443: unprivileged, conventional for TLS).
+bind = [_settings.bind]
+
+# Processes. Scoring is CPU-bound Python, so real parallelism needs processes, not threads.
+workers = _settings.workers
+
+# Threaded workers: keep-alive connections from the apiserver wait in a poller instead of pinning a thread,
+# and a request blocked on the cache lock does not stall the whole process. The subclass adds a
+# per-request deadline so a slow or half-sent request cannot hold a thread forever (see webhook.server.worker).
+worker_class = "webhook.server.worker.DeadlineThreadWorker"
+
+# Threads per worker: requests are short (milliseconds) and share one cache lock, so a few suffice.
+threads = _settings.threads
+
+# Open connections per worker (kept-alive ones included); the apiserver keeps a small pool per replica.
+worker_connections = 1000
+
+# Keep idle connections longer than the apiserver's client idle timeout (Go's default 90s), so the client
+# closes first and never sends a request on a connection we are closing (which would fail the admission).
+keepalive = 95
+
+# Arbiter heartbeat: gthread's main loop pings every second, so 30s without one means the worker is wedged.
+timeout = 30
+
+# On SIGTERM let in-flight reviews finish; the apiserver's own timeout is at most 30s.
+graceful_timeout = 30
+
+# Each worker must build its own cache and threads after fork (threads and sockets do not survive fork).
+preload_app = False
+
+# Request limits: AdmissionReview headers are small; these defaults reject junk early.
+limit_request_line = 8190
+limit_request_fields = 100
+limit_request_field_size = 8190
+
+# HTTP/1.1 only: the gthread worker's request path is HTTP/1.1 and the apiserver is happy with it.
+http_protocols = "h1"
+
+# TLS is on when both files are given. gunicorn calls ssl_context() for every accepted connection; the
+# reloading context re-reads the files when they change on disk (cert-manager / our certs command rotate
+# them), so rotation needs no restart and open connections keep their certificate.
+certfile = _settings.tls_cert_file
+keyfile = _settings.tls_private_key_file
+_tls = (
+    ReloadingTLSContext(_settings.tls_cert_file, _settings.tls_private_key_file)
+    if _settings.tls_cert_file and _settings.tls_private_key_file
+    else None
+)
+
+
+def ssl_context(conf: Any, default_ssl_context_factory: Any) -> ssl.SSLContext:
+    # TLS 1.2 minimum and the current certificate; only called when certfile/keyfile are set.
+    assert _tls is not None
+    return _tls.current()
+
+
+# Handshake inside the worker thread (gthread wraps the socket there), not in the accept loop.
+do_handshake_on_connect = True
+
+# Logs: one JSON object per line on stderr. The routes log every review (uid, kind, operation, decision,
+# latency), so gunicorn's access log would only duplicate them.
+loglevel = _settings.log_level.lower()
+logconfig_dict = json_logconfig(_settings.log_level)
+accesslog = None
+errorlog = "-"
+
+
+# No runtime control socket: nothing uses it, and the container's home directory may be read-only.
+control_socket_disable = True
+
+
+# How long a new worker waits for its own cache to sync before it starts accepting connections.
+SYNC_WAIT_LIMIT = 120.0
+
+
+def post_worker_init(worker: Any) -> None:
+    # The app (built in this worker by wsgi.application()) gets its cache threads now, after fork.
+    wsgi.start_cache(worker.wsgi)
+    # Each worker has its own cache, but the pod's readiness is answered by whichever worker takes the
+    # probe. A worker that took connections before its sync would score against an empty cluster while
+    # the pod already looks Ready, so it accepts nothing until it has synced (bounded: after the limit it
+    # serves anyway and its predictions say "not synced yet"). Heartbeats keep the arbiter patient.
+    if not wsgi.wait_for_sync(worker.wsgi, heartbeat=worker.notify, limit=SYNC_WAIT_LIMIT):
+        worker.log.warning("cache not synced after %.0fs; serving with predictions marked unsynced",
+                           SYNC_WAIT_LIMIT)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    # A dead worker's live-gauge files must go; its counters stay in the sum, so totals never drop.
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+
+def worker_exit(server: Any, worker: Any) -> None:
+    # Stop the watches so the worker exits promptly instead of waiting on open streams.
+    wsgi.stop_cache(getattr(worker, "wsgi", None))

@@ -1,0 +1,192 @@
+"""HTTP edge: read the body (bounded), decode, call the policy, encode; plus health and metrics.
+
+Each admission view is the same three steps around a pure policy function. The body
+is never read unbounded: a Content-Length over ``max_body_bytes`` is refused before
+reading (413), and a chunked body is read only up to the cap. One JSON log line per
+admission request (uid, kind, operation, decision, latency_ms).
+
+With ``Settings.benchmark_routes`` (off by default; never in production) the blueprint also has
+``/bench/allow-all``: the same view code around a policy that allows without looking, so a benchmark
+can compare a real review with one that pays only for the body read, decode, encode and log line.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
+
+from webhook.admission.decide import configmaps, pods, priorityclasses
+from webhook.admission.decode import AdmissionRequest, MalformedReview, decode
+from webhook.admission.encode import Decision, encode, error_body
+from webhook.admission.ports import ClusterView, DefaultClassClaim
+from webhook.admission.scheduler_models import SchedulerModels
+from webhook.server.jsonlog import JsonLine
+from webhook.server.metrics import CONTENT_TYPE, Metrics
+from webhook.settings import Settings
+
+log = logging.getLogger("webhook.requests")
+
+EXTENSION = "binpack_guard"
+READ_CHUNK = 64 * 1024
+ALLOW_ALL_PATH = "/bench/allow-all"
+ALLOW_ALL_ENDPOINT = "bench_allow_all"
+JSON = "application/json"
+
+
+@dataclass(frozen=True)
+class Deps:
+    """Everything the views need, wired once by ``create_app``."""
+
+    settings: Settings
+    view: ClusterView
+    models: SchedulerModels
+    claim: DefaultClassClaim | None
+    metrics: Metrics
+
+
+Policy = Callable[[AdmissionRequest, Deps], Decision]
+
+POLICIES: dict[str, tuple[str, Policy]] = {
+    "/mutate/pods": ("pods", lambda r, d: pods.decide(r, d.view, d.settings, d.models)),
+    "/validate/priorityclasses": ("priorityclasses", lambda r, d: priorityclasses.decide(r, d.view, d.claim)),
+    "/validate/configmaps": ("configmaps", lambda r, d: configmaps.decide(r)),
+}
+
+
+def allow_all(review: AdmissionRequest, deps: Deps) -> Decision:
+    """The benchmark baseline's policy: allow, without looking at the review."""
+    return Decision.allow()
+
+
+def build_blueprint(*, benchmark_routes: bool = False) -> Blueprint:
+    bp = Blueprint("binpack_guard", __name__)
+    for path, (endpoint, policy) in POLICIES.items():
+        bp.add_url_rule(path, endpoint, admission_view(endpoint, policy), methods=["POST"])
+    if benchmark_routes:
+        bp.add_url_rule(ALLOW_ALL_PATH, ALLOW_ALL_ENDPOINT, admission_view(ALLOW_ALL_ENDPOINT, allow_all),
+                        methods=["POST"])
+    bp.add_url_rule("/healthz", "healthz", _healthz, methods=["GET"])
+    bp.add_url_rule("/readyz", "readyz", _readyz, methods=["GET"])
+    bp.add_url_rule("/metrics", "metrics", _metrics, methods=["GET"])
+    return bp
+
+
+def deps() -> Deps:
+    found = current_app.extensions[EXTENSION]
+    assert isinstance(found, Deps)
+    return found
+
+
+def json_response(document: Any, status: int = 200) -> Response:
+    return Response(_COMPACT.encode(document), status=status, content_type=JSON)
+
+
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+
+
+def admission_view(endpoint: str, policy: Policy) -> Callable[[], Response]:
+    """A Flask view: bounded body read, ``decode``, ``policy``, ``encode``, metrics and one log line."""
+
+    def view() -> Response:
+        started = time.perf_counter()
+        d = deps()
+        body, too_large = _read_body(d.settings.max_body_bytes)
+        if too_large is not None:
+            return _finish(d, endpoint, started, "too_large", json_response(error_body(too_large, None), 413), None)
+        try:
+            review = decode(body)
+        except MalformedReview as exc:
+            reply = json_response(error_body(str(exc), exc.uid), 400)
+            return _finish(d, endpoint, started, "bad_request", reply, None, uid=exc.uid, message=str(exc))
+        decision = policy(review, d)
+        outcome = "patched" if decision.allowed and decision.patch else "allowed" if decision.allowed else "denied"
+        return _finish(d, endpoint, started, outcome, json_response(encode(review.uid, decision)), review, decision)
+
+    view.__name__ = f"admission_{endpoint}"
+    return view
+
+
+def _read_body(limit: int) -> tuple[bytes, str | None]:
+    """The body, or (b"", reason) when it is over ``limit`` bytes; never reads more than limit + 1."""
+    too_large = f"request body over the {limit}-byte limit"
+    if request.content_length is not None and request.content_length > limit:
+        return b"", too_large
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        stream = request.stream
+        while size <= limit:
+            chunk = stream.read(min(READ_CHUNK, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except RequestEntityTooLarge:
+        return b"", too_large
+    except BadRequest:  # the client went away mid-body: nothing sensible to decode
+        return b"", None
+    if size > limit:
+        return b"", too_large
+    return b"".join(chunks), None
+
+
+def _finish(
+    d: Deps,
+    endpoint: str,
+    started: float,
+    outcome: str,
+    reply: Response,
+    review: AdmissionRequest | None,
+    decision: Decision | None = None,
+    *,
+    uid: str | None = None,
+    message: str | None = None,
+) -> Response:
+    seconds = time.perf_counter() - started
+    denial_reason = decision.reason if decision is not None and not decision.allowed else None
+    d.metrics.observe(endpoint, outcome, seconds, denial_reason)
+    record: dict[str, Any] = {
+        "event": "admission",
+        "endpoint": endpoint,
+        "uid": review.uid if review is not None else uid,
+        "kind": review.kind.kind if review is not None else None,
+        "operation": review.operation if review is not None else None,
+        "namespace": review.namespace if review is not None else None,
+        "name": review.name if review is not None else None,
+        "dry_run": review.dry_run if review is not None else None,
+        "decision": outcome,
+        "status": reply.status_code,
+        "latency_ms": round(seconds * 1000.0, 3),
+    }
+    if decision is not None and not decision.allowed:
+        record["code"] = decision.code
+        record["reason"] = decision.reason
+        record["message"] = decision.message
+    elif message is not None:
+        record["message"] = message
+    # The message is the JSON line itself (encoded only if a formatter reads it); `admission` carries the
+    # same fields for webhook.server.jsonlog.JsonFormatter, which puts them on the line it writes.
+    if log.isEnabledFor(logging.INFO):
+        log.info(JsonLine(record), extra={"admission": record})
+    return reply
+
+
+def _healthz() -> Response:
+    return json_response({"status": "ok"})
+
+
+def _readyz() -> Response:
+    view = deps().view
+    synced, healthy = view.is_synced(), view.is_healthy()
+    return json_response({"synced": synced, "healthy": healthy}, 200 if synced and healthy else 503)
+
+
+def _metrics() -> Response:
+    return Response(deps().metrics.render(), content_type=CONTENT_TYPE)

@@ -1,0 +1,78 @@
+"""gunicorn's app factory: Settings from the environment -> ClusterCache + Lease claim -> ``create_app``.
+
+Run as ``gunicorn -c python:webhook.server.gunicorn_conf 'webhook.server.wsgi:application()'`` or through
+``binpack-webhook serve`` (which uses the same two modules). ``application()`` runs in each worker after
+fork (``preload_app`` is off), so each worker owns its cache threads and client connections; the
+cache is started by ``gunicorn_conf.post_worker_init`` and stopped by ``worker_exit``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from flask import Flask
+
+from webhook.cluster.cache import ClusterCache
+from webhook.cluster.lease import KubeLeaseStore, LeaseDefaultClassClaim
+from webhook.server.app import create_app
+from webhook.settings import Settings
+
+CACHE_EXTENSION = "binpack_guard.cache"
+SERVICE_ACCOUNT_NAMESPACE = Path("/var/run/secrets/kubernetes.io/serviceaccount/namespace")
+
+
+def lease_namespace(settings: Settings) -> str | None:
+    """The configured namespace, else the pod's own namespace when running in a cluster."""
+    if settings.lease_namespace:
+        return settings.lease_namespace
+    try:
+        return SERVICE_ACCOUNT_NAMESPACE.read_text().strip() or None
+    except OSError:
+        return None
+
+
+def build(settings: Settings) -> tuple[Flask, ClusterCache]:
+    """The app wired to a (not yet started) cache; without a Lease namespace there is no cross-replica claim."""
+    cache = ClusterCache.from_kubeconfig(settings.kubeconfig, freeze_gc=True)
+    namespace = lease_namespace(settings)
+    claim = None
+    if namespace:
+        store = KubeLeaseStore(cache.client_configuration, namespace, settings.lease_name)
+        claim = LeaseDefaultClassClaim(store)
+    app = create_app(settings, cache, default_class_claim=claim)
+    app.extensions[CACHE_EXTENSION] = cache
+    return app, cache
+
+
+def application() -> Flask:
+    app, _ = build(Settings.from_env(os.environ))
+    return app
+
+
+def start_cache(app: object) -> None:
+    cache = getattr(app, "extensions", {}).get(CACHE_EXTENSION)
+    if isinstance(cache, ClusterCache):
+        cache.start()
+
+
+def wait_for_sync(app: object, heartbeat: Callable[[], object], limit: float) -> bool:
+    """Block until this worker's cache has synced (at most ``limit`` seconds), calling ``heartbeat``
+    every second so gunicorn's arbiter does not take the wait for a wedged worker."""
+    cache = getattr(app, "extensions", {}).get(CACHE_EXTENSION)
+    if not isinstance(cache, ClusterCache):
+        return True
+    deadline = time.monotonic() + limit
+    while not cache.wait_synced(timeout=1.0):
+        heartbeat()
+        if time.monotonic() >= deadline:
+            return False
+    return True
+
+
+def stop_cache(app: object) -> None:
+    cache = getattr(app, "extensions", {}).get(CACHE_EXTENSION)
+    if isinstance(cache, ClusterCache):
+        cache.stop()
