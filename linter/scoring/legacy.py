@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from linter.model import LegacyRtcrPriority
 from linter.scoring.gomath import go_div, go_round
-from linter.scoring.strategies import broken_line
+from linter.scoring.strategies import FitResource, broken_line
 
 __all__ = ["LegacyNodeScore", "LegacyResource", "legacy_rtcr_score_node", "legacy_utilization"]
 
@@ -31,28 +31,12 @@ def legacy_utilization(requested: int, capacity: int) -> int:
 
 
 @dataclass(frozen=True)
-class LegacyResource:
-    name: str
-    weight: int
-    pod_request: int
-    requested: int
-    allocatable: int
-    utilization: int
-    resource_score: int  # 0..10
-    counted: bool
+class LegacyResource(FitResource):
+    """One resource of one node under the legacy RTCR priority; shown in the same shape as a Fit resource."""
 
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "name": self.name,
-            "weight": self.weight,
-            "podRequest": self.pod_request,
-            "requested": self.requested,
-            "allocatable": self.allocatable,
-            "skipped": False,  # the legacy code never skipped: a missing resource counts as full
-            "utilization": self.utilization,
-            "resourceScore": self.resource_score,
-            "counted": self.counted,
-        }
+    @property
+    def skipped(self) -> bool:
+        return False  # the legacy code never skipped: a missing resource counts as full
 
 
 @dataclass(frozen=True)
