@@ -1,16 +1,20 @@
 """The project's standing static checks, run as part of the one test command.
 
 ruff and ``mypy --strict`` must be clean on the packages, and import-linter's contracts in
-pyproject.toml must hold (linter never imports the webhook, flask, gunicorn or kubernetes;
-only the cache talks to the cluster; decisions stay pure).
+pyproject.toml must hold (linter never imports the webhook, flask, gunicorn or kubernetes; the wings
+of the webhook stay apart; no import cycles; decisions stay pure). The structural checks below read the
+import graph itself, so they hold even if someone loosens a contract: one kubernetes importer, numpy
+only in the cluster state and not a core dependency.
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
+import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,3 +41,28 @@ def test_import_contracts_hold() -> None:
     result = _run("lint-imports")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "broken" not in result.stdout.lower().replace("0 broken", "")
+
+
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    return grimp.build_graph("linter", "webhook", "schemas", include_external_packages=True)
+
+
+def test_kubernetes_has_one_importer(graph: grimp.ImportGraph) -> None:
+    assert graph.find_modules_that_directly_import("kubernetes") == {"webhook.cluster.kubeclient"}
+
+
+def test_numpy_is_imported_by_the_cluster_state_only(graph: grimp.ImportGraph) -> None:
+    importers = graph.find_modules_that_directly_import("numpy")
+    assert importers, "the cluster state imports numpy; if this is empty the graph is not the project's"
+    assert {m for m in importers if not m.startswith("linter.scoring.cluster.")} == set()
+
+
+def test_numpy_is_a_webhook_dependency_only() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+    def names(requirements: list[str]) -> set[str]:
+        return {r.split(">")[0].split("=")[0].split("[")[0].strip().lower() for r in requirements}
+
+    assert "numpy" not in names(project["dependencies"])
+    assert "numpy" in names(project["optional-dependencies"]["webhook"])

@@ -41,7 +41,7 @@ class Page:
 
 
 class ListWatchSource(Protocol):
-    """One kind of object on the apiserver; implemented over the kubernetes client in ``webhook.cluster.cache``."""
+    """One kind of object on the apiserver; implemented over the kubernetes client in ``webhook.cluster.kubeclient``."""
 
     kind: str
 
