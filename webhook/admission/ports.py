@@ -43,6 +43,10 @@ class ClusterView(Protocol):
 
 
 class DefaultClassClaim(Protocol):
-    def claim(self, class_name: str, *, is_still_default: Callable[[str], bool]) -> str | None: ...
+    """A race-free claim on "the one globalDefault PriorityClass", shared by every replica and worker."""
+
+    def claim(self, class_name: str, *, is_still_default: Callable[[str], bool]) -> str | None:
+        """None if ``class_name`` now holds the claim, else the name of the class that holds it."""
+        ...
 
     def release(self, class_name: str) -> None: ...
