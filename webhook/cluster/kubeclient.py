@@ -170,12 +170,8 @@ class ApiError(Exception):
 
 
 def _api_error(exc: ApiException) -> ApiError:
-    status = int(exc.status or 0)
     reason = str(exc.reason or "")
-    message = reason
-    with contextlib.suppress(ValueError, AttributeError, TypeError):
-        message = json.loads(exc.body or b"{}").get("message") or reason
-    return ApiError(status, reason, message)
+    return ApiError(int(exc.status or 0), reason, str(_status_of(exc.body).get("message") or reason))
 
 
 class LeaseClient:
