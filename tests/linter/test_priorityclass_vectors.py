@@ -8,12 +8,13 @@ globalDefault check (403). Expected values come only from the vector file.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
-from paths import SHARED
 
 from linter import priorityclass as pc
+from paths import SHARED
 
 VECTORS = SHARED / "vectors"
 CASES = [c for c in json.loads((VECTORS / "priority.json").read_text())["cases"]

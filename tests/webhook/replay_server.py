@@ -22,7 +22,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
-
 from paths import SHARED
 
 WATCH_FIXTURES = SHARED / "fixtures/watch"
