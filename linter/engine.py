@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linter import formats, rules
-from linter.findings import Finding, Severity
+from linter.filecodes import EMPTY_FILE as CODE_EMPTY
+from linter.filecodes import UNREADABLE_FILE as CODE_UNREADABLE
+from linter.filecodes import UNRECOGNIZED_DOCUMENT as CODE_UNRECOGNIZED
+from linter.findings import Finding, Severity, Violation
 from linter.formats.base import FormatContext
 from linter.model import SchedulerModel
-from linter.rules.base import Violation
 from linter.settings import LintSettings
 from linter.source import Document, SourceError, parse_documents
 from linter.textfile import TextFileError, decode, read_text
@@ -26,11 +28,6 @@ from linter.unwrap import embedded_documents, is_configmap, list_items
 MAX_FILE_BYTES = 10 * 1024 * 1024
 LINT_SUFFIXES = (".yaml", ".yml", ".json", ".conf", ".cfg")
 
-CODE_INVALID_YAML = "BPL001"
-CODE_UNREADABLE = "BPL002"
-CODE_EMPTY = "BPL003"
-CODE_UNRECOGNIZED = "BPL004"
-CODE_LIMIT = "BPL005"
 
 
 @dataclass

@@ -1,13 +1,17 @@
 """Findings: the frozen records every check produces and every reporter consumes.
 
-Positions are 1-based (line and column), as editors and SARIF count them. The
-engine stamps ``rule`` and ``severity``; checks only say *what* and *where*.
+A check reports a :class:`Violation` (what, and where as a JSON pointer into its document);
+the engine turns it into a :class:`Finding` (file, 1-based line and column as editors and
+SARIF count them, rule code, severity). ``Finding.as_text`` is the one-line rendering every
+text output uses.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+
+from linter.source import Pointer
 
 
 class Severity(enum.Enum):
@@ -18,6 +22,22 @@ class Severity(enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A check's report: the message and where, as a JSON pointer into the document.
+
+    ``position`` (document-local 1-based line, column) overrides the pointer when a check knows
+    a more exact place (e.g. a duplicate key). ``severity`` overrides the rule's default for
+    rules whose severity depends on the case.
+    """
+
+    message: str
+    pointer: Pointer = ()
+    on_key: bool = False
+    position: tuple[int, int] | None = None
+    severity: Severity | None = None
 
 
 @dataclass(frozen=True, order=True)

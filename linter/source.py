@@ -23,6 +23,8 @@ from typing import Any
 
 import yaml
 
+from linter.filecodes import INPUT_LIMIT, INVALID_YAML
+
 try:  # libyaml is much faster; fall back to the pure-Python parser where it is missing
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
@@ -38,7 +40,7 @@ MAX_NODES = 2_000_000  # materialized nodes, counting every alias expansion
 class SourceError(Exception):
     """Text that cannot be turned into documents; carries the 1-based position of the problem."""
 
-    def __init__(self, message: str, line: int = 1, column: int = 1, code: str = "BPL001") -> None:
+    def __init__(self, message: str, line: int = 1, column: int = 1, code: str = INVALID_YAML) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
@@ -201,7 +203,7 @@ def parse_documents(text: str, path: str, *, is_json: bool = False) -> list[Docu
     except yaml.YAMLError as exc:
         raise SourceError(f"invalid YAML: {exc}") from None
     except RecursionError:
-        raise SourceError(f"document nested deeper than {MAX_DEPTH} levels", code="BPL005") from None
+        raise SourceError(f"document nested deeper than {MAX_DEPTH} levels", code=INPUT_LIMIT) from None
     return builder.documents
 
 
@@ -226,7 +228,7 @@ class _Builder:
             self.doc = None
         elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             if len(self.stack) >= MAX_DEPTH:
-                raise SourceError(f"document nested deeper than {MAX_DEPTH} levels", line, col, "BPL005")
+                raise SourceError(f"document nested deeper than {MAX_DEPTH} levels", line, col, INPUT_LIMIT)
             if event.tag and event.tag not in ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "!"):
                 raise SourceError(f"unsupported YAML tag {event.tag}", line, col)
             container: Any = {} if isinstance(event, yaml.MappingStartEvent) else []
@@ -269,7 +271,7 @@ class _Builder:
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise SourceError(f"document expands to more than {MAX_NODES} nodes (alias bomb?)", line, col,
-                              "BPL005")
+                              INPUT_LIMIT)
         doc = self.doc
         assert doc is not None
         if not self.stack:

@@ -51,7 +51,7 @@ def _load_model(path: str, err: TextIO) -> SchedulerModel | None:
     text = read_text(path, "SCHED")
     # The engine pulls in every rule: load it only when a config is given.
     from linter.engine import load_scheduler_model
-    from linter.rules.policy.bpl300_legacy_policy_removed import CODE as POLICY_REMOVED
+    from linter.formats.policy.codes import REMOVED as POLICY_REMOVED
     from linter.settings import LintSettings
 
     # Explaining an old Policy is the point of the legacy engine: "the Policy API is gone" stays

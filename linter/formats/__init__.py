@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from linter.formats.base import FormatHandler
-from linter.formats.kubesched import HANDLER as KUBE_SCHEDULER
-from linter.formats.policy import HANDLER as LEGACY_POLICY
-from linter.formats.priorityclass import HANDLER as PRIORITY_CLASS
-from linter.formats.volcano import HANDLER as VOLCANO
+from linter.formats.kubesched.handler import HANDLER as KUBE_SCHEDULER
+from linter.formats.policy.handler import HANDLER as LEGACY_POLICY
+from linter.formats.priorityclass.handler import HANDLER as PRIORITY_CLASS
+from linter.formats.volcano.handler import HANDLER as VOLCANO
 
 HANDLERS: tuple[FormatHandler, ...] = (KUBE_SCHEDULER, LEGACY_POLICY, PRIORITY_CLASS, VOLCANO)
 

@@ -8,20 +8,19 @@ Expected values come only from the vector file.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from paths import SHARED
 
 from linter.engine import lint_text, load_scheduler_model
 from linter.findings import Finding, Severity
-from linter.formats.policy import HANDLER as POLICY
-from linter.formats.policy import REMOVED_CODE
-from linter.formats.volcano import HANDLER as VOLCANO
+from linter.formats.policy.handler import HANDLER as POLICY
+from linter.formats.policy.codes import REMOVED as REMOVED_CODE
+from linter.formats.volcano.handler import HANDLER as VOLCANO
 from linter.model import VolcanoModel
 from linter.source import Document, parse_documents
 from linter.unwrap import embedded_documents, is_configmap
-from paths import SHARED
 
 VECTORS = SHARED / "vectors"
 CASES: list[dict[str, Any]] = json.loads((VECTORS / "config.json").read_text())["cases"]

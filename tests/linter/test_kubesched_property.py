@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from linter import schema
 from linter.engine import lint_text
 from linter.findings import Severity
-from linter.kubesched.analysis import analyze
+from linter.formats.kubesched.analysis import analyze
 from linter.source import parse_documents
 
 SCALARS = st.one_of(st.integers(-3, 120), st.sampled_from([0, 1, 5.0, 5.5, 2**31, -(2**40)]), st.booleans(),

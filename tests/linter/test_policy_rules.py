@@ -11,8 +11,9 @@ import pytest
 import yaml
 
 from linter.engine import lint_paths, lint_text, load_scheduler_model
-from linter.formats.policy import HANDLER, REMOVED_CODE
-from linter.formats.policy_migrate import v1_config, v1_snippet
+from linter.formats.policy.codes import REMOVED as REMOVED_CODE
+from linter.formats.policy.handler import HANDLER
+from linter.formats.policy.migrate import v1_config, v1_snippet
 from linter.model import LegacyPolicyModel
 from linter.rules.policy import RULES
 from linter.settings import LintSettings

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from linter import priorityclass as pc
+from linter.formats.priorityclass import validate as pc
 from linter.gofmt import aggregate, go_quote
 from linter.k8snames import (
     dns1123_subdomain_errors,

@@ -1,4 +1,4 @@
-"""Every createPriorityClass / updatePriorityClass case of vectors/priority.json through linter.priorityclass.
+"""Every createPriorityClass / updatePriorityClass case of vectors/priority.json through linter.formats.priorityclass.validate.
 
 The decision is assembled the way the API server orders it: defaulting, field validation
 (422 with the exact field errors and message), then the Priority admission plugin's
@@ -8,13 +8,12 @@ globalDefault check (403). Expected values come only from the vector file.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-from linter import priorityclass as pc
 from paths import SHARED
+
+from linter.formats.priorityclass import validate as pc
 
 VECTORS = SHARED / "vectors"
 CASES = [c for c in json.loads((VECTORS / "priority.json").read_text())["cases"]

@@ -4,15 +4,14 @@ with the scheduler (it never rejects a file kube-scheduler accepts)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from paths import SHARED
 
 import schemas
 from linter import schema
 from linter.source import parse_documents
 from linter.unwrap import embedded_documents
-from paths import SHARED
 
 VECTORS = SHARED / "vectors"
 NAME = "kubescheduler-config-v1"

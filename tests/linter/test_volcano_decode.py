@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from linter.formats.volcano import HANDLER, VolcanoContext
-from linter.formats.volcano_binpack import could_not_parse_log
-from linter.formats.volcano_decode import go_v, leading_lines_trimmed
+from linter.formats.volcano.binpack import could_not_parse_log
+from linter.formats.volcano.decode import go_v, leading_lines_trimmed
+from linter.formats.volcano.handler import HANDLER, VolcanoContext
 from linter.model import VolcanoModel
 from linter.source import parse_documents
 

@@ -2,7 +2,7 @@
 
 Pods go through ``pods.decide`` (priority resolution + patch, applied with jsonpatch);
 PriorityClasses through ``priorityclasses.decide`` plus the field-error list of the
-create/update validators (``linter.priorityclass``, which the webhook uses) on the webhook-decoded objects.
+create/update validators (``linter.formats.priorityclass.validate``, used by the webhook) on the decoded objects.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from webhook_helpers import VECTORS, InMemoryLeaseStore, apply_response_patch, request_of, review
 
-from linter import priorityclass
-from linter.priorityclass import PriorityClassInfo
+from linter.formats.priorityclass import validate as priorityclass
+from linter.formats.priorityclass.validate import PriorityClassInfo
 from webhook.admission.decide import pods, priorityclasses
 from webhook.admission.encode import encode
 from webhook.admission.scheduler_models import SchedulerModels

@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from linter.priorityclass import PriorityClassInfo
+from linter.formats.priorityclass.validate import PriorityClassInfo
 from linter.scoring.cluster.state import ClusterState
 from webhook.cluster.kubeclient import ClientConfiguration, kind_sources, load_client_configuration
 from webhook.cluster.reflector import DEFAULT_BACKOFF, Backoff, KindStore, Reflector

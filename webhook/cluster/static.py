@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager, contextmanager
 from types import MappingProxyType
 from typing import Any
 
-from linter.priorityclass import PriorityClassInfo
+from linter.formats.priorityclass.validate import PriorityClassInfo
 from linter.scoring.cluster.state import ClusterState
 
 

@@ -18,9 +18,10 @@ Use instead (passes):
       plugins: {}
 """
 
+from linter import filecodes
 from linter.findings import Severity
 
-CODE = "BPL001"
+CODE = filecodes.INVALID_YAML
 NAME = "invalid-yaml"
 SUMMARY = "file is not valid YAML or JSON"
 SEVERITY = Severity.ERROR

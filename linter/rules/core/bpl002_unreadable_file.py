@@ -16,9 +16,10 @@ Use instead (passes):
     Save the file as UTF-8 and name an existing path.
 """
 
+from linter import filecodes
 from linter.findings import Severity
 
-CODE = "BPL002"
+CODE = filecodes.UNREADABLE_FILE
 NAME = "unreadable-file"
 SUMMARY = "path cannot be read as a UTF-8 text file"
 SEVERITY = Severity.ERROR

@@ -16,9 +16,10 @@ Use instead (passes):
     kind: KubeSchedulerConfiguration
 """
 
+from linter import filecodes
 from linter.findings import Severity
 
-CODE = "BPL003"
+CODE = filecodes.EMPTY_FILE
 NAME = "empty-file"
 SUMMARY = "file is empty"
 SEVERITY = Severity.WARNING

@@ -18,9 +18,10 @@ Use instead (passes):
     kind: KubeSchedulerConfiguration
 """
 
+from linter import filecodes
 from linter.findings import Severity
 
-CODE = "BPL004"
+CODE = filecodes.UNRECOGNIZED_DOCUMENT
 NAME = "unrecognized-document"
 SUMMARY = "no checkable document recognised in the file"
 SEVERITY = Severity.WARNING

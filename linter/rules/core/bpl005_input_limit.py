@@ -18,9 +18,10 @@ Use instead (passes):
     Write the values out; real scheduler configs never need deep alias chains.
 """
 
+from linter import filecodes
 from linter.findings import Severity
 
-CODE = "BPL005"
+CODE = filecodes.INPUT_LIMIT
 NAME = "input-limit"
 SUMMARY = "document nested too deeply or expands to too many nodes"
 SEVERITY = Severity.ERROR

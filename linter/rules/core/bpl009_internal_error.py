@@ -16,9 +16,10 @@ Use instead (passes):
     Disable the rule that crashes with ``--disable BPLnnn`` until binpack-lint is fixed.
 """
 
+from linter import filecodes
 from linter.findings import Severity
 
-CODE = "BPL009"
+CODE = filecodes.INTERNAL_ERROR
 NAME = "internal-error"
 SUMMARY = "binpack-lint failed while checking the file"
 SEVERITY = Severity.ERROR

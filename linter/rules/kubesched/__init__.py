@@ -1,6 +1,6 @@
 """Rules for KubeSchedulerConfiguration files (explicit registration tuple).
 
-Every rule reads issues the format context computed once (``linter.kubesched``).
+Every rule reads issues the format context computed once (``linter.formats.kubesched``).
 """
 
 from types import ModuleType

@@ -18,11 +18,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL010"
+CODE = codes.TYPE_META
 NAME = "missing-type-meta"
 SUMMARY = "apiVersion or kind missing or not a string"
 SEVERITY = Severity.ERROR

@@ -19,11 +19,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL012"
+CODE = codes.UNKNOWN_VERSION
 NAME = "unknown-api-version"
 SUMMARY = "apiVersion/kind not registered in kube-scheduler 1.36"
 SEVERITY = Severity.ERROR

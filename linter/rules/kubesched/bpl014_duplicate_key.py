@@ -23,11 +23,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL014"
+CODE = codes.DUPLICATE_KEY
 NAME = "duplicate-key"
 SUMMARY = "a mapping key written twice"
 SEVERITY = Severity.ERROR

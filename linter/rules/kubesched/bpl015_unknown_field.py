@@ -21,11 +21,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL015"
+CODE = codes.UNKNOWN_FIELD
 NAME = "unknown-field"
 SUMMARY = "field unknown to the v1 types (strict decoding)"
 SEVERITY = Severity.ERROR

@@ -24,11 +24,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import schema_only
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import schema_only
 
-CODE = "BPL020"
+CODE = codes.SCHEMA
 NAME = "schema"
 SUMMARY = "JSON Schema violation not reported by another rule"
 SEVERITY = Severity.ERROR

@@ -21,11 +21,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL100"
+CODE = codes.GLOBAL
 NAME = "invalid-global-field"
 SUMMARY = "parallelism, percentageOfNodesToScore, backoff or burst out of range"
 SEVERITY = Severity.ERROR

@@ -25,11 +25,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL106"
+CODE = codes.ARGS_MISMATCH
 NAME = "plugin-args-mismatch"
 SUMMARY = "pluginConfig args that do not match the plugin"
 SEVERITY = Severity.ERROR

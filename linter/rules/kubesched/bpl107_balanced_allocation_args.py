@@ -26,11 +26,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL107"
+CODE = codes.BALANCED_ARGS
 NAME = "balanced-allocation-args"
 SUMMARY = "NodeResourcesBalancedAllocation weight not 1 or resource repeated"
 SEVERITY = Severity.ERROR

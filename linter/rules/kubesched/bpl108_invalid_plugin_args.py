@@ -25,11 +25,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL108"
+CODE = codes.PLUGIN_ARGS
 NAME = "invalid-plugin-args"
 SUMMARY = "DefaultPreemption, InterPodAffinity, PodTopologySpread, VolumeBinding or DynamicResources args invalid"
 SEVERITY = Severity.ERROR

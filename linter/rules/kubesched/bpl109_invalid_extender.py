@@ -23,11 +23,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL109"
+CODE = codes.EXTENDER
 NAME = "invalid-extender"
 SUMMARY = "extender weight, bind or managed resources invalid"
 SEVERITY = Severity.ERROR

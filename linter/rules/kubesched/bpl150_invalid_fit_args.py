@@ -28,11 +28,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL150"
+CODE = codes.FIT_ARGS
 NAME = "invalid-fit-args"
 SUMMARY = "NodeResourcesFit args rejected when the plugin is built"
 SEVERITY = Severity.ERROR

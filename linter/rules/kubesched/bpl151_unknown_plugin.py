@@ -26,11 +26,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL151"
+CODE = codes.UNKNOWN_PLUGIN
 NAME = "unknown-plugin"
 SUMMARY = "enabled plugin name that kube-scheduler 1.36 does not have"
 SEVERITY = Severity.ERROR

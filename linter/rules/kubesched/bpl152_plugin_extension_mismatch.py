@@ -26,11 +26,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL152"
+CODE = codes.EXTENSION_MISMATCH
 NAME = "plugin-extension-mismatch"
 SUMMARY = "plugin enabled at a point it does not implement, or twice"
 SEVERITY = Severity.ERROR

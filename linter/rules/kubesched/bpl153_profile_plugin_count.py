@@ -22,11 +22,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL153"
+CODE = codes.PROFILE_PLUGINS
 NAME = "profile-plugin-count"
 SUMMARY = "no queueSort plugin, several, or no bind plugin"
 SEVERITY = Severity.ERROR

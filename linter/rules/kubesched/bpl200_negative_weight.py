@@ -27,11 +27,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL200"
+CODE = codes.NEGATIVE_WEIGHT
 NAME = "negative-weight"
 SUMMARY = "negative score-plugin or resource weight (binpack-guard policy)"
 SEVERITY = Severity.ERROR

@@ -30,11 +30,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL201"
+CODE = codes.UNUSED_CONFIG
 NAME = "unused-plugin-config"
 SUMMARY = "pluginConfig for a plugin that is not enabled or does not exist"
 SEVERITY = Severity.WARNING

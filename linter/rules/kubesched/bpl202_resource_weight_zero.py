@@ -26,11 +26,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL202"
+CODE = codes.RESOURCE_WEIGHT_ZERO
 NAME = "resource-weight-zero"
 SUMMARY = "resource weight 0 (silently becomes 1)"
 SEVERITY = Severity.WARNING

@@ -26,11 +26,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL203"
+CODE = codes.DUPLICATE_RESOURCE
 NAME = "duplicate-resource"
 SUMMARY = "resource listed twice in scoringStrategy.resources"
 SEVERITY = Severity.WARNING

@@ -27,11 +27,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL204"
+CODE = codes.SCORE_WEIGHT_DEFAULTED
 NAME = "score-weight-defaulted"
 SUMMARY = "score-plugin weight 0 or omitted where a default weight applied"
 SEVERITY = Severity.WARNING

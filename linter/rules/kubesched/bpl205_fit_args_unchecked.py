@@ -30,11 +30,11 @@ Use instead (passes):
 from collections.abc import Iterator
 from typing import Any
 
-from linter.findings import Severity
-from linter.kubesched.report import violations
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.report import violations
 
-CODE = "BPL205"
+CODE = codes.FIT_ARGS_UNCHECKED
 NAME = "fit-args-unchecked"
 SUMMARY = "NodeResourcesFit args configured while the plugin is not enabled"
 SEVERITY = Severity.WARNING

@@ -19,11 +19,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.policy import PolicyContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.policy import codes
+from linter.formats.policy.handler import PolicyContext
 
-CODE = "BPL050"
+CODE = codes.SCHEMA
 NAME = "legacy-policy-schema"
 SUMMARY = "legacy Policy field of the wrong type"
 SEVERITY = Severity.ERROR

@@ -19,11 +19,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.policy import PolicyContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.policy import codes
+from linter.formats.policy.handler import PolicyContext
 
-CODE = "BPL051"
+CODE = codes.UNKNOWN_FIELD
 NAME = "legacy-policy-unknown-field"
 SUMMARY = "unknown key in a legacy Policy (ignored)"
 SEVERITY = Severity.WARNING

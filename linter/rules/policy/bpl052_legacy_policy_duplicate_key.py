@@ -17,11 +17,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.policy import PolicyContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.policy import codes
+from linter.formats.policy.handler import PolicyContext
 
-CODE = "BPL052"
+CODE = codes.DUPLICATE_KEY
 NAME = "legacy-policy-duplicate-key"
 SUMMARY = "duplicate key in a legacy Policy (the last value wins)"
 SEVERITY = Severity.WARNING

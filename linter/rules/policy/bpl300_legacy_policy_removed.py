@@ -30,11 +30,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.policy import PolicyContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.policy import codes
+from linter.formats.policy.handler import PolicyContext
 
-CODE = "BPL300"
+CODE = codes.REMOVED
 NAME = "legacy-policy-removed"
 SUMMARY = "legacy scheduler Policy: removed in Kubernetes 1.23"
 SEVERITY = Severity.ERROR

@@ -24,11 +24,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.policy import PolicyContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.policy import codes
+from linter.formats.policy.handler import PolicyContext
 
-CODE = "BPL301"
+CODE = codes.INVALID
 NAME = "legacy-policy-invalid"
 SUMMARY = "legacy Policy that kube-scheduler 1.22 would reject"
 SEVERITY = Severity.ERROR

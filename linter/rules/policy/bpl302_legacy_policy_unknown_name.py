@@ -21,11 +21,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.policy import PolicyContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.policy import codes
+from linter.formats.policy.handler import PolicyContext
 
-CODE = "BPL302"
+CODE = codes.UNKNOWN_NAME
 NAME = "legacy-policy-unknown-name"
 SUMMARY = "unknown predicate/priority in a legacy Policy (1.22 exited)"
 SEVERITY = Severity.ERROR

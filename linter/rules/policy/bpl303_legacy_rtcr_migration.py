@@ -46,13 +46,13 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.policy import PolicyContext
-from linter.formats.policy_migrate import SCALE_NOTE, v1_caveats, v1_one_line
-from linter.formats.policy_validate import RTCR_KEY, first_rtcr
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.policy import codes
+from linter.formats.policy.handler import PolicyContext
+from linter.formats.policy.migrate import SCALE_NOTE, v1_caveats, v1_one_line
+from linter.formats.policy.validate import RTCR_KEY, first_rtcr
 
-CODE = "BPL303"
+CODE = codes.RTCR_MIGRATION
 NAME = "legacy-rtcr-migration"
 SUMMARY = "v1 equivalent of the Policy's RequestedToCapacityRatio priority"
 SEVERITY = Severity.WARNING

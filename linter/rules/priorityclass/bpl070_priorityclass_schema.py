@@ -26,11 +26,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.priorityclass import PriorityClassContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.priorityclass import codes
+from linter.formats.priorityclass.handler import PriorityClassContext
 
-CODE = "BPL070"
+CODE = codes.SCHEMA
 NAME = "priorityclass-schema"
 SUMMARY = "PriorityClass field of the wrong type or wrong apiVersion/kind"
 SEVERITY = Severity.ERROR

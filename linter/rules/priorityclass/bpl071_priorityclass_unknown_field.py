@@ -28,11 +28,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.priorityclass import PriorityClassContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.priorityclass import codes
+from linter.formats.priorityclass.handler import PriorityClassContext
 
-CODE = "BPL071"
+CODE = codes.UNKNOWN_FIELD
 NAME = "priorityclass-unknown-field"
 SUMMARY = "unknown field in a PriorityClass"
 SEVERITY = Severity.WARNING

@@ -25,11 +25,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.priorityclass import PriorityClassContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.priorityclass import codes
+from linter.formats.priorityclass.handler import PriorityClassContext
 
-CODE = "BPL072"
+CODE = codes.DUPLICATE_KEY
 NAME = "priorityclass-duplicate-key"
 SUMMARY = "duplicate key in a PriorityClass (the last value wins)"
 SEVERITY = Severity.WARNING

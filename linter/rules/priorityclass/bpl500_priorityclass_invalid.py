@@ -29,11 +29,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.priorityclass import PriorityClassContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.priorityclass import codes
+from linter.formats.priorityclass.handler import PriorityClassContext
 
-CODE = "BPL500"
+CODE = codes.INVALID
 NAME = "priorityclass-invalid"
 SUMMARY = "PriorityClass rejected by the API server's validation"
 SEVERITY = Severity.ERROR

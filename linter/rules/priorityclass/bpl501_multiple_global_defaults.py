@@ -40,12 +40,12 @@ Use instead (passes):
 
 from collections.abc import Iterable, Iterator
 
-from linter.findings import Severity
-from linter.formats.priorityclass import PriorityClassContext
-from linter.priorityclass import already_default_reason, forbidden_message
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.priorityclass import codes
+from linter.formats.priorityclass.handler import PriorityClassContext
+from linter.formats.priorityclass.validate import already_default_reason, forbidden_message
 
-CODE = "BPL501"
+CODE = codes.MULTIPLE_GLOBAL_DEFAULTS
 NAME = "multiple-global-defaults"
 SUMMARY = "more than one globalDefault PriorityClass across the linted files"
 SEVERITY = Severity.ERROR

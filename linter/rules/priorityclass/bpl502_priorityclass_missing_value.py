@@ -25,11 +25,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.priorityclass import PriorityClassContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.priorityclass import codes
+from linter.formats.priorityclass.handler import PriorityClassContext
 
-CODE = "BPL502"
+CODE = codes.MISSING_VALUE
 NAME = "priorityclass-missing-value"
 SUMMARY = "PriorityClass without value (stored as 0)"
 SEVERITY = Severity.WARNING

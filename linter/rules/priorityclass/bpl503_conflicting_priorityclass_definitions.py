@@ -35,12 +35,12 @@ Use instead (passes):
 
 from collections.abc import Iterable, Iterator
 
-from linter.findings import Severity
-from linter.formats.priorityclass import PriorityClassContext, field_pointer
-from linter.priorityclass import invalid_message, validate_update
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.priorityclass import codes
+from linter.formats.priorityclass.handler import PriorityClassContext, field_pointer
+from linter.formats.priorityclass.validate import invalid_message, validate_update
 
-CODE = "BPL503"
+CODE = codes.CONFLICTING_DEFINITIONS
 NAME = "conflicting-priorityclass-definitions"
 SUMMARY = "PriorityClass name defined more than once (immutable fields differ: error)"
 SEVERITY = Severity.ERROR

@@ -29,11 +29,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.volcano import VolcanoContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import codes
+from linter.formats.volcano.handler import VolcanoContext
 
-CODE = "BPL060"
+CODE = codes.UNMARSHAL_ERROR
 NAME = "volcano-unmarshal-error"
 SUMMARY = "Volcano rejects the file: yaml.v2 type error"
 SEVERITY = Severity.ERROR

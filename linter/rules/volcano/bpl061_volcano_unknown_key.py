@@ -29,12 +29,12 @@ Use instead (passes):
 import difflib
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.volcano import VolcanoContext
-from linter.formats.volcano_decode import PLUGIN_OPTION_KEYS, TOP_LEVEL_KEYS
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import codes
+from linter.formats.volcano.decode import PLUGIN_OPTION_KEYS, TOP_LEVEL_KEYS
+from linter.formats.volcano.handler import VolcanoContext
 
-CODE = "BPL061"
+CODE = codes.UNKNOWN_KEY
 NAME = "volcano-unknown-key"
 SUMMARY = "key ignored by Volcano"
 SEVERITY = Severity.WARNING

@@ -27,11 +27,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.volcano import VolcanoContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import codes
+from linter.formats.volcano.handler import VolcanoContext
 
-CODE = "BPL062"
+CODE = codes.DUPLICATE_KEY
 NAME = "volcano-duplicate-key"
 SUMMARY = "duplicate key in a Volcano conf (the last value wins)"
 SEVERITY = Severity.WARNING

@@ -26,11 +26,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.volcano import VolcanoContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import codes
+from linter.formats.volcano.handler import VolcanoContext
 
-CODE = "BPL400"
+CODE = codes.UNKNOWN_ACTION
 NAME = "volcano-unknown-action"
 SUMMARY = "unknown action: Volcano rejects the file"
 SEVERITY = Severity.ERROR

@@ -26,11 +26,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.volcano import DRF_CONFLICT, VolcanoContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import codes
+from linter.formats.volcano.handler import DRF_CONFLICT, VolcanoContext
 
-CODE = "BPL401"
+CODE = codes.DRF_PROPORTION_CONFLICT
 NAME = "volcano-drf-proportion-conflict"
 SUMMARY = "proportion with hierarchical drf in one tier: Volcano rejects the file"
 SEVERITY = Severity.ERROR

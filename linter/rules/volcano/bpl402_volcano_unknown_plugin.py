@@ -27,12 +27,12 @@ Use instead (passes):
 import difflib
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.volcano import VolcanoContext
-from linter.formats.volcano_decode import KNOWN_PLUGINS
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import codes
+from linter.formats.volcano.decode import KNOWN_PLUGINS
+from linter.formats.volcano.handler import VolcanoContext
 
-CODE = "BPL402"
+CODE = codes.UNKNOWN_PLUGIN
 NAME = "volcano-unknown-plugin"
 SUMMARY = "unknown Volcano plugin (skipped every session)"
 SEVERITY = Severity.WARNING

@@ -32,12 +32,12 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats import volcano_binpack as bp
-from linter.formats.volcano import VolcanoContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import binpack as bp
+from linter.formats.volcano import codes
+from linter.formats.volcano.handler import VolcanoContext
 
-CODE = "BPL403"
+CODE = codes.BINPACK_IGNORED_VALUE
 NAME = "volcano-binpack-ignored-value"
 SUMMARY = "binpack weight that is not a YAML integer (ignored, default 1 used)"
 SEVERITY = Severity.WARNING

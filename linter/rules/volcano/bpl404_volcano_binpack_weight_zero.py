@@ -27,12 +27,12 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats import volcano_binpack as bp
-from linter.formats.volcano import VolcanoContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import binpack as bp
+from linter.formats.volcano import codes
+from linter.formats.volcano.handler import VolcanoContext
 
-CODE = "BPL404"
+CODE = codes.BINPACK_WEIGHT_ZERO
 NAME = "volcano-binpack-weight-zero"
 SUMMARY = "binpack.weight 0 disables binpack scoring"
 SEVERITY = Severity.WARNING

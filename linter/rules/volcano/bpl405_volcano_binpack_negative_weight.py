@@ -29,12 +29,12 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats import volcano_binpack as bp
-from linter.formats.volcano import VolcanoContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import binpack as bp
+from linter.formats.volcano import codes
+from linter.formats.volcano.handler import VolcanoContext
 
-CODE = "BPL405"
+CODE = codes.BINPACK_NEGATIVE_WEIGHT
 NAME = "volcano-binpack-negative-weight"
 SUMMARY = "negative binpack.weight (Volcano keeps it and inverts every score)"
 SEVERITY = Severity.ERROR

@@ -28,12 +28,12 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats import volcano_binpack as bp
-from linter.formats.volcano import VolcanoContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import binpack as bp
+from linter.formats.volcano import codes
+from linter.formats.volcano.handler import VolcanoContext
 
-CODE = "BPL406"
+CODE = codes.BINPACK_NEGATIVE_RESOURCE_WEIGHT
 NAME = "volcano-binpack-negative-resource-weight"
 SUMMARY = "negative binpack resource weight (Volcano silently uses 1)"
 SEVERITY = Severity.ERROR

@@ -29,12 +29,12 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats import volcano_binpack as bp
-from linter.formats.volcano import VolcanoContext, effective_binpack
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import binpack as bp
+from linter.formats.volcano import codes
+from linter.formats.volcano.handler import VolcanoContext, effective_binpack
 
-CODE = "BPL407"
+CODE = codes.BINPACK_OVERRIDDEN_WEIGHT
 NAME = "volcano-binpack-overridden-weight"
 SUMMARY = "binpack.resources.cpu/memory has no effect (binpack.cpu/memory wins)"
 SEVERITY = Severity.WARNING

@@ -31,13 +31,13 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats import volcano_binpack as bp
-from linter.formats.volcano import VolcanoContext
-from linter.formats.volcano_decode import go_v
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import binpack as bp
+from linter.formats.volcano import codes
+from linter.formats.volcano.decode import go_v
+from linter.formats.volcano.handler import VolcanoContext
 
-CODE = "BPL408"
+CODE = codes.BINPACK_RESOURCES_NOT_STRING
 NAME = "volcano-binpack-resources-not-string"
 SUMMARY = "binpack.resources is not a string (ignored)"
 SEVERITY = Severity.WARNING

@@ -29,12 +29,12 @@ Use instead (passes):
 import difflib
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats import volcano_binpack as bp
-from linter.formats.volcano import VolcanoContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import binpack as bp
+from linter.formats.volcano import codes
+from linter.formats.volcano.handler import VolcanoContext
 
-CODE = "BPL410"
+CODE = codes.BINPACK_UNKNOWN_ARGUMENT
 NAME = "volcano-binpack-unknown-argument"
 SUMMARY = "unknown binpack argument (ignored)"
 SEVERITY = Severity.WARNING

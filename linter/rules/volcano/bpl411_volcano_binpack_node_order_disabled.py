@@ -23,11 +23,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.volcano import VolcanoContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import codes
+from linter.formats.volcano.handler import VolcanoContext
 
-CODE = "BPL411"
+CODE = codes.BINPACK_NODE_ORDER_DISABLED
 NAME = "volcano-binpack-node-order-disabled"
 SUMMARY = "enableNodeOrder: false on binpack (it never scores)"
 SEVERITY = Severity.WARNING

@@ -30,11 +30,11 @@ Use instead (passes):
 
 from collections.abc import Iterator
 
-from linter.findings import Severity
-from linter.formats.volcano import VolcanoContext
-from linter.rules.base import Violation
+from linter.findings import Severity, Violation
+from linter.formats.volcano import codes
+from linter.formats.volcano.handler import VolcanoContext
 
-CODE = "BPL412"
+CODE = codes.DUPLICATE_PLUGIN
 NAME = "volcano-duplicate-plugin"
 SUMMARY = "plugin listed more than once (the last occurrence's setup wins)"
 SEVERITY = Severity.WARNING

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from linter.engine import CODE_UNRECOGNIZED, lint_text
+from linter.engine import lint_text
+from linter.filecodes import UNRECOGNIZED_DOCUMENT as CODE_UNRECOGNIZED
 from linter.findings import Finding, Severity
 from linter.gofmt import go_quote
 from webhook.admission.decide.k8serrors import bad_request

@@ -1,13 +1,13 @@
 """Admission ``Decision`` builders for the API server's error kinds: 422 Invalid, 403 Forbidden, 400 BadRequest.
 
 The message texts themselves (field errors, ``NewInvalid``/``NewForbidden`` wording, Go
-quoting) are built in :mod:`linter.priorityclass` and :mod:`linter.gofmt`, shared with the
+quoting) are built in :mod:`linter.formats.priorityclass.validate` and :mod:`linter.gofmt`, shared with the
 linter, so a denial reads exactly like the in-tree one and both tools say the same thing.
 """
 
 from __future__ import annotations
 
-from linter.priorityclass import forbidden_message
+from linter.formats.priorityclass.validate import forbidden_message
 from webhook.admission.encode import Decision
 
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from linter.priorityclass import PREEMPT_LOWER_PRIORITY, PriorityClassInfo
+from linter.formats.priorityclass.validate import PREEMPT_LOWER_PRIORITY, PriorityClassInfo
 from webhook.admission.decide.k8serrors import bad_request, forbidden_decision
 from webhook.admission.encode import Decision
 from webhook.admission.patch import PatchOp, set_member

@@ -1,7 +1,7 @@
 """PriorityClass admission: the API server's create/update checks and the plugin's one-default rule.
 
 (reference/priority.md §2.) The validation and its message texts are
-:mod:`linter.priorityclass` -- the same code the linter runs -- applied in the API
+:mod:`linter.formats.priorityclass.validate` -- the same code the linter runs -- applied in the API
 server's order: v1 defaulting, field validation (422 ``Invalid``), then the Priority
 plugin's globalDefault uniqueness (403 ``Forbidden``, the lowest-valued existing default
 named). What is the webhook's own: fields the API server could never have decoded (400),
@@ -17,7 +17,9 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from linter import priorityclass as pc
+from linter.goint import INT32_MAX, INT32_MIN
+
+from linter.formats.priorityclass import validate as pc
 from webhook.admission.decide.k8serrors import bad_request, forbidden_decision, invalid
 from webhook.admission.decide.priority import default_class, object_display_name
 from webhook.admission.decode import AdmissionRequest
@@ -75,11 +77,11 @@ def decide(
 def defaulted(obj: Mapping[str, Any]) -> dict[str, Any]:
     """The type checks JSON decoding would do (``_Malformed`` -> 400), then v1 defaulting.
 
-    Defaulting is :func:`linter.priorityclass.apply_defaults`; absent ``value`` and
+    Defaulting is :func:`linter.formats.priorityclass.validate.apply_defaults`; absent ``value`` and
     ``globalDefault`` are filled with their Go zero values so later steps can index them.
     """
     value = obj.get("value", 0)
-    if isinstance(value, bool) or not isinstance(value, int) or not pc.INT32_MIN <= value <= pc.INT32_MAX:
+    if isinstance(value, bool) or not isinstance(value, int) or not INT32_MIN <= value <= INT32_MAX:
         raise _Malformed("value: must be a 32-bit integer")
     global_default = obj.get("globalDefault", False)
     if not isinstance(global_default, bool):

@@ -1,6 +1,6 @@
 """KubeSchedulerConfiguration (any apiVersion of the kubescheduler.config.k8s.io group).
 
-``analyze`` runs the full kube-scheduler 1.36 pipeline once (``linter.kubesched.analysis``)
+``analyze`` runs the full kube-scheduler 1.36 pipeline once (``linter.formats.kubesched.analysis``)
 plus the JSON Schema; the rules in ``linter.rules.kubesched`` only pick their issues from the
 context. ``model`` is the effective model when kube-scheduler would start with the file.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from linter.kubesched import codes
-from linter.kubesched.analysis import Analysis, analyze
-from linter.kubesched.issues import Issue
-from linter.kubesched.versions import GROUP_PREFIXES, KIND
+from linter.formats.kubesched import codes
+from linter.formats.kubesched.analysis import Analysis, analyze
+from linter.formats.kubesched.issues import Issue
+from linter.formats.kubesched.versions import GROUP_PREFIXES, KIND
 from linter.model import SchedulerModel
 from linter.schema import SchemaError, validate
 from linter.source import Document

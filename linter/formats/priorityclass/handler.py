@@ -1,6 +1,6 @@
 """The PriorityClass format: recognise ``kind: PriorityClass`` and check it once for its rules.
 
-The validation itself (API server texts) lives in :mod:`linter.priorityclass`; this module
+The validation itself (API server texts) lives in :mod:`linter.formats.priorityclass.validate`; this module
 runs it and the JSON Schema (``schemas/priorityclass-v1.json``) over one document and keeps
 the results, with the JSON pointer each error belongs to, on the context.
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from linter import priorityclass, schema
+from linter import schema
+from linter.formats.priorityclass import validate as priorityclass
 from linter.gofmt import FieldError
 from linter.model import SchedulerModel
 from linter.source import Document, Pointer

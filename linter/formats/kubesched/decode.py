@@ -21,9 +21,9 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any
 
+from linter.formats.kubesched.issues import SCHEME
+from linter.formats.kubesched.types import ARGS_TYPES, GoType
 from linter.gofmt import DurationError, go_quote, json_number, parse_duration
-from linter.kubesched.issues import SCHEME
-from linter.kubesched.types import ARGS_TYPES, GoType
 from linter.source import Pointer
 
 _FLOAT32_MAX = 3.4028234663852886e38

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from linter.rules.base import Violation
+from linter.findings import Violation
 
 
 def violations(ctx: Any, code: str) -> Iterator[Violation]:

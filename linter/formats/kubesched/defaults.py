@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from linter.kubesched.registry import DEFAULT_MULTI_POINT
-from linter.kubesched.types import ARGS_TYPES, EXTENSION_POINTS
+from linter.formats.kubesched.registry import DEFAULT_MULTI_POINT
+from linter.formats.kubesched.types import ARGS_TYPES, EXTENSION_POINTS
 from linter.source import Pointer
 
 SECOND = 1_000_000_000

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linter import schema
-from linter.formats.volcano_decode import (
+from linter.formats.volcano.decode import (
     KNOWN_ACTIONS,
     UnmarshalError,
     scalar_string,

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from linter.formats.kubesched import codes as c
+from linter.formats.kubesched.decode import DecodeError, decode_args, decode_object
+from linter.formats.kubesched.issues import Issue
+from linter.formats.kubesched.types import ARGS_TYPES, CONFIGURATION
+from linter.formats.kubesched.validate import Found
 from linter.gofmt import aggregate, go_quote
-from linter.kubesched import codes as c
-from linter.kubesched.decode import DecodeError, decode_args, decode_object
-from linter.kubesched.issues import Issue
-from linter.kubesched.types import ARGS_TYPES, CONFIGURATION
-from linter.kubesched.validate import Found
 from linter.source import Document, Pointer
 
 _KIND_CODES = {"type": c.WRONG_TYPE, "unknown-field": c.UNKNOWN_FIELD, "duplicate-key": c.DUPLICATE_KEY,

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from linter.formats.kubesched import codes as c
+from linter.formats.kubesched.decode import ARGS_KINDS, find_kind_error
+from linter.formats.kubesched.issues import SCHEME, Issue
+from linter.formats.kubesched.registry import DROPPED_PLUGINS, GROUP, LEGACY_SCORE_PLUGINS, REMOVED_VERSIONS, V1
 from linter.gofmt import go_json, go_quote
 from linter.gozero import as_list
-from linter.kubesched import codes as c
-from linter.kubesched.decode import ARGS_KINDS, find_kind_error
-from linter.kubesched.issues import SCHEME, Issue
-from linter.kubesched.registry import DROPPED_PLUGINS, GROUP, LEGACY_SCORE_PLUGINS, REMOVED_VERSIONS, V1
 from linter.source import Document
 
 KIND = "KubeSchedulerConfiguration"

@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from linter.findings import Severity
-from linter.kubesched import codes as c
-from linter.kubesched.argsvalid import validate_fit
-from linter.kubesched.defaults import Profile
-from linter.kubesched.framework import Built
-from linter.kubesched.issues import Issue
-from linter.kubesched.registry import DEFAULT_MULTI_POINT, LEGACY_SCORE_PLUGINS, PLUGINS, REMOVED_PLUGINS_V1
+from linter.formats.kubesched import codes as c
+from linter.formats.kubesched.argsvalid import validate_fit
+from linter.formats.kubesched.defaults import Profile
+from linter.formats.kubesched.framework import Built
+from linter.formats.kubesched.issues import Issue
+from linter.formats.kubesched.registry import DEFAULT_MULTI_POINT, LEGACY_SCORE_PLUGINS, PLUGINS, REMOVED_PLUGINS_V1
 
 _POLICY = "binpack-guard policy: weights are never negative"
 _DEFAULT_WEIGHTS = {name: weight for name, weight in DEFAULT_MULTI_POINT if weight is not None}

@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from linter.kubesched import codes as c
-from linter.kubesched.defaults import Profile, build_globals, build_profiles
-from linter.kubesched.framework import Built, build, score_plugins
-from linter.kubesched.issues import Issue
-from linter.kubesched.lint import lint_profile
-from linter.kubesched.stages import decode_stage, validate_stage
-from linter.kubesched.validate import validate_config
-from linter.kubesched.versions import type_meta_issues
+from linter.formats.kubesched import codes as c
+from linter.formats.kubesched.defaults import Profile, build_globals, build_profiles
+from linter.formats.kubesched.framework import Built, build, score_plugins
+from linter.formats.kubesched.issues import Issue
+from linter.formats.kubesched.lint import lint_profile
+from linter.formats.kubesched.stages import decode_stage, validate_stage
+from linter.formats.kubesched.validate import validate_config
+from linter.formats.kubesched.versions import type_meta_issues
 from linter.model import BalancedArgs, FitArgs, KubeSchedulerModel
 from linter.model import Profile as ModelProfile
 from linter.source import Document, Pointer

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linter import schema
-from linter.formats.policy_validate import LegacyError, fatal_errors, first_rtcr, validation_errors
+from linter.formats.policy.validate import LegacyError, fatal_errors, first_rtcr, validation_errors
 from linter.gozero import as_int
 from linter.model import (
     DEFAULT_RESOURCES,
@@ -32,7 +32,6 @@ SCHEMA_NAME = "legacy-policy-v1"
 CONFIGMAP_KEY = "policy.cfg"
 # The legacy group ("" / v1) and, from 1.19, kubescheduler.config.k8s.io/v1; absent = the decoder's default.
 API_VERSIONS = (None, "v1", "kubescheduler.config.k8s.io/v1")
-REMOVED_CODE = "BPL300"  # the "removed in 1.23" finding; explain of legacy files may ignore it
 
 
 @dataclass

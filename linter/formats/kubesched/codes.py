@@ -1,4 +1,4 @@
-"""Rule codes of the kube-scheduler format, in one place so the analysis and the rules agree."""
+"""Rule codes of the kube-scheduler wing: each code string is written here and nowhere else."""
 
 # decode / schema (BPL010-049)
 TYPE_META = "BPL010"

@@ -20,9 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from linter.formats.kubesched.validate import extender_errors
 from linter.gofmt import FieldError, go_quote
 from linter.gozero import as_int, as_list, as_map, as_str
-from linter.kubesched.validate import extender_errors
 from linter.source import Pointer
 
 MAX_WEIGHT = (2**63 - 1) // 10  # config.MaxWeight = MaxTotalScore / MaxPriority

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from linter.formats.kubesched import codes as c
+from linter.formats.kubesched.argsvalid import validate_fit
+from linter.formats.kubesched.defaults import PluginRef, Profile
+from linter.formats.kubesched.registry import EXTENSION_ORDER, PLUGINS, UNMODELLED_POINTS
 from linter.gofmt import FieldError, aggregate, wrap_int64
-from linter.kubesched import codes as c
-from linter.kubesched.argsvalid import validate_fit
-from linter.kubesched.defaults import PluginRef, Profile
-from linter.kubesched.registry import EXTENSION_ORDER, PLUGINS, UNMODELLED_POINTS
 from linter.source import Pointer
 
 MAX_NODE_SCORE = 100

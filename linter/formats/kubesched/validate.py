@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from linter.formats.kubesched import codes as c
+from linter.formats.kubesched.argsvalid import validate_args
+from linter.formats.kubesched.defaults import Globals, PluginSet, Profile
+from linter.formats.kubesched.registry import REMOVED_PLUGINS_V1, V1, VALIDATED_POINTS
 from linter.gofmt import FieldError, Rendered, format_duration, go_json
 from linter.gozero import as_int, as_list, as_map, as_str
 from linter.k8snames import is_extended_resource_name, qualified_name_errors
-from linter.kubesched import codes as c
-from linter.kubesched.argsvalid import validate_args
-from linter.kubesched.defaults import Globals, PluginSet, Profile
-from linter.kubesched.registry import REMOVED_PLUGINS_V1, V1, VALIDATED_POINTS
 from linter.source import Pointer
 
 
