@@ -3,7 +3,9 @@
 It owns what is common to every format: reading files safely, splitting YAML streams,
 unwrapping ConfigMaps (``data.<key>``) and ``v1/List`` objects with positions mapped back
 into the outer file, choosing the format of each document, running the rules, and
-stamping code and severity on what they report. It never prints.
+stamping code and severity on what they report. It never prints. ``lint_paths`` isolates a
+crash per file: a bug met while checking one file becomes that file's BPL009 finding and the
+other files are still checked.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from linter import formats, rules
 from linter.filecodes import EMPTY_FILE as CODE_EMPTY
+from linter.filecodes import INTERNAL_ERROR as CODE_INTERNAL
 from linter.filecodes import UNREADABLE_FILE as CODE_UNREADABLE
 from linter.filecodes import UNRECOGNIZED_DOCUMENT as CODE_UNRECOGNIZED
 from linter.findings import Finding, Severity, Violation
@@ -91,11 +94,14 @@ def lint_paths(paths: Sequence[str], settings: LintSettings | None = None,
         run.files += 1
         run.paths.append(shown)
         texts[shown] = text
-        docs, findings = _analyze_text(text, shown, settings, explicit=explicit)
+        try:
+            docs, findings = _analyze_text(text, shown, settings, explicit=explicit)
+            findings.extend(_run_rules(docs, settings))
+        except Exception as exc:  # a bug in binpack-lint (RecursionError, MemoryError too): this file only
+            docs, findings = [], [_internal_error(shown, exc)]
         analyzed.extend(docs)
         run.findings.extend(findings)
-        run.findings.extend(_run_rules(docs, settings))
-    run.findings.extend(_run_corpus_rules(analyzed, settings))
+    run.findings.extend(_run_corpus_rules(analyzed, settings, isolate=True))
     run.findings = _finish(run.findings, settings, texts)
     return run
 
@@ -212,14 +218,27 @@ def _run_rules(analyzed: Sequence[_Analyzed], settings: LintSettings) -> Iterato
                     yield _stamp(rule, a.document, v)
 
 
-def _run_corpus_rules(analyzed: Sequence[_Analyzed], settings: LintSettings) -> Iterator[Finding]:
+def _run_corpus_rules(analyzed: Sequence[_Analyzed], settings: LintSettings, *,
+                      isolate: bool = False) -> Iterator[Finding]:
+    """Cross-file rules; with ``isolate``, a crash in one becomes a BPL009 finding on the first file it read."""
     for rule in rules.corpus_rules():
         if not settings.is_enabled(rule.CODE):
             continue
         contexts = [a.context for a in analyzed if _kind_of(a) in rule.FORMATS]
-        if contexts:
-            for ctx, v in rule.check_corpus(contexts):
-                yield _stamp(rule, ctx.document, v)
+        if not contexts:
+            continue
+        try:
+            found = [_stamp(rule, ctx.document, v) for ctx, v in rule.check_corpus(contexts)]
+        except Exception as exc:
+            if not isolate:
+                raise
+            found = [_internal_error(contexts[0].document.path, exc, f" (cross-file rule {rule.CODE})")]
+        yield from found
+
+
+def _internal_error(path: str, exc: BaseException, where: str = "") -> Finding:
+    return Finding(path, 1, 1, CODE_INTERNAL, Severity.ERROR,
+                   f"internal error while checking this file{where}: {type(exc).__name__}: {exc}"[:500])
 
 
 def _finish(findings: list[Finding], settings: LintSettings, texts: dict[str, str]) -> list[Finding]:

@@ -9,9 +9,12 @@ text output uses.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 
 from linter.source import Pointer
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class Severity(enum.Enum):
@@ -60,3 +63,15 @@ class Finding:
             "severity": self.severity.value,
             "message": self.message,
         }
+
+    def as_text(self) -> str:
+        """``path:line:col: severity [BPLnnn] message``: the one line every text output prints."""
+        return f"{self.path}:{self.line}:{self.column}: {self.severity.value} [{self.rule}] {one_line(self.message)}"
+
+
+def one_line(text: str) -> str:
+    """A message as one printable line: a line break becomes the two characters ``\\n`` and other
+    control characters ``\\xNN``, so file content quoted in a message cannot split a line or
+    send escape sequences to the terminal."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

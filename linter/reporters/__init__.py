@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO
@@ -25,7 +24,6 @@ REPORTERS: dict[str, str] = {
     "junit": "junit",
 }
 FORMAT_CHOICES = ("auto", *REPORTERS)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -76,11 +74,3 @@ def create(name: str, out: TextIO, err: TextIO, *, quiet: bool = False) -> Repor
     module = importlib.import_module(f"linter.reporters.{REPORTERS[name]}")
     reporter: Reporter = module.Reporter(out, err, quiet=quiet)
     return reporter
-
-
-def one_line(text: str) -> str:
-    """A message as one printable line: a line break becomes the two characters ``\\n`` and other
-    control characters ``\\xNN``, so file content quoted in a message cannot split a line or
-    send escape sequences to the terminal."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

@@ -11,12 +11,8 @@ from __future__ import annotations
 from typing import TextIO
 from xml.etree import ElementTree as ET
 
-from linter.findings import Finding, Severity
-from linter.reporters import RunInfo, RunSummary, one_line
-
-
-def _where(f: Finding) -> str:
-    return f"{f.path}:{f.line}:{f.column}: {f.severity.value} [{f.rule}] {one_line(f.message)}"
+from linter.findings import Finding, Severity, one_line
+from linter.reporters import RunInfo, RunSummary
 
 
 def _xml_safe(text: str) -> str:
@@ -50,9 +46,9 @@ class Reporter:
             warnings = [f for f in findings if f.severity is Severity.WARNING]
             for f in errors:
                 failure = ET.SubElement(case, "failure", type=f.rule, message=_xml_safe(one_line(f.message)))
-                failure.text = _xml_safe(_where(f))
+                failure.text = _xml_safe(f.as_text())
             if warnings:
-                ET.SubElement(case, "system-out").text = _xml_safe("\n".join(_where(f) for f in warnings))
+                ET.SubElement(case, "system-out").text = _xml_safe("\n".join(f.as_text() for f in warnings))
             failed += bool(errors)
         suite.set("failures", str(failed))
         suite.set("errors", "0")

@@ -9,11 +9,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from linter.findings import Finding
-from linter.reporters import RunInfo, RunSummary, one_line
-
-
-def format_finding(f: Finding) -> str:
-    return f"{f.path}:{f.line}:{f.column}: {f.severity.value} [{f.rule}] {one_line(f.message)}"
+from linter.reporters import RunInfo, RunSummary
 
 
 def summary_line(summary: RunSummary) -> str:
@@ -38,7 +34,7 @@ class Reporter:
         pass
 
     def finding(self, finding: Finding) -> None:
-        self._out.write(format_finding(finding) + "\n")
+        self._out.write(finding.as_text() + "\n")
 
     def finish(self, summary: RunSummary) -> None:
         self._out.flush()

@@ -22,7 +22,6 @@ from linter import rules
 from linter.cli import main
 from linter.engine import lint_paths
 from linter.findings import Severity
-from linter.reporters.text import format_finding
 
 INVALID_YAML = "apiVersion: v1\nkind: [unclosed\n"
 NOT_A_CONFIG = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n"
@@ -46,7 +45,7 @@ def test_text_output_is_exactly_the_engine_findings(files: Path, monkeypatch: py
     run = lint_paths(["broken.yaml", "deploy.yaml"])
     assert {f.rule for f in run.findings} >= {"BPL001", "BPL004"}
     result = lint(["-f", "text", "broken.yaml", "deploy.yaml"], files)
-    assert result.stdout.splitlines() == [format_finding(f) for f in run.findings]
+    assert result.stdout.splitlines() == [f.as_text() for f in run.findings]
     errors = sum(f.severity is Severity.ERROR for f in run.findings)
     assert result.stderr.startswith(f"binpack-lint: {errors} error")
     assert result.code == 1

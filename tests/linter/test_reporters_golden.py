@@ -22,7 +22,7 @@ from xml.etree import ElementTree as ET
 import jsonschema
 import pytest
 
-from linter.cli import exit_code
+from linter.cli.lint import exit_code
 from linter.findings import Finding, Severity
 from linter.reporters import REPORTERS, RunInfo, RunSummary, create, resolve_format
 

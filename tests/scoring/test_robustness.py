@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from linter.explain import main
+from linter.cli import main
 from linter.scoring.feasibility import check_node
 from linter.scoring.quantity import QuantityError
 from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
@@ -58,7 +58,7 @@ def test_explain_never_raises_on_odd_documents(tmp_path: Path, doc: Any) -> None
     pod.write_text(json.dumps({"kind": "Pod", "metadata": {"name": "p"},
                                "spec": {"containers": [{"name": "c"}], "affinity": doc, "tolerations": doc}}))
     out, err = io.StringIO(), io.StringIO()
-    code = main(["--cluster", str(state), "--pod", str(pod), "-f", "json"], out=out, err=err)
+    code = main(["explain", "--cluster", str(state), "--pod", str(pod), "-f", "json"], out=out, err=err)
     assert code in (0, 2)
     if code == 2:
         assert len(err.getvalue().strip().splitlines()) == 1

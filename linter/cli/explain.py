@@ -1,0 +1,37 @@
+"""``binpack-lint explain``: score a pending pod on a cluster dump, node by node.
+
+Exit codes: 0 explained; 1 the scheduler config (SCHED) is invalid (its findings are printed,
+nothing is scored); 2 bad STATE/POD or usage, one line naming the file, object and field.
+The work is ``linter.explain.command.run``, imported only when the command runs because it
+loads the scoring model.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, TextIO
+
+NAME = "explain"
+HELP = "explain how the scheduler scores a pending pod on each node"
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        NAME, help=HELP,
+        description="Explain how kube-scheduler 1.36, a legacy Policy or Volcano binpack scores a pending pod.",
+    )
+    p.add_argument("--config", metavar="SCHED", help="KubeSchedulerConfiguration (bare or in a ConfigMap), "
+                   "legacy Policy or volcano-scheduler.conf; default: kube-scheduler 1.36 defaults")
+    p.add_argument("--cluster", metavar="STATE", required=True,
+                   help="kubectl get nodes,pods -A -o yaml|json output (or a YAML stream of Nodes and Pods)")
+    p.add_argument("--pod", metavar="POD", required=True, help="the pending Pod (YAML or JSON)")
+    p.add_argument("--profile", metavar="NAME", help="scheduler profile (default: the pod's schedulerName)")
+    p.add_argument("-f", "--format", choices=("text", "json"), default="text")
+    p.add_argument("--plot", action="store_true", help="draw the strategy's score line with the nodes marked")
+    return p
+
+
+def run(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from linter.explain.command import run as explain  # here, not at the top: it loads the scoring model
+
+    return explain(options, out, err)
