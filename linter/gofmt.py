@@ -18,13 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-INT_BOUNDS = {32: (-(2**31), 2**31 - 1), 64: (-(2**63), 2**63 - 1)}
-
-
-def wrap_int64(value: int) -> int:
-    """Two's-complement int64 wraparound, as Go arithmetic does."""
-    value &= (1 << 64) - 1
-    return value - (1 << 64) if value >= 1 << 63 else value
+from linter.goint import INT64_MAX
 
 
 def json_number(value: int | float) -> str:
@@ -123,7 +117,7 @@ def parse_duration(text: str) -> int:
             raise DurationError(f"time: unknown unit {go_quote(unit)} in duration {go_quote(orig)}")
         total += Decimal(f"{whole or '0'}.{frac or '0'}") * _UNITS[unit]
     nanos = int(total)
-    if nanos > 2**63 - 1 + (1 if neg else 0):
+    if nanos > INT64_MAX + (1 if neg else 0):
         raise DurationError(f"time: invalid duration {go_quote(orig)}")
     return -nanos if neg else nanos
 

@@ -24,6 +24,7 @@ from typing import Any
 import yaml
 
 from linter.filecodes import INPUT_LIMIT, INVALID_YAML
+from linter.goint import INT64_MIN, UINT64_MAX
 
 try:  # libyaml is much faster; fall back to the pure-Python parser where it is missing
     from yaml import CSafeLoader as _Loader
@@ -110,7 +111,6 @@ _FLOAT_RE = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 _INF = {".inf": math.inf, ".Inf": math.inf, ".INF": math.inf, "+.inf": math.inf, "+.Inf": math.inf,
         "+.INF": math.inf, "-.inf": -math.inf, "-.Inf": -math.inf, "-.INF": -math.inf}
 _NAN = {".nan", ".NaN", ".NAN"}
-_INT64_MIN, _UINT64_MAX = -(2**63), 2**64 - 1
 
 
 def _go_parse_int(text: str) -> int | None:
@@ -134,7 +134,7 @@ def _go_parse_int(text: str) -> int | None:
     if not s or not all(c in "0123456789abcdefABCDEF"[: base if base <= 10 else 22] for c in s):
         return None
     value = -int(s, base) if neg else int(s, base)
-    return value if _INT64_MIN <= value <= _UINT64_MAX else None
+    return value if INT64_MIN <= value <= UINT64_MAX else None
 
 
 def resolve_plain(text: str) -> Any:

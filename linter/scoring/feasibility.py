@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from linter.goint import in_int64
 from linter.scoring.requests import is_extended_resource, is_scalar_resource
 
 __all__ = [
@@ -118,7 +119,7 @@ def _parse_int64(text: object) -> int | None:
     if not isinstance(text, str) or not _GO_INT.fullmatch(text):
         return None
     value = int(text)
-    return value if -(2**63) <= value < 2**63 else None
+    return value if in_int64(value) else None
 
 
 def _requirement_matches(req: object, values_of: Mapping[str, str]) -> bool | None:

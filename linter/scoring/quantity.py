@@ -14,6 +14,8 @@ import re
 from fractions import Fraction
 from functools import lru_cache
 
+from linter.goint import INT64_MAX
+
 __all__ = ["QuantityError", "parse_quantity", "to_int_rounding_up", "to_scheduler_int"]
 
 
@@ -50,7 +52,6 @@ _EXPONENT = re.compile(r"[eE](?P<exp>[+-]?[0-9]+)")
 # Go's resource package refuses exponents whose scale would not fit; a bound also keeps
 # Fraction arithmetic from exploding on hostile input such as "1e999999999".
 _MAX_EXPONENT = 10_000
-_INT64_MAX = 2**63 - 1
 
 
 def parse_quantity(value: str | int | float) -> Fraction:
@@ -100,7 +101,7 @@ def _parse_text(text: str) -> Fraction:
             raise QuantityError(f"{text!r} has an exponent out of range")
         scale = Fraction(10) ** power
     result = number * scale
-    if result > _INT64_MAX:  # the scheduler keeps int64 values; nothing real comes near this
+    if result > INT64_MAX:  # the scheduler keeps int64 values; nothing real comes near this
         raise QuantityError(f"{text!r} is too large (more than 2^63 - 1)")
     return -result if match["sign"] == "-" else result
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from linter.goint import yaml_int
 from linter.model import VolcanoBinpackArgs
 
 __all__ = [
@@ -25,7 +26,6 @@ __all__ = [
 
 MAX_NODE_SCORE = 100
 MIN_RESOURCE = 0.1  # api.minResource: smaller requested amounts are not "requested"
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 # unicode.IsSpace as strings.TrimSpace uses it (Python's str.strip also strips \x1c-\x1f).
 _GO_SPACE = (
@@ -39,13 +39,8 @@ def go_trim_space(text: str) -> str:
 
 
 def _go_int(arguments: Mapping[str, object], key: str) -> int | None:
-    """``Arguments.GetInt``: the value only if it decoded to a Go ``int`` (bools are not ints)."""
-    value = arguments.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        return None
-    if not _INT64_MIN <= value <= _INT64_MAX:  # yaml.v2 yields uint64/float there: not an int
-        return None
-    return value
+    """``Arguments.GetInt``: the value only if yaml.v2 decoded it to a Go ``int``."""
+    return yaml_int(arguments.get(key))
 
 
 def parse_binpack_arguments(arguments: Mapping[str, object]) -> VolcanoBinpackArgs:

@@ -15,8 +15,8 @@ from linter.gofmt import (
     go_value,
     json_number,
     parse_duration,
-    wrap_int64,
 )
+from linter.goint import wrap_int64
 
 
 @pytest.mark.parametrize(("value", "text"), [

@@ -24,6 +24,7 @@ from typing import Any
 from linter.formats.kubesched.issues import SCHEME
 from linter.formats.kubesched.types import ARGS_TYPES, GoType
 from linter.gofmt import DurationError, go_quote, json_number, parse_duration
+from linter.goint import int_bounds
 from linter.source import Pointer
 
 _FLOAT32_MAX = 3.4028234663852886e38
@@ -157,7 +158,7 @@ class _Decoder:
         except ValueError:
             self.type_error(f"number {literal}", t, struct, fields, rel)
             return None
-        low, high = -(2 ** (t.bits - 1)), 2 ** (t.bits - 1) - 1
+        low, high = int_bounds(t.bits)
         if not low <= number <= high:
             self.type_error(f"number {literal}", t, struct, fields, rel)
             return None

@@ -16,11 +16,12 @@ from linter.formats.kubesched import codes as c
 from linter.formats.kubesched.argsvalid import validate_fit
 from linter.formats.kubesched.defaults import PluginRef, Profile
 from linter.formats.kubesched.registry import EXTENSION_ORDER, PLUGINS, UNMODELLED_POINTS
-from linter.gofmt import FieldError, aggregate, wrap_int64
+from linter.gofmt import FieldError, aggregate
+from linter.goint import INT64_MAX, wrap_int64
 from linter.source import Pointer
 
 MAX_NODE_SCORE = 100
-MAX_TOTAL_SCORE = 2**63 - 1
+MAX_TOTAL_SCORE = INT64_MAX
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,11 @@ from typing import Any
 
 from linter.formats.kubesched.validate import extender_errors
 from linter.gofmt import FieldError, go_quote
+from linter.goint import INT64_MAX
 from linter.gozero import as_int, as_list, as_map, as_str
 from linter.source import Pointer
 
-MAX_WEIGHT = (2**63 - 1) // 10  # config.MaxWeight = MaxTotalScore / MaxPriority
+MAX_WEIGHT = INT64_MAX // 10  # config.MaxWeight = MaxTotalScore / MaxPriority
 MAX_CUSTOM_PRIORITY_SCORE = 10
 RTCR_KEY = "requestedToCapacityRatioArguments"
 

@@ -19,14 +19,7 @@ MEMORY = "binpack.memory"
 RESOURCES = "binpack.resources"
 RESOURCE_PREFIX = RESOURCES + "."
 DEFAULT_WEIGHT = 1
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
-
-def go_int(value: object) -> int | None:
-    """The value when yaml.v2 decoded it to a Go ``int`` (not bool, not out of int64 range), else None."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return None
-    return value if _INT64_MIN <= value <= _INT64_MAX else None
 
 
 def listed_resources(arguments: Mapping[str, object]) -> list[str]:

@@ -36,6 +36,7 @@ from linter.findings import Severity, Violation
 from linter.formats.volcano import binpack as bp
 from linter.formats.volcano import codes
 from linter.formats.volcano.handler import VolcanoContext
+from linter.goint import yaml_int
 
 CODE = codes.BINPACK_IGNORED_VALUE
 NAME = "volcano-binpack-ignored-value"
@@ -63,7 +64,7 @@ def check(ctx: VolcanoContext) -> Iterator[Violation]:
         args = entry.arguments
         for key in bp.int_keys_read(args):
             value = args[key]
-            if bp.go_int(value) is not None:
+            if yaml_int(value) is not None:
                 continue
             pointer = (*entry.arguments_pointer, key)
             what = _what(pointer, value, pointer in ctx.document.quoted)

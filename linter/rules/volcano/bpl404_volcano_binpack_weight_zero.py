@@ -31,6 +31,7 @@ from linter.findings import Severity, Violation
 from linter.formats.volcano import binpack as bp
 from linter.formats.volcano import codes
 from linter.formats.volcano.handler import VolcanoContext
+from linter.goint import yaml_int
 
 CODE = codes.BINPACK_WEIGHT_ZERO
 NAME = "volcano-binpack-weight-zero"
@@ -41,7 +42,7 @@ FORMATS = frozenset({"volcano"})
 
 def check(ctx: VolcanoContext) -> Iterator[Violation]:
     for entry in ctx.binpack_entries():
-        if bp.go_int(entry.arguments.get(bp.WEIGHT)) == 0:
+        if yaml_int(entry.arguments.get(bp.WEIGHT)) == 0:
             yield Violation("binpack.weight is 0: Volcano does not register binpack's node-order function "
                             "(it logs \"binpack weight is zero, skip node order function\"), so binpack scores "
                             "nothing", (*entry.arguments_pointer, bp.WEIGHT))

@@ -33,6 +33,7 @@ from linter.findings import Severity, Violation
 from linter.formats.volcano import binpack as bp
 from linter.formats.volcano import codes
 from linter.formats.volcano.handler import VolcanoContext
+from linter.goint import yaml_int
 
 CODE = codes.BINPACK_NEGATIVE_WEIGHT
 NAME = "volcano-binpack-negative-weight"
@@ -43,7 +44,7 @@ FORMATS = frozenset({"volcano"})
 
 def check(ctx: VolcanoContext) -> Iterator[Violation]:
     for entry in ctx.binpack_entries():
-        weight = bp.go_int(entry.arguments.get(bp.WEIGHT))
+        weight = yaml_int(entry.arguments.get(bp.WEIGHT))
         if weight is not None and weight < 0:
             yield Violation(f"binpack.weight is {weight}: Volcano keeps a negative weight and multiplies every "
                             f"binpack score by it, ranking the fullest nodes last; weights must not be negative",

@@ -32,6 +32,7 @@ from linter.findings import Severity, Violation
 from linter.formats.volcano import binpack as bp
 from linter.formats.volcano import codes
 from linter.formats.volcano.handler import VolcanoContext
+from linter.goint import yaml_int
 
 CODE = codes.BINPACK_NEGATIVE_RESOURCE_WEIGHT
 NAME = "volcano-binpack-negative-resource-weight"
@@ -45,7 +46,7 @@ def check(ctx: VolcanoContext) -> Iterator[Violation]:
         for key in bp.int_keys_read(entry.arguments):
             if key == bp.WEIGHT:
                 continue
-            weight = bp.go_int(entry.arguments[key])
+            weight = yaml_int(entry.arguments[key])
             if weight is not None and weight < 0:
                 yield Violation(f"{key} is {weight}: Volcano silently resets a negative resource weight to 1; "
                                 f"weights must not be negative (use 0 to leave the resource out)",

@@ -17,9 +17,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from linter.goint import INT32_MAX, INT32_MIN
-
 from linter.formats.priorityclass import validate as pc
+from linter.goint import INT32_MAX, INT32_MIN
 from webhook.admission.decide.k8serrors import bad_request, forbidden_decision, invalid
 from webhook.admission.decide.priority import default_class, object_display_name
 from webhook.admission.decode import AdmissionRequest
