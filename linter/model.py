@@ -3,7 +3,7 @@
 Values here are *effective* values: what the scheduler uses after its own defaulting
 (kube-scheduler v1 defaulting, Volcano argument parsing). Builders that apply that
 defaulting to user-written args live next to the types so that every front end
-defaults the same way (reference/scoring.md §3).
+defaults the same way.
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ class KubeSchedulerModel:
 
 @dataclass(frozen=True)
 class VolcanoBinpackArgs:
-    """Effective arguments of one ``binpack`` plugin occurrence (reference/scoring.md §8.1).
+    """Effective arguments of one ``binpack`` plugin occurrence (docs/scoring.md, section 2).
 
     ``resources`` is ordered: cpu, memory, then the ``binpack.resources`` extras in list order.
     """

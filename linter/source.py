@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -322,14 +322,3 @@ def _key_text(text: str, value: Any, plain: bool) -> str:
 def plain_merge(value: Any) -> bool:
     return isinstance(value, dict) or (isinstance(value, list) and all(isinstance(v, dict) for v in value))
 
-
-def iter_pointers(data: Any, prefix: Pointer = ()) -> Iterator[tuple[Pointer, Any]]:
-    """Every (pointer, value) in ``data``, depth first, iteratively."""
-    stack: list[tuple[Pointer, Any]] = [(prefix, data)]
-    while stack:
-        pointer, value = stack.pop()
-        yield pointer, value
-        if isinstance(value, dict):
-            stack.extend(((*pointer, k), v) for k, v in reversed(list(value.items())))
-        elif isinstance(value, list):
-            stack.extend(((*pointer, i), v) for i, v in reversed(list(enumerate(value))))

@@ -1,4 +1,11 @@
-"""Format handlers, in detection order, and the lookup the engine uses."""
+"""The format wings (one sub-package per document format) and the lookup the engine uses.
+
+Every wing has the same shape: ``handler`` (detects the format, builds the context its rules
+read), ``codes`` (its rule codes, each string written there only), and its decoding and
+validation modules. Wings never import each other nor ``linter.rules`` (import-linter holds
+that); what they share lives below them (``linter.source``, ``linter.findings``, ``linter.gofmt``,
+``linter.goint`` ...). The rule modules in ``linter.rules.<format>`` import their wing.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +13,16 @@ from typing import Any
 
 from linter.formats.base import FormatHandler
 from linter.formats.kubesched.handler import HANDLER as KUBE_SCHEDULER
-from linter.formats.policy.handler import HANDLER as LEGACY_POLICY
+from linter.formats.policy import handler as policy
 from linter.formats.priorityclass.handler import HANDLER as PRIORITY_CLASS
-from linter.formats.volcano.handler import HANDLER as VOLCANO
+from linter.formats.volcano import handler as volcano
 
-HANDLERS: tuple[FormatHandler, ...] = (KUBE_SCHEDULER, LEGACY_POLICY, PRIORITY_CLASS, VOLCANO)
+HANDLERS: tuple[FormatHandler, ...] = (KUBE_SCHEDULER, policy.HANDLER, PRIORITY_CLASS, volcano.HANDLER)
 
 
 # ConfigMap data keys that name their format whatever the content looks like (the key the
 # consumer reads: Volcano's helm chart, kube-scheduler 1.22's --policy-configmap).
-KIND_BY_EMBEDDED_KEY = {"volcano-scheduler.conf": "volcano", "policy.cfg": "legacy-policy"}
+KIND_BY_EMBEDDED_KEY = {volcano.CONFIGMAP_KEY: volcano.KIND, policy.CONFIGMAP_KEY: policy.KIND}
 
 
 def handler_for(data: Any, forced_kind: str | None = None, embedded_key: str | None = None) -> FormatHandler | None:

@@ -1,5 +1,19 @@
 """The rule registry: an explicit tuple per format, assembled here; nothing is discovered.
 
+A rule is a module ``linter/rules/<format>/bplNNN_<slug>.py`` (yamllint/ruff style):
+
+* its docstring is the rule's documentation (``binpack-lint rule BPLnnn``), with the headings
+  *What it does*, *Why it matters*, *Example (fails)*, *Use instead (passes)*;
+* ``CODE``: the permanent ``BPLnnn`` identifier, taken from its wing's ``codes`` module (the one
+  place the string is written; file-level codes from ``linter.filecodes``); ``NAME``: kebab-case
+  slug; ``SUMMARY``: one line; ``SEVERITY``: the default :class:`~linter.findings.Severity`;
+  ``FORMATS``: the document kinds it checks (``kube-scheduler``, ``legacy-policy``, ``volcano``,
+  ``priorityclass``, or ``*`` for the engine's own file-level rules);
+* ``check(ctx)``: yields :class:`~linter.findings.Violation` for one document's format context,
+  with its logic imported from the format's wing ``linter.formats.<format>``;
+* optionally ``check_corpus(contexts)``: yields ``(ctx, Violation)`` once per run over every
+  document of its formats (cross-file rules such as "one globalDefault").
+
 Codes are permanent and grouped by hundreds: BPL0xx files, parsing and decoding; BPL1xx
 kube-scheduler validation and plugin construction; BPL2xx scoring and weighting; BPL3xx
 the legacy Policy; BPL4xx Volcano; BPL5xx PriorityClasses. A removed rule keeps its code in

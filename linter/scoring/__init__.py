@@ -2,7 +2,7 @@
 the legacy 0..10 RequestedToCapacityRatioPriority and Volcano's binpack plugin.
 
 Pure functions over plain JSON-like Kubernetes objects: no I/O, no clients. See
-docs/scoring.md and reference/scoring.md for the behaviour reproduced here.
+docs/scoring.md for the behaviour reproduced here.
 """
 
 from linter.scoring.quantity import QuantityError, parse_quantity, to_scheduler_int

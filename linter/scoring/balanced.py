@@ -1,4 +1,4 @@
-"""NodeResourcesBalancedAllocation (reference/scoring.md §6), float64 exactly where Go uses it.
+"""NodeResourcesBalancedAllocation (docs/scoring.md, section 2), float64 exactly where Go uses it.
 
 Scores the fractions requested/allocatable of the configured resources (actual requests, no
 non-zero defaults) twice, with and without the incoming pod, and rewards nodes whose
@@ -76,7 +76,7 @@ def balanced_score_node(
     node_requested: Mapping[str, int],
     node_allocatable: Mapping[str, int],
 ) -> BalancedNodeScore:
-    """BalancedAllocation (§6) from :func:`~linter.scoring.requests.actual_request` values.
+    """BalancedAllocation from :func:`~linter.scoring.requests.actual_request` values.
 
     ``node_requested`` is the sum of the bound pods' actual requests. When every
     configured resource has pod request 0, PreScore skips the pod: ``skipped`` is true

@@ -1,4 +1,4 @@
-"""The legacy Policy priority ``RequestedToCapacityRatioPriority`` on its 0..10 scale (§7).
+"""The legacy Policy priority ``RequestedToCapacityRatioPriority`` on its 0..10 scale.
 
 Only for *explaining* what an old (1.16-1.17 era) ``kind: Policy`` file gave; predictions
 for a running cluster use the 1.36 plugin in :mod:`linter.scoring.strategies`.

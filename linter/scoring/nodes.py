@@ -1,6 +1,6 @@
 """One node as the scorers see it: allocatable and the sums over its bound, non-terminal pods.
 
-reference/scoring.md §4 (kube-scheduler) and §8.2 (Volcano). A pod counts on a node when
+For kube-scheduler and Volcano alike (docs/scoring.md, section 1), a pod counts on a node when
 ``spec.nodeName`` names it and its phase is neither Succeeded nor Failed (terminating pods
 still count). Each bound pod adds its :func:`fit_node_contribution` to ``fit_requested``
 (non-zero cpu/memory), its :func:`actual_request` to ``requested`` (Fit filter and

@@ -1,4 +1,4 @@
-"""Pod requests as each scorer sees them (reference/scoring.md §2, §4, §8.2).
+"""Pod requests as each scorer sees them (docs/scoring.md, section 1).
 
 All four views follow kube-scheduler's ``PodRequests`` aggregation: containers summed,
 init containers walked in order with restartable ones (sidecars) added to both the
@@ -56,7 +56,7 @@ def is_extended_resource(name: str) -> bool:
 
 
 def is_scalar_resource(name: str) -> bool:
-    """Extended, ``hugepages-*``, ``*kubernetes.io/*`` or ``attachable-volumes-*`` (§2.5)."""
+    """Extended, ``hugepages-*``, ``*kubernetes.io/*`` or ``attachable-volumes-*``."""
     return (
         is_extended_resource(name)
         or name.startswith("hugepages-")
@@ -203,7 +203,7 @@ def actual_request(pod: Mapping[str, Any]) -> dict[str, int]:
 
 
 def fit_node_contribution(pod: Mapping[str, Any]) -> dict[str, int]:
-    """What a bound pod adds to its node's requested amounts for Fit scoring (§4).
+    """What a bound pod adds to its node's requested amounts for Fit scoring.
 
     cpu/memory are the scheduler's non-zero values; other resources are the actual
     requests. With pod-level requests set, a default is used only for a resource that
@@ -231,7 +231,7 @@ def _volcano_value(name: str, q: Fraction) -> float | None:
 
 
 def volcano_request(pod: Mapping[str, Any]) -> dict[str, float]:
-    """Volcano's ``Resreq`` (§8.2): cpu millicores, memory bytes, other scalars in milli-units.
+    """Volcano's ``Resreq``: cpu millicores, memory bytes, other scalars in milli-units.
 
     ``ephemeral-storage`` counts as a scalar there; resources that are neither are
     dropped; ``pods: 1`` is added in plain units.
@@ -263,7 +263,7 @@ def volcano_allocatable(raw: Mapping[str, Any], where: str = "status.allocatable
 def gate_resource(
     name: str, pod_request: int, already_requested: int, node_allocatable: Mapping[str, int]
 ) -> tuple[int, int]:
-    """(allocatable, requested incl. pod) for one configured resource; (0, 0) = skipped (§4)."""
+    """(allocatable, requested incl. pod) for one configured resource; (0, 0) = skipped."""
     if pod_request == 0 and is_scalar_resource(name):
         return 0, 0
     if name in ("cpu", "memory", "ephemeral-storage") or is_scalar_resource(name):

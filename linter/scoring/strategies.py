@@ -1,6 +1,6 @@
 """NodeResourcesFit strategies per node, in Go's arithmetic (BalancedAllocation re-exported).
 
-reference/scoring.md §4-§6. Scorers take parallel sequences of (requested, allocatable,
+See docs/scoring.md (section 2). Scorers take parallel sequences of (requested, allocatable,
 weight) after gating; an entry with allocatable 0 is a skipped resource. Integer maths is
 int64-style (truncating division), RequestedToCapacityRatio and BalancedAllocation use
 float64 exactly where Go does.

@@ -1,6 +1,6 @@
 """Volcano's ``binpack`` plugin: argument parsing and the per-node float64 score.
 
-reference/scoring.md §8. Arguments arrive as the mapping a YAML loader produced from the
+See docs/scoring.md (section 2). Arguments arrive as the mapping a YAML loader produced from the
 plugin's ``arguments:``; Volcano reads them with gopkg.in/yaml.v2 into
 ``map[string]interface{}`` and takes a value only when its dynamic type is Go ``int``,
 so quoted numbers, floats, bools and lists are ignored silently. The score is float64,
@@ -44,7 +44,7 @@ def _go_int(arguments: Mapping[str, object], key: str) -> int | None:
 
 
 def parse_binpack_arguments(arguments: Mapping[str, object]) -> VolcanoBinpackArgs:
-    """The effective weights of one binpack plugin entry (§8.1).
+    """The effective weights of one binpack plugin entry.
 
     ``binpack.weight`` is taken as is (negative kept, 0 disables node ordering);
     ``binpack.cpu``/``binpack.memory``/``binpack.resources.<name>`` below 0 become 1;
@@ -111,7 +111,7 @@ def binpack_score_node(
     node_used: Mapping[str, float],
     node_allocatable: Mapping[str, float],
 ) -> VolcanoNodeScore:
-    """Volcano's ``BinPackingScore`` for one node (§8.3), in float64.
+    """Volcano's ``BinPackingScore`` for one node, in float64.
 
     All three mappings are in Volcano units (see
     :func:`~linter.scoring.requests.volcano_request`). A node where request + used

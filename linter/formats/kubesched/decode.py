@@ -185,16 +185,6 @@ def _zero(t: GoType) -> Any:
     return {"struct": {}, "string": "", "int": 0, "float": 0.0, "bool": False, "map": {}}.get(t.kind)
 
 
-@dataclass
-class Decoded:
-    """Outcome of strict decoding (gvk checks are done by the caller)."""
-
-    data: dict[str, Any]
-    fatal: DecodeError | None
-    strict: list[DecodeError]
-    args: dict[Pointer, dict[str, Any]]  # pluginConfig pointer -> decoded typed args
-
-
 def decode_object(data: dict[str, Any], root: GoType) -> tuple[dict[str, Any], _Walk]:
     decoder = _Decoder(())
     out = decoder.struct(data, root, [], [])

@@ -30,7 +30,6 @@ class PluginRef:
 class PluginSet:
     enabled: list[PluginRef] = field(default_factory=list)
     disabled: list[PluginRef] = field(default_factory=list)
-    enabled_nil: bool = True  # Go nil slice (rendered as null), not an empty list
 
     def disabled_names(self) -> set[str]:
         return {p.name for p in self.disabled}
@@ -66,7 +65,7 @@ def _plugin_set(raw: dict[str, Any] | None, base: Pointer) -> PluginSet:
                for i, p in enumerate(raw.get("enabled") or [])]
     disabled = [PluginRef(p.get("name", ""), None, (*base, "disabled", i))
                 for i, p in enumerate(raw.get("disabled") or [])]
-    return PluginSet(enabled, disabled, enabled_nil=raw.get("enabled") is None)
+    return PluginSet(enabled, disabled)
 
 
 def merge_plugin_set(default: PluginSet, custom: PluginSet) -> PluginSet:
@@ -84,12 +83,12 @@ def merge_plugin_set(default: PluginSet, custom: PluginSet) -> PluginSet:
                 replaced.add(index)
             enabled.append(p)
     enabled += [p for i, p in enumerate(custom.enabled) if i not in replaced]
-    return PluginSet(enabled, disabled, enabled_nil=not enabled)
+    return PluginSet(enabled, disabled)
 
 
 def default_plugins() -> dict[str, PluginSet]:
     sets = {ep: PluginSet() for ep in EXTENSION_POINTS}
-    sets["multiPoint"] = PluginSet([PluginRef(n, w) for n, w in DEFAULT_MULTI_POINT], enabled_nil=False)
+    sets["multiPoint"] = PluginSet([PluginRef(n, w) for n, w in DEFAULT_MULTI_POINT])
     return sets
 
 
@@ -170,8 +169,6 @@ class Globals:
     renew: int
     retry: int
     resource_lock: str
-    resource_name: str
-    resource_namespace: str
 
 
 def build_globals(config: dict[str, Any]) -> Globals:
@@ -188,6 +185,4 @@ def build_globals(config: dict[str, Any]) -> Globals:
         renew=le.get("renewDeadline") or 10 * SECOND,
         retry=le.get("retryPeriod") or 2 * SECOND,
         resource_lock=le.get("resourceLock") or "leases",
-        resource_name=le.get("resourceName") or "kube-scheduler",
-        resource_namespace=le.get("resourceNamespace") or "kube-system",
     )

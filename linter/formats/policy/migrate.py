@@ -2,7 +2,7 @@
 
 A Policy priority ``{weight: W, argument: {requestedToCapacityRatioArguments: {shape, resources}}}``
 becomes NodeResourcesFit with ``scoringStrategy.type: RequestedToCapacityRatio``, the same
-shape and resources, and score-plugin weight W (reference/config.md §6). The shape keeps its
+shape and resources, and score-plugin weight W. The shape keeps its
 0..10 scores: v1 still writes them on that scale, but multiplies them by 10 internally, so
 node scores now run 0..100 instead of 0..10 (relative to other plugins, nothing changes).
 """

@@ -1,6 +1,6 @@
 """What kube-scheduler 1.22 (the last release that read the legacy Policy) said about a Policy.
 
-Three stages, as the 1.22 scheduler ran them (reference/config.md §6):
+Three stages, as the 1.22 scheduler ran them:
 
 1. ``ValidatePolicy`` -- aggregated errors (priority weights, custom-priority redeclaration,
    labelPreference/serviceAntiAffinity weights, empty arguments, extenders,
@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from linter.formats.kubesched.validate import extender_errors
+from linter.extenders import extender_errors
 from linter.gofmt import FieldError, go_quote
 from linter.goint import INT64_MAX
 from linter.gozero import as_int, as_list, as_map, as_str

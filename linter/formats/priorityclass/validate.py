@@ -1,4 +1,4 @@
-"""PriorityClass validation exactly as kube-apiserver v1.36 does it (reference/priority.md §2).
+"""PriorityClass validation exactly as kube-apiserver v1.36 does it.
 
 Pure functions over plain dicts (v1 objects as JSON/YAML gives them); no linter-finding
 concerns, so the webhook's PriorityClass policy can use the same code and give the same

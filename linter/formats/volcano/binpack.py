@@ -1,4 +1,4 @@
-"""What Volcano's binpack plugin reads from its ``arguments`` and how (reference/scoring.md §8.1).
+"""What Volcano's binpack plugin reads from its ``arguments`` and how (docs/scoring.md, section 2).
 
 The effective weights come from :func:`linter.scoring.volcano.parse_binpack_arguments`; this
 module answers the questions the lint rules ask about the *written* arguments: which keys

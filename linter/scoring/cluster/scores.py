@@ -1,4 +1,4 @@
-"""Vectorized plugin scores over every node row at once (reference/scoring.md §4, §5, §8).
+"""Vectorized plugin scores over every node row at once (docs/scoring.md, section 2).
 
 Each function returns one score per row of a :class:`~linter.scoring.cluster.store.NodeStore`
 (rows of absent nodes carry garbage the caller masks out). The arithmetic follows Go:
@@ -82,7 +82,7 @@ def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) 
         name = spec.name
         request = pod_request.get(name, 0)
         scalar = is_scalar_resource(name)
-        # Gating (§4): a scalar the pod does not request, or a name the scorer cannot look up.
+        # Gating: a scalar the pod does not request, or a name the scorer cannot look up.
         if (request == 0 and scalar) or not (scalar or name in _DIRECT_RESOURCES):
             continue
         col = store.resource_index.get(name)
