@@ -8,7 +8,7 @@ float64 exactly where Go does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from linter.model import (
@@ -88,21 +88,21 @@ def broken_line(points: Sequence[tuple[int, int]], utilization: int) -> int:
 
 
 def least_allocated(requested: Sequence[int], allocatable: Sequence[int], weights: Sequence[int]) -> int:
-    node_score = weight_sum = 0
-    for r, a, w in zip(requested, allocatable, weights, strict=True):
-        if a == 0:
-            continue
-        node_score += least_requested_score(r, a) * w
-        weight_sum += w
-    return 0 if weight_sum == 0 else go_div(node_score, weight_sum)
+    return _weighted_average(least_requested_score, requested, allocatable, weights)
 
 
 def most_allocated(requested: Sequence[int], allocatable: Sequence[int], weights: Sequence[int]) -> int:
+    return _weighted_average(most_requested_score, requested, allocatable, weights)
+
+
+def _weighted_average(score: Callable[[int, int], int], requested: Sequence[int], allocatable: Sequence[int],
+                      weights: Sequence[int]) -> int:
+    """The int64 weighted average both strategies take over the resources not skipped."""
     node_score = weight_sum = 0
     for r, a, w in zip(requested, allocatable, weights, strict=True):
         if a == 0:
             continue
-        node_score += most_requested_score(r, a) * w
+        node_score += score(r, a) * w
         weight_sum += w
     return 0 if weight_sum == 0 else go_div(node_score, weight_sum)
 

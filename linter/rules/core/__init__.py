@@ -1,21 +1,16 @@
 """File-level rules the engine itself reports (reading, parsing, recognising documents)."""
 
+from importlib import import_module
 from types import ModuleType
 
-from linter.rules.core import (
-    bpl001_invalid_yaml,
-    bpl002_unreadable_file,
-    bpl003_empty_file,
-    bpl004_unrecognized_document,
-    bpl005_input_limit,
-    bpl009_internal_error,
+# The registration list, in order (explicit: nothing is discovered).
+_MODULES = (
+    "bpl001_invalid_yaml",
+    "bpl002_unreadable_file",
+    "bpl003_empty_file",
+    "bpl004_unrecognized_document",
+    "bpl005_input_limit",
+    "bpl009_internal_error",
 )
 
-RULES: tuple[ModuleType, ...] = (
-    bpl001_invalid_yaml,
-    bpl002_unreadable_file,
-    bpl003_empty_file,
-    bpl004_unrecognized_document,
-    bpl005_input_limit,
-    bpl009_internal_error,
-)
+RULES: tuple[ModuleType, ...] = tuple(import_module(f"{__name__}.{name}") for name in _MODULES)
