@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from linter import explain
+from linter.cli import main as binpack_lint
 from linter.textfile import TextFileError, read_bytes, read_text
 
 
@@ -51,5 +51,5 @@ def test_explain_names_a_fifo_cluster_dump_and_exits_2(tmp_path: Path) -> None:
     pod = tmp_path / "pod.yaml"
     pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n")
     out, err = io.StringIO(), io.StringIO()
-    assert explain.main(["--cluster", str(fifo), "--pod", str(pod)], out=out, err=err) == 2
+    assert binpack_lint(["explain", "--cluster", str(fifo), "--pod", str(pod)], out=out, err=err) == 2
     assert err.getvalue().count("\n") == 1 and "dump.yaml: not a regular file" in err.getvalue()

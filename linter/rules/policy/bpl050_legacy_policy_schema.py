@@ -17,11 +17,8 @@ Use instead (passes):
      "priorities": [{"name": "LeastRequestedPriority", "weight": 1}]}
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.policy import codes
-from linter.formats.policy.handler import PolicyContext
+from linter.findings import Severity
+from linter.formats.policy import checks, codes
 
 CODE = codes.SCHEMA
 NAME = "legacy-policy-schema"
@@ -29,8 +26,4 @@ SUMMARY = "legacy Policy field of the wrong type"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"legacy-policy"})
 
-
-def check(ctx: PolicyContext) -> Iterator[Violation]:
-    for error in ctx.schema_errors:
-        if not error.key:
-            yield Violation(error.message, error.pointer)
+check = checks.schema

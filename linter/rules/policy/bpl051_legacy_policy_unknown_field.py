@@ -17,11 +17,8 @@ Use instead (passes):
      "priorities": [{"name": "MostRequestedPriority", "weight": 1}]}
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.policy import codes
-from linter.formats.policy.handler import PolicyContext
+from linter.findings import Severity
+from linter.formats.policy import checks, codes
 
 CODE = codes.UNKNOWN_FIELD
 NAME = "legacy-policy-unknown-field"
@@ -29,8 +26,4 @@ SUMMARY = "unknown key in a legacy Policy (ignored)"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"legacy-policy"})
 
-
-def check(ctx: PolicyContext) -> Iterator[Violation]:
-    for error in ctx.schema_errors:
-        if error.key:
-            yield Violation(f"{error.message}: the Policy decoder ignored it", error.pointer, on_key=True)
+check = checks.unknown_field

@@ -15,11 +15,8 @@ Use instead (passes):
      "priorities": [{"name": "MostRequestedPriority", "weight": 5}]}
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.policy import codes
-from linter.formats.policy.handler import PolicyContext
+from linter.findings import Severity
+from linter.formats.policy import checks, codes
 
 CODE = codes.DUPLICATE_KEY
 NAME = "legacy-policy-duplicate-key"
@@ -27,9 +24,4 @@ SUMMARY = "duplicate key in a legacy Policy (the last value wins)"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"legacy-policy"})
 
-
-def check(ctx: PolicyContext) -> Iterator[Violation]:
-    for dup in ctx.document.duplicate_keys:
-        first_line = ctx.document.map(dup.first_line, 1)[0]
-        yield Violation(f"duplicate key {dup.key!r} (first on line {first_line}); the last value wins",
-                        position=(dup.line, dup.column))
+check = checks.duplicate_key

@@ -28,11 +28,8 @@ Use instead (passes):
             type: MostAllocated
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.policy import codes
-from linter.formats.policy.handler import PolicyContext
+from linter.findings import Severity
+from linter.formats.policy import checks, codes
 
 CODE = codes.REMOVED
 NAME = "legacy-policy-removed"
@@ -40,8 +37,4 @@ SUMMARY = "legacy scheduler Policy: removed in Kubernetes 1.23"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"legacy-policy"})
 
-
-def check(ctx: PolicyContext) -> Iterator[Violation]:
-    yield Violation("legacy scheduler Policy API removed in Kubernetes 1.23: no kube-scheduler since 1.23 reads it "
-                    "(--policy-config-file and --policy-configmap are gone); migrate to a KubeSchedulerConfiguration "
-                    "(kubescheduler.config.k8s.io/v1)", ("kind",))
+check = checks.removed

@@ -22,11 +22,8 @@ Use instead (passes):
      "priorities": [{"name": "LeastRequestedPriority", "weight": 1}]}
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.policy import codes
-from linter.formats.policy.handler import PolicyContext
+from linter.findings import Severity
+from linter.formats.policy import checks, codes
 
 CODE = codes.INVALID
 NAME = "legacy-policy-invalid"
@@ -34,7 +31,4 @@ SUMMARY = "legacy Policy that kube-scheduler 1.22 would reject"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"legacy-policy"})
 
-
-def check(ctx: PolicyContext) -> Iterator[Violation]:
-    for error in ctx.validation:
-        yield Violation(f"kube-scheduler 1.22 rejects this Policy: {error.message}", error.pointer)
+check = checks.invalid

@@ -19,11 +19,8 @@ Use instead (passes):
      "priorities": [{"name": "MostRequestedPriority", "weight": 1}]}
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.policy import codes
-from linter.formats.policy.handler import PolicyContext
+from linter.findings import Severity
+from linter.formats.policy import checks, codes
 
 CODE = codes.UNKNOWN_NAME
 NAME = "legacy-policy-unknown-name"
@@ -31,7 +28,4 @@ SUMMARY = "unknown predicate/priority in a legacy Policy (1.22 exited)"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"legacy-policy"})
 
-
-def check(ctx: PolicyContext) -> Iterator[Violation]:
-    for error in ctx.fatal:
-        yield Violation(f"kube-scheduler 1.22 exits with: {error.message}", error.pointer)
+check = checks.unknown_name

@@ -44,13 +44,8 @@ Use instead (passes):
                 score: 10
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.policy import codes
-from linter.formats.policy.handler import PolicyContext
-from linter.formats.policy.migrate import SCALE_NOTE, v1_caveats, v1_one_line
-from linter.formats.policy.validate import RTCR_KEY, first_rtcr
+from linter.findings import Severity
+from linter.formats.policy import checks, codes
 
 CODE = codes.RTCR_MIGRATION
 NAME = "legacy-rtcr-migration"
@@ -58,13 +53,4 @@ SUMMARY = "v1 equivalent of the Policy's RequestedToCapacityRatio priority"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"legacy-policy"})
 
-
-def check(ctx: PolicyContext) -> Iterator[Violation]:
-    rtcr = ctx.rtcr
-    found = first_rtcr(ctx.data)
-    if rtcr is None or found is None:
-        return
-    caveats = "".join(f"; note: {c}" for c in v1_caveats(rtcr))
-    yield Violation(f"priority {rtcr.name!r} (weight {rtcr.weight}) in kubescheduler.config.k8s.io/v1: "
-                    f"{v1_one_line(rtcr)} -- {SCALE_NOTE}{caveats}",
-                    ("priorities", found[0], "argument", RTCR_KEY), on_key=True)
+check = checks.rtcr_migration

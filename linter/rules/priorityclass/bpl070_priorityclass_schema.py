@@ -24,11 +24,8 @@ Use instead (passes):
     value: 1000
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.priorityclass import codes
-from linter.formats.priorityclass.handler import PriorityClassContext
+from linter.findings import Severity
+from linter.formats.priorityclass import checks, codes
 
 CODE = codes.SCHEMA
 NAME = "priorityclass-schema"
@@ -36,8 +33,4 @@ SUMMARY = "PriorityClass field of the wrong type or wrong apiVersion/kind"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"priorityclass"})
 
-
-def check(ctx: PriorityClassContext) -> Iterator[Violation]:
-    for error in ctx.schema_errors:
-        if not error.key:
-            yield Violation(error.message, error.pointer)
+check = checks.schema

@@ -26,11 +26,8 @@ Use instead (passes):
     preemptionPolicy: Never
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.priorityclass import codes
-from linter.formats.priorityclass.handler import PriorityClassContext
+from linter.findings import Severity
+from linter.formats.priorityclass import checks, codes
 
 CODE = codes.UNKNOWN_FIELD
 NAME = "priorityclass-unknown-field"
@@ -38,8 +35,4 @@ SUMMARY = "unknown field in a PriorityClass"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"priorityclass"})
 
-
-def check(ctx: PriorityClassContext) -> Iterator[Violation]:
-    for error in ctx.schema_errors:
-        if error.key:
-            yield Violation(error.message, error.pointer, on_key=True)
+check = checks.unknown_field

@@ -23,11 +23,8 @@ Use instead (passes):
     value: 1000
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.priorityclass import codes
-from linter.formats.priorityclass.handler import PriorityClassContext
+from linter.findings import Severity
+from linter.formats.priorityclass import checks, codes
 
 CODE = codes.DUPLICATE_KEY
 NAME = "priorityclass-duplicate-key"
@@ -35,9 +32,4 @@ SUMMARY = "duplicate key in a PriorityClass (the last value wins)"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"priorityclass"})
 
-
-def check(ctx: PriorityClassContext) -> Iterator[Violation]:
-    for dup in ctx.document.duplicate_keys:
-        first_line = ctx.document.map(dup.first_line, 1)[0]
-        yield Violation(f"duplicate key {dup.key!r} (first on line {first_line}); the last value wins",
-                        position=(dup.line, dup.column))
+check = checks.duplicate_key

@@ -27,11 +27,8 @@ Use instead (passes):
     value: 1000000000
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.priorityclass import codes
-from linter.formats.priorityclass.handler import PriorityClassContext
+from linter.findings import Severity
+from linter.formats.priorityclass import checks, codes
 
 CODE = codes.INVALID
 NAME = "priorityclass-invalid"
@@ -39,7 +36,4 @@ SUMMARY = "PriorityClass rejected by the API server's validation"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"priorityclass"})
 
-
-def check(ctx: PriorityClassContext) -> Iterator[Violation]:
-    for error, pointer in ctx.field_errors:
-        yield Violation(str(error), pointer)
+check = checks.invalid

@@ -38,12 +38,8 @@ Use instead (passes):
     globalDefault: false
 """
 
-from collections.abc import Iterable, Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.priorityclass import codes
-from linter.formats.priorityclass.handler import PriorityClassContext
-from linter.formats.priorityclass.validate import already_default_reason, forbidden_message
+from linter.findings import Severity
+from linter.formats.priorityclass import checks, codes
 
 CODE = codes.MULTIPLE_GLOBAL_DEFAULTS
 NAME = "multiple-global-defaults"
@@ -51,23 +47,4 @@ SUMMARY = "more than one globalDefault PriorityClass across the linted files"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"priorityclass"})
 
-_POINTER = ("globalDefault",)
-
-
-def check_corpus(contexts: Iterable[PriorityClassContext]) -> Iterator[tuple[PriorityClassContext, Violation]]:
-    first: PriorityClassContext | None = None
-    for ctx in contexts:
-        if not ctx.is_global_default:
-            continue
-        if first is None:
-            first = ctx
-            continue
-        if ctx.name == first.name:  # the same class twice is BPL503's business
-            continue
-        line = first.document.locate(_POINTER)[0]
-        rejected = forbidden_message(ctx.name, already_default_reason(first.name))
-        yield ctx, Violation(
-            f"PriorityClass {ctx.name!r} is a second globalDefault: {first.name!r} at {first.document.path}:{line} "
-            f"is already one; applied after it, the API server answers: {rejected}",
-            _POINTER,
-        )
+check_corpus = checks.multiple_global_defaults

@@ -23,11 +23,8 @@ Use instead (passes):
     description: high priority batch jobs
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.priorityclass import codes
-from linter.formats.priorityclass.handler import PriorityClassContext
+from linter.findings import Severity
+from linter.formats.priorityclass import checks, codes
 
 CODE = codes.MISSING_VALUE
 NAME = "priorityclass-missing-value"
@@ -35,7 +32,4 @@ SUMMARY = "PriorityClass without value (stored as 0)"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"priorityclass"})
 
-
-def check(ctx: PriorityClassContext) -> Iterator[Violation]:
-    if "value" not in ctx.data:
-        yield Violation(f"PriorityClass {ctx.name!r} has no value: the API server stores 0")
+check = checks.missing_value

@@ -33,12 +33,8 @@ Use instead (passes):
     value: 1000
 """
 
-from collections.abc import Iterable, Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.priorityclass import codes
-from linter.formats.priorityclass.handler import PriorityClassContext, field_pointer
-from linter.formats.priorityclass.validate import invalid_message, validate_update
+from linter.findings import Severity
+from linter.formats.priorityclass import checks, codes
 
 CODE = codes.CONFLICTING_DEFINITIONS
 NAME = "conflicting-priorityclass-definitions"
@@ -46,22 +42,4 @@ SUMMARY = "PriorityClass name defined more than once (immutable fields differ: e
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"priorityclass"})
 
-
-def check_corpus(contexts: Iterable[PriorityClassContext]) -> Iterator[tuple[PriorityClassContext, Violation]]:
-    first_by_name: dict[str, PriorityClassContext] = {}
-    for ctx in contexts:
-        if not ctx.name:
-            continue
-        first = first_by_name.setdefault(ctx.name, ctx)
-        if first is ctx:
-            continue
-        where = f"{first.document.path}:{first.document.locate(('metadata', 'name'))[0]}"
-        errors = validate_update(first.data, ctx.data)
-        if errors:
-            yield ctx, Violation(
-                f"PriorityClass {ctx.name!r} is also defined at {where}; applied after it, this is an update "
-                f"the API server rejects: {invalid_message(ctx.name, errors)}",
-                field_pointer(errors[0].field))
-        else:
-            yield ctx, Violation(f"PriorityClass {ctx.name!r} is defined again (first at {where})",
-                                 ("metadata", "name"), severity=Severity.WARNING)
+check_corpus = checks.conflicting_definitions

@@ -27,11 +27,8 @@ Use instead (passes):
         enableNodeOrder: true
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import codes
-from linter.formats.volcano.handler import VolcanoContext
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.UNMARSHAL_ERROR
 NAME = "volcano-unmarshal-error"
@@ -39,8 +36,4 @@ SUMMARY = "Volcano rejects the file: yaml.v2 type error"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"volcano"})
 
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    for error in ctx.unmarshal:
-        yield Violation(f"Volcano rejects this file and keeps its previous configuration: yaml: unmarshal errors: "
-                        f"{error.text}", error.pointer)
+check = checks.unmarshal_error

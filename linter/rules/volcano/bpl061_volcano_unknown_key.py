@@ -26,13 +26,8 @@ Use instead (passes):
           binpack.weight: 10
 """
 
-import difflib
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import codes
-from linter.formats.volcano.decode import PLUGIN_OPTION_KEYS, TOP_LEVEL_KEYS
-from linter.formats.volcano.handler import VolcanoContext
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.UNKNOWN_KEY
 NAME = "volcano-unknown-key"
@@ -40,14 +35,4 @@ SUMMARY = "key ignored by Volcano"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"volcano"})
 
-_KNOWN = (*TOP_LEVEL_KEYS, *PLUGIN_OPTION_KEYS, "plugins")
-
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    for error in ctx.schema_errors:
-        if not error.key:
-            continue
-        key = str(error.pointer[-1])
-        close = difflib.get_close_matches(key, _KNOWN, n=1, cutoff=0.75)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        yield Violation(f"{error.message}: Volcano ignores it{hint}", error.pointer, on_key=True)
+check = checks.unknown_key

@@ -25,11 +25,8 @@ Use instead (passes):
           binpack.weight: 10
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import codes
-from linter.formats.volcano.handler import VolcanoContext
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.DUPLICATE_KEY
 NAME = "volcano-duplicate-key"
@@ -37,9 +34,4 @@ SUMMARY = "duplicate key in a Volcano conf (the last value wins)"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"volcano"})
 
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    for dup in ctx.document.duplicate_keys:
-        first_line = ctx.document.map(dup.first_line, 1)[0]
-        yield Violation(f"duplicate key {dup.key!r} (first on line {first_line}); Volcano keeps the last value",
-                        position=(dup.line, dup.column))
+check = checks.duplicate_key

@@ -24,11 +24,8 @@ Use instead (passes):
       - name: binpack
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import codes
-from linter.formats.volcano.handler import VolcanoContext
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.UNKNOWN_ACTION
 NAME = "volcano-unknown-action"
@@ -36,15 +33,4 @@ SUMMARY = "unknown action: Volcano rejects the file"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"volcano"})
 
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    if ctx.unmarshal:  # the file never gets this far; BPL060 says why
-        return
-    data = ctx.document.data if isinstance(ctx.document.data, dict) else {}
-    pointer = ("actions",) if "actions" in data else ()
-    for piece in ctx.actions:
-        if piece.known:
-            continue
-        why = "an empty action name" if not piece.name else f"{piece.name!r} is not an action"
-        yield Violation(f"Volcano rejects this file and keeps its previous configuration: failed to find Action "
-                        f"{piece.raw} ({why})", pointer)
+check = checks.unknown_action

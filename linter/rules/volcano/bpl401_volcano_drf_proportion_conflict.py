@@ -24,11 +24,8 @@ Use instead (passes):
         enableHierarchy: true
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import codes
-from linter.formats.volcano.handler import DRF_CONFLICT, VolcanoContext
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.DRF_PROPORTION_CONFLICT
 NAME = "volcano-drf-proportion-conflict"
@@ -36,10 +33,4 @@ SUMMARY = "proportion with hierarchical drf in one tier: Volcano rejects the fil
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"volcano"})
 
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    if ctx.unmarshal:
-        return
-    for tier in ctx.drf_conflict_tiers:
-        yield Violation(f"Volcano rejects this file and keeps its previous configuration: {DRF_CONFLICT} "
-                        f"(tier {tier})", ("tiers", tier))
+check = checks.drf_proportion_conflict

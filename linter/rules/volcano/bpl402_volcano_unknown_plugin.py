@@ -24,13 +24,8 @@ Use instead (passes):
       - name: binpack
 """
 
-import difflib
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import codes
-from linter.formats.volcano.decode import KNOWN_PLUGINS
-from linter.formats.volcano.handler import VolcanoContext
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.UNKNOWN_PLUGIN
 NAME = "volcano-unknown-plugin"
@@ -38,15 +33,4 @@ SUMMARY = "unknown Volcano plugin (skipped every session)"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"volcano"})
 
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    for plugin in ctx.plugins:
-        if plugin.name in KNOWN_PLUGINS or any(e.pointer[:len(plugin.pointer)] == plugin.pointer
-                                               and e.pointer != (*plugin.pointer, "arguments")
-                                               for e in ctx.unmarshal):
-            continue  # an entry (or its name) that does not decode is BPL060's
-        close = difflib.get_close_matches(plugin.name, KNOWN_PLUGINS, n=1, cutoff=0.7)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        pointer = (*plugin.pointer, "name") if "name" in plugin.option else plugin.pointer
-        yield Violation(f"unknown plugin {plugin.name!r}: Volcano skips it every session and logs "
-                        f"\"Failed to get plugin {plugin.name}.\"{hint}", pointer)
+check = checks.unknown_plugin

@@ -25,13 +25,8 @@ Use instead (passes):
           binpack.weight: 1
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import binpack as bp
-from linter.formats.volcano import codes
-from linter.formats.volcano.handler import VolcanoContext
-from linter.goint import yaml_int
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.BINPACK_WEIGHT_ZERO
 NAME = "volcano-binpack-weight-zero"
@@ -39,10 +34,4 @@ SUMMARY = "binpack.weight 0 disables binpack scoring"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"volcano"})
 
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    for entry in ctx.binpack_entries():
-        if yaml_int(entry.arguments.get(bp.WEIGHT)) == 0:
-            yield Violation("binpack.weight is 0: Volcano does not register binpack's node-order function "
-                            "(it logs \"binpack weight is zero, skip node order function\"), so binpack scores "
-                            "nothing", (*entry.arguments_pointer, bp.WEIGHT))
+check = checks.binpack_weight_zero

@@ -27,13 +27,8 @@ Use instead (passes):
           binpack.weight: 5
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import binpack as bp
-from linter.formats.volcano import codes
-from linter.formats.volcano.handler import VolcanoContext
-from linter.goint import yaml_int
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.BINPACK_NEGATIVE_WEIGHT
 NAME = "volcano-binpack-negative-weight"
@@ -41,11 +36,4 @@ SUMMARY = "negative binpack.weight (Volcano keeps it and inverts every score)"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"volcano"})
 
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    for entry in ctx.binpack_entries():
-        weight = yaml_int(entry.arguments.get(bp.WEIGHT))
-        if weight is not None and weight < 0:
-            yield Violation(f"binpack.weight is {weight}: Volcano keeps a negative weight and multiplies every "
-                            f"binpack score by it, ranking the fullest nodes last; weights must not be negative",
-                            (*entry.arguments_pointer, bp.WEIGHT))
+check = checks.binpack_negative_weight

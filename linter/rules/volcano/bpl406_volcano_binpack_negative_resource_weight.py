@@ -26,13 +26,8 @@ Use instead (passes):
           binpack.memory: 0
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import binpack as bp
-from linter.formats.volcano import codes
-from linter.formats.volcano.handler import VolcanoContext
-from linter.goint import yaml_int
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.BINPACK_NEGATIVE_RESOURCE_WEIGHT
 NAME = "volcano-binpack-negative-resource-weight"
@@ -40,14 +35,4 @@ SUMMARY = "negative binpack resource weight (Volcano silently uses 1)"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"volcano"})
 
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    for entry in ctx.binpack_entries():
-        for key in bp.int_keys_read(entry.arguments):
-            if key == bp.WEIGHT:
-                continue
-            weight = yaml_int(entry.arguments[key])
-            if weight is not None and weight < 0:
-                yield Violation(f"{key} is {weight}: Volcano silently resets a negative resource weight to 1; "
-                                f"weights must not be negative (use 0 to leave the resource out)",
-                                (*entry.arguments_pointer, key))
+check = checks.binpack_negative_resource_weight

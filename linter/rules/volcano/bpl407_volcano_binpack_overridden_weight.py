@@ -27,12 +27,8 @@ Use instead (passes):
           binpack.resources: nvidia.com/gpu
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import binpack as bp
-from linter.formats.volcano import codes
-from linter.formats.volcano.handler import VolcanoContext, effective_binpack
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.BINPACK_OVERRIDDEN_WEIGHT
 NAME = "volcano-binpack-overridden-weight"
@@ -40,13 +36,4 @@ SUMMARY = "binpack.resources.cpu/memory has no effect (binpack.cpu/memory wins)"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"volcano"})
 
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    for entry in ctx.binpack_entries():
-        effective = effective_binpack(entry).resources
-        for name, own_key in (("cpu", bp.CPU), ("memory", bp.MEMORY)):
-            key = bp.RESOURCE_PREFIX + name
-            if key in entry.arguments:
-                yield Violation(f"{key} has no effect: Volcano always sets the {name} weight from {own_key} "
-                                f"(here {effective[name]}); set {own_key} instead", (*entry.arguments_pointer, key),
-                                on_key=True)
+check = checks.binpack_overridden_weight

@@ -29,13 +29,8 @@ Use instead (passes):
           binpack.resources.nvidia.com/gpu: 2
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import binpack as bp
-from linter.formats.volcano import codes
-from linter.formats.volcano.decode import go_v
-from linter.formats.volcano.handler import VolcanoContext
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.BINPACK_RESOURCES_NOT_STRING
 NAME = "volcano-binpack-resources-not-string"
@@ -43,19 +38,4 @@ SUMMARY = "binpack.resources is not a string (ignored)"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"volcano"})
 
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    for entry in ctx.binpack_entries():
-        if bp.RESOURCES not in entry.arguments:
-            continue
-        value = entry.arguments[bp.RESOURCES]
-        if isinstance(value, str) or value is None:
-            continue
-        if isinstance(value, list):
-            names = ", ".join(str(go_v(v)) for v in value)
-            fix = f"write it as one string: \"binpack.resources: {names}\""
-            what = "a YAML list"
-        else:
-            fix, what = "write a comma-separated string of resource names", f"not a string ({go_v(value)})"
-        yield Violation(f"binpack.resources is {what}: Volcano only reads a comma-separated string and ignores "
-                        f"it, so no extra resource is scored; {fix}", (*entry.arguments_pointer, bp.RESOURCES))
+check = checks.binpack_resources_not_string

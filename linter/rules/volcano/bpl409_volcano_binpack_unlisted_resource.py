@@ -27,12 +27,8 @@ Use instead (passes):
           binpack.resources.nvidia.com/gpu: 5
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import binpack as bp
-from linter.formats.volcano import codes
-from linter.formats.volcano.handler import VolcanoContext
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.BINPACK_UNLISTED_RESOURCE
 NAME = "volcano-binpack-unlisted-resource"
@@ -40,16 +36,4 @@ SUMMARY = "binpack.resources.<name> for a name not in binpack.resources (ignored
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"volcano"})
 
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    for entry in ctx.binpack_entries():
-        listed = bp.listed_resources(entry.arguments)
-        for key in entry.arguments:
-            if not key.startswith(bp.RESOURCE_PREFIX) or len(key) == len(bp.RESOURCE_PREFIX):
-                continue
-            name = key[len(bp.RESOURCE_PREFIX):]
-            if name in ("cpu", "memory") or name in listed:
-                continue
-            shown = ", ".join(listed) if listed else "nothing"
-            yield Violation(f"{key} is ignored: {name!r} is not listed in binpack.resources (which lists {shown}), "
-                            f"so Volcano never scores it", (*entry.arguments_pointer, key), on_key=True)
+check = checks.binpack_unlisted_resource

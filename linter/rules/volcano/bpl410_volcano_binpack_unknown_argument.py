@@ -26,13 +26,8 @@ Use instead (passes):
           binpack.resources.nvidia.com/gpu: 2
 """
 
-import difflib
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import binpack as bp
-from linter.formats.volcano import codes
-from linter.formats.volcano.handler import VolcanoContext
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.BINPACK_UNKNOWN_ARGUMENT
 NAME = "volcano-binpack-unknown-argument"
@@ -40,15 +35,4 @@ SUMMARY = "unknown binpack argument (ignored)"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"volcano"})
 
-_KNOWN = (bp.WEIGHT, bp.CPU, bp.MEMORY, bp.RESOURCES)
-
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    for entry in ctx.binpack_entries():
-        for key in entry.arguments:
-            if bp.is_known_key(key):
-                continue
-            close = difflib.get_close_matches(key, _KNOWN, n=1, cutoff=0.7)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            yield Violation(f"binpack does not read argument {key!r}; Volcano ignores it{hint}",
-                            (*entry.arguments_pointer, key), on_key=True)
+check = checks.binpack_unknown_argument

@@ -21,11 +21,8 @@ Use instead (passes):
       - name: binpack
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import codes
-from linter.formats.volcano.handler import VolcanoContext
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.BINPACK_NODE_ORDER_DISABLED
 NAME = "volcano-binpack-node-order-disabled"
@@ -33,9 +30,4 @@ SUMMARY = "enableNodeOrder: false on binpack (it never scores)"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"volcano"})
 
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    for entry in ctx.binpack_entries():
-        if entry.option.get("enableNodeOrder") is False:
-            yield Violation("enableNodeOrder is false: Volcano never calls binpack's node-order function, so "
-                            "binpack has no effect", (*entry.pointer, "enableNodeOrder"))
+check = checks.binpack_node_order_disabled

@@ -28,11 +28,8 @@ Use instead (passes):
           binpack.weight: 10
 """
 
-from collections.abc import Iterator
-
-from linter.findings import Severity, Violation
-from linter.formats.volcano import codes
-from linter.formats.volcano.handler import VolcanoContext
+from linter.findings import Severity
+from linter.formats.volcano import checks, codes
 
 CODE = codes.DUPLICATE_PLUGIN
 NAME = "volcano-duplicate-plugin"
@@ -40,16 +37,4 @@ SUMMARY = "plugin listed more than once (the last occurrence's setup wins)"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"volcano"})
 
-
-def check(ctx: VolcanoContext) -> Iterator[Violation]:
-    first: dict[str, tuple[int, int]] = {}
-    for entry in ctx.plugins:
-        if not entry.name:
-            continue
-        if entry.name not in first:
-            first[entry.name] = (entry.tier, entry.index)
-            continue
-        tier, index = first[entry.name]
-        yield Violation(f"plugin {entry.name!r} is already listed at tiers[{tier}].plugins[{index}]: Volcano keeps "
-                        f"one callback per plugin name, so the last occurrence's arguments apply to every "
-                        f"occurrence", (*entry.pointer, "name") if "name" in entry.option else entry.pointer)
+check = checks.duplicate_plugin

@@ -1,0 +1,58 @@
+"""What each legacy Policy rule checks: one function per rule, named after its code's constant in
+``codes``. The rule modules in ``linter.rules.policy`` hold the documentation and metadata and
+take their ``check`` from here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from linter.findings import Violation
+from linter.formats.policy.handler import PolicyContext
+from linter.formats.policy.migrate import SCALE_NOTE, v1_caveats, v1_one_line
+from linter.formats.policy.validate import RTCR_KEY, first_rtcr
+
+
+def schema(ctx: PolicyContext) -> Iterator[Violation]:
+    for error in ctx.schema_errors:
+        if not error.key:
+            yield Violation(error.message, error.pointer)
+
+
+def unknown_field(ctx: PolicyContext) -> Iterator[Violation]:
+    for error in ctx.schema_errors:
+        if error.key:
+            yield Violation(f"{error.message}: the Policy decoder ignored it", error.pointer, on_key=True)
+
+
+def duplicate_key(ctx: PolicyContext) -> Iterator[Violation]:
+    for dup in ctx.document.duplicate_keys:
+        first_line = ctx.document.map(dup.first_line, 1)[0]
+        yield Violation(f"duplicate key {dup.key!r} (first on line {first_line}); the last value wins",
+                        position=(dup.line, dup.column))
+
+
+def removed(ctx: PolicyContext) -> Iterator[Violation]:
+    yield Violation("legacy scheduler Policy API removed in Kubernetes 1.23: no kube-scheduler since 1.23 reads it "
+                    "(--policy-config-file and --policy-configmap are gone); migrate to a KubeSchedulerConfiguration "
+                    "(kubescheduler.config.k8s.io/v1)", ("kind",))
+
+
+def invalid(ctx: PolicyContext) -> Iterator[Violation]:
+    for error in ctx.validation:
+        yield Violation(f"kube-scheduler 1.22 rejects this Policy: {error.message}", error.pointer)
+
+
+def unknown_name(ctx: PolicyContext) -> Iterator[Violation]:
+    for error in ctx.fatal:
+        yield Violation(f"kube-scheduler 1.22 exits with: {error.message}", error.pointer)
+
+
+def rtcr_migration(ctx: PolicyContext) -> Iterator[Violation]:
+    rtcr = ctx.rtcr
+    found = first_rtcr(ctx.data)
+    if rtcr is None or found is None:
+        return
+    caveats = "".join(f"; note: {c}" for c in v1_caveats(rtcr))
+    yield Violation(f"priority {rtcr.name!r} (weight {rtcr.weight}) in kubescheduler.config.k8s.io/v1: "
+                    f"{v1_one_line(rtcr)} -- {SCALE_NOTE}{caveats}",
+                    ("priorities", found[0], "argument", RTCR_KEY), on_key=True)

@@ -1,0 +1,89 @@
+"""What each PriorityClass rule checks: one function per rule, named after its code's constant in
+``codes``. The rule modules in ``linter.rules.priorityclass`` hold the documentation and metadata and
+take their ``check`` from here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from linter.findings import Severity, Violation
+from linter.formats.priorityclass.handler import PriorityClassContext, field_pointer
+from linter.formats.priorityclass.validate import (
+    already_default_reason,
+    forbidden_message,
+    invalid_message,
+    validate_update,
+)
+
+Flagged = tuple[PriorityClassContext, Violation]  # a cross-file finding: the document and what is wrong
+
+
+def schema(ctx: PriorityClassContext) -> Iterator[Violation]:
+    for error in ctx.schema_errors:
+        if not error.key:
+            yield Violation(error.message, error.pointer)
+
+
+def unknown_field(ctx: PriorityClassContext) -> Iterator[Violation]:
+    for error in ctx.schema_errors:
+        if error.key:
+            yield Violation(error.message, error.pointer, on_key=True)
+
+
+def duplicate_key(ctx: PriorityClassContext) -> Iterator[Violation]:
+    for dup in ctx.document.duplicate_keys:
+        first_line = ctx.document.map(dup.first_line, 1)[0]
+        yield Violation(f"duplicate key {dup.key!r} (first on line {first_line}); the last value wins",
+                        position=(dup.line, dup.column))
+
+
+def invalid(ctx: PriorityClassContext) -> Iterator[Violation]:
+    for error, pointer in ctx.field_errors:
+        yield Violation(str(error), pointer)
+
+
+_GLOBAL_DEFAULT = ("globalDefault",)
+
+
+def multiple_global_defaults(contexts: Iterable[PriorityClassContext]) -> Iterator[Flagged]:
+    first: PriorityClassContext | None = None
+    for ctx in contexts:
+        if not ctx.is_global_default:
+            continue
+        if first is None:
+            first = ctx
+            continue
+        if ctx.name == first.name:  # the same class twice is BPL503's business
+            continue
+        line = first.document.locate(_GLOBAL_DEFAULT)[0]
+        rejected = forbidden_message(ctx.name, already_default_reason(first.name))
+        yield ctx, Violation(
+            f"PriorityClass {ctx.name!r} is a second globalDefault: {first.name!r} at {first.document.path}:{line} "
+            f"is already one; applied after it, the API server answers: {rejected}",
+            _GLOBAL_DEFAULT,
+        )
+
+
+def missing_value(ctx: PriorityClassContext) -> Iterator[Violation]:
+    if "value" not in ctx.data:
+        yield Violation(f"PriorityClass {ctx.name!r} has no value: the API server stores 0")
+
+
+def conflicting_definitions(contexts: Iterable[PriorityClassContext]) -> Iterator[Flagged]:
+    first_by_name: dict[str, PriorityClassContext] = {}
+    for ctx in contexts:
+        if not ctx.name:
+            continue
+        first = first_by_name.setdefault(ctx.name, ctx)
+        if first is ctx:
+            continue
+        where = f"{first.document.path}:{first.document.locate(('metadata', 'name'))[0]}"
+        errors = validate_update(first.data, ctx.data)
+        if errors:
+            yield ctx, Violation(
+                f"PriorityClass {ctx.name!r} is also defined at {where}; applied after it, this is an update "
+                f"the API server rejects: {invalid_message(ctx.name, errors)}",
+                field_pointer(errors[0].field))
+        else:
+            yield ctx, Violation(f"PriorityClass {ctx.name!r} is defined again (first at {where})",
+                                 ("metadata", "name"), severity=Severity.WARNING)

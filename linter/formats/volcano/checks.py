@@ -1,0 +1,207 @@
+"""What each Volcano rule checks: one function per rule, named after its code's constant in
+``codes``. The rule modules in ``linter.rules.volcano`` hold the documentation and metadata and
+take their ``check`` from here."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from linter.findings import Violation
+from linter.formats.volcano import binpack as bp
+from linter.formats.volcano.decode import KNOWN_PLUGINS, PLUGIN_OPTION_KEYS, TOP_LEVEL_KEYS, go_v
+from linter.formats.volcano.handler import DRF_CONFLICT, VolcanoContext, effective_binpack
+from linter.goint import yaml_int
+
+
+def unmarshal_error(ctx: VolcanoContext) -> Iterator[Violation]:
+    for error in ctx.unmarshal:
+        yield Violation(f"Volcano rejects this file and keeps its previous configuration: yaml: unmarshal errors: "
+                        f"{error.text}", error.pointer)
+
+
+_KNOWN_KEYS = (*TOP_LEVEL_KEYS, *PLUGIN_OPTION_KEYS, "plugins")
+
+
+def unknown_key(ctx: VolcanoContext) -> Iterator[Violation]:
+    for error in ctx.schema_errors:
+        if not error.key:
+            continue
+        key = str(error.pointer[-1])
+        close = difflib.get_close_matches(key, _KNOWN_KEYS, n=1, cutoff=0.75)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        yield Violation(f"{error.message}: Volcano ignores it{hint}", error.pointer, on_key=True)
+
+
+def duplicate_key(ctx: VolcanoContext) -> Iterator[Violation]:
+    for dup in ctx.document.duplicate_keys:
+        first_line = ctx.document.map(dup.first_line, 1)[0]
+        yield Violation(f"duplicate key {dup.key!r} (first on line {first_line}); Volcano keeps the last value",
+                        position=(dup.line, dup.column))
+
+
+def unknown_action(ctx: VolcanoContext) -> Iterator[Violation]:
+    if ctx.unmarshal:  # the file never gets this far; BPL060 says why
+        return
+    data = ctx.document.data if isinstance(ctx.document.data, dict) else {}
+    pointer = ("actions",) if "actions" in data else ()
+    for piece in ctx.actions:
+        if piece.known:
+            continue
+        why = "an empty action name" if not piece.name else f"{piece.name!r} is not an action"
+        yield Violation(f"Volcano rejects this file and keeps its previous configuration: failed to find Action "
+                        f"{piece.raw} ({why})", pointer)
+
+
+def drf_proportion_conflict(ctx: VolcanoContext) -> Iterator[Violation]:
+    if ctx.unmarshal:
+        return
+    for tier in ctx.drf_conflict_tiers:
+        yield Violation(f"Volcano rejects this file and keeps its previous configuration: {DRF_CONFLICT} "
+                        f"(tier {tier})", ("tiers", tier))
+
+
+def unknown_plugin(ctx: VolcanoContext) -> Iterator[Violation]:
+    for plugin in ctx.plugins:
+        if plugin.name in KNOWN_PLUGINS or any(e.pointer[:len(plugin.pointer)] == plugin.pointer
+                                               and e.pointer != (*plugin.pointer, "arguments")
+                                               for e in ctx.unmarshal):
+            continue  # an entry (or its name) that does not decode is BPL060's
+        close = difflib.get_close_matches(plugin.name, KNOWN_PLUGINS, n=1, cutoff=0.7)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        pointer = (*plugin.pointer, "name") if "name" in plugin.option else plugin.pointer
+        yield Violation(f"unknown plugin {plugin.name!r}: Volcano skips it every session and logs "
+                        f"\"Failed to get plugin {plugin.name}.\"{hint}", pointer)
+
+
+def _what(pointer: tuple[str | int, ...], value: object, quoted: bool) -> str:
+    if isinstance(value, str):
+        return "a quoted string" if quoted else "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, int):
+        return "an integer outside int64"
+    if value is None:
+        return "null"
+    return "a list" if isinstance(value, list) else "a mapping"
+
+
+def binpack_ignored_value(ctx: VolcanoContext) -> Iterator[Violation]:
+    for entry in ctx.binpack_entries():
+        args = entry.arguments
+        for key in bp.int_keys_read(args):
+            value = args[key]
+            if yaml_int(value) is not None:
+                continue
+            pointer = (*entry.arguments_pointer, key)
+            what = _what(pointer, value, pointer in ctx.document.quoted)
+            yield Violation(f"{key} is {what}: Volcano only takes YAML integers, ignores it and uses "
+                            f"{bp.DEFAULT_WEIGHT} (it logs \"{bp.could_not_parse_log(value, key)}\")", pointer)
+
+
+def binpack_weight_zero(ctx: VolcanoContext) -> Iterator[Violation]:
+    for entry in ctx.binpack_entries():
+        if yaml_int(entry.arguments.get(bp.WEIGHT)) == 0:
+            yield Violation("binpack.weight is 0: Volcano does not register binpack's node-order function "
+                            "(it logs \"binpack weight is zero, skip node order function\"), so binpack scores "
+                            "nothing", (*entry.arguments_pointer, bp.WEIGHT))
+
+
+def binpack_negative_weight(ctx: VolcanoContext) -> Iterator[Violation]:
+    for entry in ctx.binpack_entries():
+        weight = yaml_int(entry.arguments.get(bp.WEIGHT))
+        if weight is not None and weight < 0:
+            yield Violation(f"binpack.weight is {weight}: Volcano keeps a negative weight and multiplies every "
+                            f"binpack score by it, ranking the fullest nodes last; weights must not be negative",
+                            (*entry.arguments_pointer, bp.WEIGHT))
+
+
+def binpack_negative_resource_weight(ctx: VolcanoContext) -> Iterator[Violation]:
+    for entry in ctx.binpack_entries():
+        for key in bp.int_keys_read(entry.arguments):
+            if key == bp.WEIGHT:
+                continue
+            weight = yaml_int(entry.arguments[key])
+            if weight is not None and weight < 0:
+                yield Violation(f"{key} is {weight}: Volcano silently resets a negative resource weight to 1; "
+                                f"weights must not be negative (use 0 to leave the resource out)",
+                                (*entry.arguments_pointer, key))
+
+
+def binpack_overridden_weight(ctx: VolcanoContext) -> Iterator[Violation]:
+    for entry in ctx.binpack_entries():
+        effective = effective_binpack(entry).resources
+        for name, own_key in (("cpu", bp.CPU), ("memory", bp.MEMORY)):
+            key = bp.RESOURCE_PREFIX + name
+            if key in entry.arguments:
+                yield Violation(f"{key} has no effect: Volcano always sets the {name} weight from {own_key} "
+                                f"(here {effective[name]}); set {own_key} instead", (*entry.arguments_pointer, key),
+                                on_key=True)
+
+
+def binpack_resources_not_string(ctx: VolcanoContext) -> Iterator[Violation]:
+    for entry in ctx.binpack_entries():
+        if bp.RESOURCES not in entry.arguments:
+            continue
+        value = entry.arguments[bp.RESOURCES]
+        if isinstance(value, str) or value is None:
+            continue
+        if isinstance(value, list):
+            names = ", ".join(str(go_v(v)) for v in value)
+            fix = f"write it as one string: \"binpack.resources: {names}\""
+            what = "a YAML list"
+        else:
+            fix, what = "write a comma-separated string of resource names", f"not a string ({go_v(value)})"
+        yield Violation(f"binpack.resources is {what}: Volcano only reads a comma-separated string and ignores "
+                        f"it, so no extra resource is scored; {fix}", (*entry.arguments_pointer, bp.RESOURCES))
+
+
+def binpack_unlisted_resource(ctx: VolcanoContext) -> Iterator[Violation]:
+    for entry in ctx.binpack_entries():
+        listed = bp.listed_resources(entry.arguments)
+        for key in entry.arguments:
+            if not key.startswith(bp.RESOURCE_PREFIX) or len(key) == len(bp.RESOURCE_PREFIX):
+                continue
+            name = key[len(bp.RESOURCE_PREFIX):]
+            if name in ("cpu", "memory") or name in listed:
+                continue
+            shown = ", ".join(listed) if listed else "nothing"
+            yield Violation(f"{key} is ignored: {name!r} is not listed in binpack.resources (which lists {shown}), "
+                            f"so Volcano never scores it", (*entry.arguments_pointer, key), on_key=True)
+
+
+_KNOWN_ARGUMENTS = (bp.WEIGHT, bp.CPU, bp.MEMORY, bp.RESOURCES)
+
+
+def binpack_unknown_argument(ctx: VolcanoContext) -> Iterator[Violation]:
+    for entry in ctx.binpack_entries():
+        for key in entry.arguments:
+            if bp.is_known_key(key):
+                continue
+            close = difflib.get_close_matches(key, _KNOWN_ARGUMENTS, n=1, cutoff=0.7)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            yield Violation(f"binpack does not read argument {key!r}; Volcano ignores it{hint}",
+                            (*entry.arguments_pointer, key), on_key=True)
+
+
+def binpack_node_order_disabled(ctx: VolcanoContext) -> Iterator[Violation]:
+    for entry in ctx.binpack_entries():
+        if entry.option.get("enableNodeOrder") is False:
+            yield Violation("enableNodeOrder is false: Volcano never calls binpack's node-order function, so "
+                            "binpack has no effect", (*entry.pointer, "enableNodeOrder"))
+
+
+def duplicate_plugin(ctx: VolcanoContext) -> Iterator[Violation]:
+    first: dict[str, tuple[int, int]] = {}
+    for entry in ctx.plugins:
+        if not entry.name:
+            continue
+        if entry.name not in first:
+            first[entry.name] = (entry.tier, entry.index)
+            continue
+        tier, index = first[entry.name]
+        yield Violation(f"plugin {entry.name!r} is already listed at tiers[{tier}].plugins[{index}]: Volcano keeps "
+                        f"one callback per plugin name, so the last occurrence's arguments apply to every "
+                        f"occurrence", (*entry.pointer, "name") if "name" in entry.option else entry.pointer)
