@@ -1,16 +1,21 @@
-"""Shared by the kube-scheduler rules: issues of one code as Violations, and schema leftovers."""
+"""The kube-scheduler rules' ``check`` functions: the issues of one code as Violations, and schema leftovers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from linter.findings import Violation
 
 
-def violations(ctx: Any, code: str) -> Iterator[Violation]:
-    for issue in ctx.issues(code):
-        yield Violation(issue.message, issue.pointer, issue.on_key, issue.position, issue.severity)
+def issues_of(code: str) -> Callable[[Any], Iterator[Violation]]:
+    """A rule's ``check``: the analysis' issues of that code, as Violations."""
+
+    def check(ctx: Any) -> Iterator[Violation]:
+        for issue in ctx.issues(code):
+            yield Violation(issue.message, issue.pointer, issue.on_key, issue.position, issue.severity)
+
+    return check
 
 
 def schema_only(ctx: Any) -> Iterator[Violation]:

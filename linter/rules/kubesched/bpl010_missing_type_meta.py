@@ -15,12 +15,8 @@ Use instead (passes):
     kind: KubeSchedulerConfiguration
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.TYPE_META
 NAME = "missing-type-meta"
@@ -28,6 +24,4 @@ SUMMARY = "apiVersion or kind missing or not a string"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

@@ -18,12 +18,8 @@ Use instead (passes):
     kind: KubeSchedulerConfiguration
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.REMOVED_VERSION
 NAME = "removed-api-version"
@@ -31,6 +27,4 @@ SUMMARY = "scheduler config apiVersion removed before 1.36"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

@@ -25,12 +25,8 @@ Use instead (passes):
         args: {scoringStrategy: {type: MostAllocated}}
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.MIGRATION
 NAME = "v1-migration"
@@ -38,6 +34,4 @@ SUMMARY = "how a removed-version setting is written in v1"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

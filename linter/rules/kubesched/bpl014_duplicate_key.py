@@ -20,12 +20,8 @@ Use instead (passes):
     parallelism: 16
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.DUPLICATE_KEY
 NAME = "duplicate-key"
@@ -33,6 +29,4 @@ SUMMARY = "a mapping key written twice"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

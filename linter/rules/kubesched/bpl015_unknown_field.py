@@ -18,12 +18,8 @@ Use instead (passes):
     percentageOfNodesToScore: 50
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.UNKNOWN_FIELD
 NAME = "unknown-field"
@@ -31,6 +27,4 @@ SUMMARY = "field unknown to the v1 types (strict decoding)"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

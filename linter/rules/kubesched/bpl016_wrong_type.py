@@ -19,12 +19,8 @@ Use instead (passes):
     parallelism: 16
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.WRONG_TYPE
 NAME = "wrong-type"
@@ -32,6 +28,4 @@ SUMMARY = "value of the wrong JSON type or out of the Go integer range"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

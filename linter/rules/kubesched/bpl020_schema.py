@@ -21,12 +21,8 @@ Use instead (passes):
     percentageOfNodesToScore: 50
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import schema_only
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.SCHEMA
 NAME = "schema"
@@ -34,6 +30,4 @@ SUMMARY = "JSON Schema violation not reported by another rule"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return schema_only(ctx)
+check = report.schema_only

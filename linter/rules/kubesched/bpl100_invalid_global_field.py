@@ -18,12 +18,8 @@ Use instead (passes):
     parallelism: 16
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.GLOBAL
 NAME = "invalid-global-field"
@@ -31,6 +27,4 @@ SUMMARY = "parallelism, percentageOfNodesToScore, backoff or burst out of range"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

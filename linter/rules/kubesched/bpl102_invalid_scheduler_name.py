@@ -22,12 +22,8 @@ Use instead (passes):
     - schedulerName: b
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.PROFILE_NAME
 NAME = "invalid-scheduler-name"
@@ -35,6 +31,4 @@ SUMMARY = "profile schedulerName missing or repeated"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

@@ -24,12 +24,8 @@ Use instead (passes):
     - schedulerName: b
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.QUEUE_SORT
 NAME = "queue-sort-mismatch"
@@ -37,6 +33,4 @@ SUMMARY = "queueSort differs between profiles or has several plugins"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

@@ -22,12 +22,8 @@ Use instead (passes):
       - {name: NodeResourcesFit, args: {}}
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.DUPLICATE_CONFIG
 NAME = "duplicate-plugin-config"
@@ -35,6 +31,4 @@ SUMMARY = "a plugin configured twice in one profile"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

@@ -23,12 +23,8 @@ Use instead (passes):
         args: {resources: [{name: cpu, weight: 1}]}
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.BALANCED_ARGS
 NAME = "balanced-allocation-args"
@@ -36,6 +32,4 @@ SUMMARY = "NodeResourcesBalancedAllocation weight not 1 or resource repeated"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

@@ -20,12 +20,8 @@ Use instead (passes):
     - {urlPrefix: 'http://x', prioritizeVerb: p, weight: 1}
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.EXTENDER
 NAME = "invalid-extender"
@@ -33,6 +29,4 @@ SUMMARY = "extender weight, bind or managed resources invalid"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

@@ -25,12 +25,8 @@ Use instead (passes):
         args: {scoringStrategy: {type: MostAllocated, resources: [{name: cpu, weight: 100}]}}
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.FIT_ARGS
 NAME = "invalid-fit-args"
@@ -38,6 +34,4 @@ SUMMARY = "NodeResourcesFit args rejected when the plugin is built"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

@@ -23,12 +23,8 @@ Use instead (passes):
           enabled: [{name: NodePorts}]
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.EXTENSION_MISMATCH
 NAME = "plugin-extension-mismatch"
@@ -36,6 +32,4 @@ SUMMARY = "plugin enabled at a point it does not implement, or twice"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

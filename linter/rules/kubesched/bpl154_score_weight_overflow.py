@@ -24,12 +24,8 @@ Use instead (passes):
           enabled: [{name: NodeResourcesFit, weight: 1}]
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.WEIGHT_OVERFLOW
 NAME = "score-weight-overflow"
@@ -37,6 +33,4 @@ SUMMARY = "score weights trip the framework's overflow guard"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

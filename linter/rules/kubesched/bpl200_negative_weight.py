@@ -24,12 +24,8 @@ Use instead (passes):
           enabled: [{name: ImageLocality, weight: 1}]
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.NEGATIVE_WEIGHT
 NAME = "negative-weight"
@@ -37,6 +33,4 @@ SUMMARY = "negative score-plugin or resource weight (binpack-guard policy)"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

@@ -27,12 +27,8 @@ Use instead (passes):
             requestedToCapacityRatio: {shape: [{utilization: 0, score: 0}, {utilization: 100, score: 10}]}
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.UNUSED_CONFIG
 NAME = "unused-plugin-config"
@@ -40,6 +36,4 @@ SUMMARY = "pluginConfig for a plugin that is not enabled or does not exist"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

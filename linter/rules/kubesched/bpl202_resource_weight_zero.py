@@ -23,12 +23,8 @@ Use instead (passes):
         args: {scoringStrategy: {type: MostAllocated, resources: [{name: cpu, weight: 1}]}}
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.RESOURCE_WEIGHT_ZERO
 NAME = "resource-weight-zero"
@@ -36,6 +32,4 @@ SUMMARY = "resource weight 0 (silently becomes 1)"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

@@ -23,12 +23,8 @@ Use instead (passes):
         args: {scoringStrategy: {type: MostAllocated, resources: [{name: cpu, weight: 3}]}}
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.DUPLICATE_RESOURCE
 NAME = "duplicate-resource"
@@ -36,6 +32,4 @@ SUMMARY = "resource listed twice in scoringStrategy.resources"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)

@@ -27,12 +27,8 @@ Use instead (passes):
         args: {scoringStrategy: {type: MostAllocated}}
 """
 
-from collections.abc import Iterator
-from typing import Any
-
-from linter.findings import Severity, Violation
-from linter.formats.kubesched import codes
-from linter.formats.kubesched.report import violations
+from linter.findings import Severity
+from linter.formats.kubesched import codes, report
 
 CODE = codes.FIT_ARGS_UNCHECKED
 NAME = "fit-args-unchecked"
@@ -40,6 +36,4 @@ SUMMARY = "NodeResourcesFit args configured while the plugin is not enabled"
 SEVERITY = Severity.WARNING
 FORMATS = frozenset({"kube-scheduler"})
 
-
-def check(ctx: Any) -> Iterator[Violation]:
-    return violations(ctx, CODE)
+check = report.issues_of(CODE)
