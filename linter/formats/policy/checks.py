@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from linter.duplicatekeys import duplicate_keys
 from linter.findings import Violation
 from linter.formats.policy.handler import PolicyContext
 from linter.formats.policy.migrate import SCALE_NOTE, v1_caveats, v1_one_line
@@ -25,10 +26,7 @@ def unknown_field(ctx: PolicyContext) -> Iterator[Violation]:
 
 
 def duplicate_key(ctx: PolicyContext) -> Iterator[Violation]:
-    for dup in ctx.document.duplicate_keys:
-        first_line = ctx.document.map(dup.first_line, 1)[0]
-        yield Violation(f"duplicate key {dup.key!r} (first on line {first_line}); the last value wins",
-                        position=(dup.line, dup.column))
+    return duplicate_keys(ctx.document)
 
 
 def removed(ctx: PolicyContext) -> Iterator[Violation]:

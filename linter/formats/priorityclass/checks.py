@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from linter.duplicatekeys import duplicate_keys
 from linter.findings import Severity, Violation
 from linter.formats.priorityclass.handler import PriorityClassContext, field_pointer
 from linter.formats.priorityclass.validate import (
@@ -31,10 +32,7 @@ def unknown_field(ctx: PriorityClassContext) -> Iterator[Violation]:
 
 
 def duplicate_key(ctx: PriorityClassContext) -> Iterator[Violation]:
-    for dup in ctx.document.duplicate_keys:
-        first_line = ctx.document.map(dup.first_line, 1)[0]
-        yield Violation(f"duplicate key {dup.key!r} (first on line {first_line}); the last value wins",
-                        position=(dup.line, dup.column))
+    return duplicate_keys(ctx.document)
 
 
 def invalid(ctx: PriorityClassContext) -> Iterator[Violation]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
+from linter.duplicatekeys import duplicate_keys
 from linter.findings import Violation
 from linter.formats.volcano import binpack as bp
 from linter.formats.volcano.decode import KNOWN_PLUGINS, PLUGIN_OPTION_KEYS, TOP_LEVEL_KEYS, go_v
@@ -34,10 +35,7 @@ def unknown_key(ctx: VolcanoContext) -> Iterator[Violation]:
 
 
 def duplicate_key(ctx: VolcanoContext) -> Iterator[Violation]:
-    for dup in ctx.document.duplicate_keys:
-        first_line = ctx.document.map(dup.first_line, 1)[0]
-        yield Violation(f"duplicate key {dup.key!r} (first on line {first_line}); Volcano keeps the last value",
-                        position=(dup.line, dup.column))
+    return duplicate_keys(ctx.document, "Volcano keeps the last value")
 
 
 def unknown_action(ctx: VolcanoContext) -> Iterator[Violation]:
