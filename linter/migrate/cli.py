@@ -1,0 +1,104 @@
+"""``binpack-lint migrate FILE [--write]``: the command line of :mod:`linter.migrate`.
+
+Prints the migrated file on stdout (or, with ``--write``, replaces the file atomically: a
+temporary file in the same directory, fsync'd, then renamed over the original, keeping its
+permission bits). What was changed goes to stderr; so do the linter's findings on the result.
+Exit 0: the result is a config kube-scheduler 1.36 accepts and scores as the original did;
+1: it is printed (or written) but a migration note or a lint finding is an error; 2: the
+input could not be read or holds nothing to migrate (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import sys
+import tempfile
+from typing import Any, TextIO
+
+from linter.findings import Severity
+from linter.migrate.documents import migrate_text
+from linter.migrate.notes import ERROR, MigrateError
+from linter.migrate.verify import check
+from linter.textfile import TextFileError, read_text
+
+NAME = "migrate"
+HELP = "rewrite a removed-version scheduler config or a legacy Policy for kube-scheduler 1.36 (v1)"
+DESCRIPTION = (
+    "Rewrite a KubeSchedulerConfiguration of a removed apiVersion (v1alpha1, v1alpha2, v1beta1, v1beta2, v1beta3) "
+    "or a legacy scheduler Policy (JSON or YAML), bare or inside a ConfigMap, as kubescheduler.config.k8s.io/v1 "
+    "for kube-scheduler 1.36, keeping what it scores with. The result goes to stdout; what changed goes to stderr.")
+EPILOG = ("Exit codes: 0 migrated (or already v1); 1 migrated as far as possible, but the result is not accepted "
+          "or cannot score as the original did (the reasons are on stderr); 2 unreadable file or nothing to migrate.")
+MAX_BYTES = 10 * 1024 * 1024
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION, epilog=EPILOG)
+    configure(parser)
+    return parser
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the config file to migrate")
+    parser.add_argument("--write", action="store_true",
+                        help="replace FILE with the result (atomically) instead of printing it")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only errors on stderr, not the changes")
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    path: str = args.file
+    try:
+        text = read_text(path, MAX_BYTES)
+        migration = migrate_text(text)
+    except (TextFileError, MigrateError) as exc:
+        err.write(f"{path}: error: {exc}\n")
+        return 2
+    findings = check(migration, path)
+    for note in migration.notes:
+        if note.level == ERROR or not args.quiet:
+            err.write(f"{path}: {'error' if note.level == ERROR else 'changed'}: {note.render()}\n")
+    for finding in findings:
+        if finding.severity is Severity.ERROR or not args.quiet:
+            err.write(f"{finding.path}:{finding.line}:{finding.column}: {finding.severity.value} "
+                      f"{finding.rule} {finding.message}\n")
+    if args.write:
+        if migration.changed:
+            try:
+                write_atomically(path, migration.text)
+            except OSError as exc:
+                err.write(f"{path}: error: cannot write: {exc.strerror or exc}\n")
+                return 2
+            if not args.quiet:
+                err.write(f"{path}: written\n")
+    else:
+        out.write(migration.text)
+    failed = migration.errors or any(f.severity is Severity.ERROR for f in findings)
+    return 1 if failed else 0
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Replace ``path`` with ``text`` so a crash leaves either the old or the new file, never a mix."""
+    target = os.path.realpath(path)
+    directory = os.path.dirname(target) or "."
+    mode = stat.S_IMODE(os.stat(target).st_mode)
+    fd, temporary = tempfile.mkstemp(prefix=".binpack-migrate-", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """``binpack-lint migrate ...`` until the sub-command parser exists: parse and run."""
+    parser = argparse.ArgumentParser(prog=f"binpack-lint {NAME}", description=DESCRIPTION, epilog=EPILOG)
+    configure(parser)
+    return run(parser.parse_args(argv), out or sys.stdout, err or sys.stderr)
