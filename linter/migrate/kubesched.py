@@ -13,7 +13,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from linter.migrate.facts import DROPPED_TOP_LEVEL, LEADER_ELECTION_RENAMES, OLD_VERSIONS, V1
+from linter.migrate.facts import DROPPED_TOP_LEVEL, LEADER_ELECTION_RENAMES, OLD_VERSIONS, PRE_V1BETA3, V1
 from linter.migrate.notes import Notes
 from linter.migrate.profiles import migrate_profile
 from linter.migrate.tree import child_list, child_map, is_list, is_map, named, profile_list, profile_map, rename_key
@@ -47,6 +47,8 @@ def migrate_config(config: CommentedMap, notes: Notes) -> None:
             del config[key]
             notes.change("", f"{key} dropped: {why}")
     _leader_election(config, notes)
+    if not profiles and version in PRE_V1BETA3:  # the default profile gets the weights this file ran with
+        _ensure_profile(config, profiles)["schedulerName"] = "default-scheduler"
     for i, profile in enumerate(profiles):
         if is_map(profile):
             migrate_profile(profile, f"profiles[{i}]", version, notes)
