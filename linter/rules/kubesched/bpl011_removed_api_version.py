@@ -9,6 +9,10 @@ What it does:
 Why it matters:
     Upgraded clusters keep old files around; kube-scheduler 1.36 refuses to start with them.
 
+    ``binpack-lint migrate FILE`` fixes it in one step (``--write`` rewrites the file in
+    place): folded and removed plugins, moved and removed fields, ``profiles`` as a list,
+    comments kept.
+
 Example (fails):
     apiVersion: kubescheduler.config.k8s.io/v1beta3
     kind: KubeSchedulerConfiguration

@@ -8,6 +8,9 @@ What it does:
 Why it matters:
     Changing only the apiVersion turns these plugins into names v1 ignores or rejects.
 
+    ``binpack-lint migrate FILE`` does this rewrite, and the rest of the move to v1, in one
+    step.
+
 Example (fails):
     apiVersion: kubescheduler.config.k8s.io/v1beta1
     kind: KubeSchedulerConfiguration

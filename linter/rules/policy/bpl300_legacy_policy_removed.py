@@ -12,6 +12,10 @@ Why it matters:
     to a KubeSchedulerConfiguration (BPL303 prints the equivalent of a
     RequestedToCapacityRatio priority).
 
+    ``binpack-lint migrate FILE`` fixes it in one step: it writes the KubeSchedulerConfiguration
+    (v1) profile kube-scheduler 1.22 built from the Policy (every priority with its weight, the
+    predicates as filters, the extenders); a ``policy.cfg`` ConfigMap stays a ConfigMap.
+
 Example (fails):
     {"kind": "Policy", "apiVersion": "v1",
      "priorities": [{"name": "MostRequestedPriority", "weight": 1}]}

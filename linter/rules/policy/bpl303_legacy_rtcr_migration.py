@@ -10,6 +10,9 @@ What it does:
 Why it matters:
     The Policy no longer works (BPL300); this is the drop-in replacement.
 
+    ``binpack-lint migrate FILE`` writes it for you, together with the Policy's other
+    priorities.
+
 Example (fails):
     {"kind": "Policy", "apiVersion": "v1",
      "priorities": [{"name": "RequestedToCapacityRatioPriority", "weight": 2,

@@ -1,0 +1,180 @@
+"""``binpack-lint migrate`` as a user runs it: output, exit codes, --write, wrappers, comments, documents."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from linter.cli import main
+from linter.migrate import cli as migrate_cli
+from tests.paths import SHARED
+
+WILD = SHARED / "wild" / "files"
+DATA = Path(__file__).resolve().parents[1] / "data" / "migrate"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["migrate", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_prints_the_migrated_file_and_what_changed(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, str(DATA / "seed-ja-rtcr-v1beta1.yaml"))
+    assert code == 0
+    data = yaml.safe_load(out)
+    assert data["apiVersion"] == "kubescheduler.config.k8s.io/v1"
+    assert isinstance(data["profiles"], list)
+    assert data["profiles"][0]["pluginConfig"][0]["name"] == "NodeResourcesFit"
+    assert "changed: profiles: was a mapping; now a list of one profile" in err
+    assert all(line.startswith(str(DATA)) for line in err.splitlines())
+
+
+def test_comments_are_kept_and_the_changes_are_written_as_comments(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, str(DATA / "commented-v1beta1.yaml"))
+    assert code == 0
+    for comment in ("# Scheduler for the batch pool.", "# the kind", "# bin-packing profile", "# strong packing",
+                    "# gpus matter most"):
+        assert comment in out
+    assert "# - healthzBindAddress dropped: removed in v1beta3" in out
+    assert "healthzBindAddress:" not in out
+
+
+def test_v1_file_is_left_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    path = WILD / "w-topologyspread-v1.yaml"
+    code, out, err = run(capsys, str(path))
+    assert code == 0 and out == path.read_text()
+    assert "already kubescheduler.config.k8s.io/v1: nothing to change" in err
+
+
+def test_write_replaces_the_file_atomically(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "sched.yaml"
+    target.write_text((DATA / "commented-v1beta1.yaml").read_text())
+    target.chmod(0o640)
+    _, expected, _ = run(capsys, str(target))
+    code, out, err = run(capsys, "--write", str(target))
+    assert code == 0 and out == ""
+    assert target.read_text() == expected
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert os.listdir(tmp_path) == ["sched.yaml"]  # no temporary file left behind
+    assert err.endswith(f"{target}: written\n")
+    assert run(capsys, "--write", str(target))[0] == 0 and target.read_text() == expected  # idempotent
+
+
+def test_write_failure_keeps_the_original(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "sched.yaml"
+    original = (DATA / "seed-ja-rtcr-v1beta1.yaml").read_text()
+    target.write_text(original)
+
+    def refuse(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(migrate_cli.os, "replace", refuse)
+    code, _, err = run(capsys, "--write", str(target))
+    assert code == 2 and "cannot write: No space left on device" in err
+    assert target.read_text() == original and os.listdir(tmp_path) == ["sched.yaml"]
+
+
+def test_configmap_wrapper_is_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    path = WILD / "sp-appgroup-configmap-v1beta3.yaml"
+    code, out, _ = run(capsys, str(path))
+    before, after = yaml.safe_load(path.read_text()), yaml.safe_load(out)
+    assert after["kind"] == "ConfigMap" and after["metadata"] == before["metadata"]
+    assert list(after["data"]) == ["scheduler-config.yaml"]
+    inner = yaml.safe_load(after["data"]["scheduler-config.yaml"])
+    assert inner["apiVersion"] == "kubescheduler.config.k8s.io/v1"
+    assert "# A higher weight is given to NetworkOverhead" in out
+    assert code == 1  # TopologicalSort and NetworkOverhead are scheduler-plugins plugins: BPL151 on stderr
+
+
+def test_policy_configmap_key_is_renamed_and_said_so(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, str(DATA / "policy-configmap.yaml"))
+    assert code == 0
+    after = yaml.safe_load(out)
+    assert list(after["data"]) == ["scheduler-config.yaml"]
+    inner = yaml.safe_load(after["data"]["scheduler-config.yaml"])
+    profile = inner["profiles"][0]
+    assert {"name": "NodeResourcesFit", "weight": 3} in profile["plugins"]["score"]["enabled"]
+    assert profile["pluginConfig"] == [{"name": "NodeResourcesFit", "args": {"scoringStrategy": {
+        "type": "MostAllocated"}}}]
+    assert "key policy.cfg renamed scheduler-config.yaml" in err
+    assert "# read with --policy-configmap" in out
+
+
+def test_only_the_first_document_of_a_bare_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    second = "---\n# kept as written\napiVersion: kubescheduler.config.k8s.io/v1beta2\nkind: KubeSchedulerConfiguration\n"
+    target = tmp_path / "two.yaml"
+    target.write_text((DATA / "seed-ja-rtcr-v1beta1.yaml").read_text() + second)
+    code, out, err = run(capsys, str(target))
+    assert code == 0 and out.endswith(second)
+    assert "reads only the first YAML document: migrated it and left the other 1 as written" in err
+
+
+def test_manifest_configmaps_are_migrated_and_the_rest_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    path = WILD / "web-my-scheduler-multidoc.yaml"
+    code, out, _ = run(capsys, str(path))
+    assert code == 0
+    before, after = list(yaml.safe_load_all(path.read_text())), list(yaml.safe_load_all(out))
+    assert [d["kind"] for d in after] == [d["kind"] for d in before]
+    for b, a in zip(before, after, strict=True):
+        if b["kind"] != "ConfigMap":
+            assert a == b
+    assert out.startswith(path.read_text().split("apiVersion: v1\ndata:")[0])
+
+
+def test_json_policy_gives_json(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    code, out, _ = run(capsys, str(DATA / "seed-alibaba-policy.json"))
+    assert code == 0 and json.loads(out)["kind"] == "KubeSchedulerConfiguration"
+
+
+def test_unfixable_config_still_prints_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, str(WILD / "k8s-perf-serviceaffinity-v1beta1.yaml"))
+    assert code == 1
+    assert yaml.safe_load(out)["apiVersion"] == "kubescheduler.config.k8s.io/v1"
+    assert "error: profiles[0]: pluginConfig ServiceAffinity dropped: removed in v1beta3" in err
+
+
+def test_unknown_plugin_is_reported_with_the_linter_finding(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, str(WILD / "w-reverse-sort-v1alpha2.yaml"))
+    assert code == 1 and out
+    assert 'error BPL151 initializing profiles: creating profile for scheduler name default-scheduler: ' \
+           'QueueSortPlugin "ReverseSort" does not exist' in err
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("", "the file is empty: nothing to migrate"),
+    ("a: [1\n", "line 2: not valid YAML"),
+    ("{", "line 1: not valid JSON"),
+    ("actions: enqueue\ntiers: []\n", "no KubeSchedulerConfiguration or legacy scheduler Policy found"),
+])
+def test_input_errors_are_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str,
+                                          message: str) -> None:
+    target = tmp_path / "in.yaml"
+    target.write_text(content)
+    code, out, err = run(capsys, "--write", str(target))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err and err.startswith(f"{target}: error: ")
+    assert target.read_text() == content
+
+
+def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, str(tmp_path / "nope.yaml"))
+    assert code == 2 and err == f"{tmp_path / 'nope.yaml'}: error: cannot read: No such file or directory\n"
+
+
+def test_help_and_the_console_script() -> None:
+    result = subprocess.run([sys.executable, "-m", "linter", "migrate", "--help"], capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0
+    assert "--write" in result.stdout and "Exit codes: 0" in result.stdout
+    top = subprocess.run([sys.executable, "-m", "linter", "--help"], capture_output=True, text=True, check=False)
+    assert "'migrate FILE'" in top.stdout
