@@ -24,12 +24,20 @@ OLD_VERSIONS = {
     f"{GROUP}/v1beta2": "v1beta2",
     f"{GROUP}/v1beta3": "v1beta3",
 }
-# Versions whose default score weights predate v1beta3's change (TaintToleration 3, NodeAffinity 2,
-# InterPodAffinity 2): the migration keeps the weights these files really ran with.
-PRE_V1BETA3 = frozenset({"componentconfig/v1alpha1", f"{GROUP}/v1alpha1", f"{GROUP}/v1alpha2", f"{GROUP}/v1beta1",
-                         f"{GROUP}/v1beta2"})
-OLD_DEFAULT_WEIGHTS = {"TaintToleration": 1, "NodeAffinity": 1, "InterPodAffinity": 1}
-V1_DEFAULT_WEIGHTS = {"TaintToleration": 3, "NodeAffinity": 2, "InterPodAffinity": 2}
+# Default score weights that differ from v1's, per version: v1beta3 raised TaintToleration to 3 and
+# NodeAffinity/InterPodAffinity to 2; PodTopologySpread (EvenPodsSpread) scored with 1 until 1.19 made it 2.
+# The migration keeps the weights these files really ran with.
+_BETA_WEIGHTS = {"TaintToleration": 1, "NodeAffinity": 1, "InterPodAffinity": 1}
+_ALPHA_WEIGHTS = {**_BETA_WEIGHTS, "PodTopologySpread": 1}
+OLD_DEFAULT_WEIGHTS: dict[str, dict[str, int]] = {
+    "componentconfig/v1alpha1": _ALPHA_WEIGHTS,
+    f"{GROUP}/v1alpha1": _ALPHA_WEIGHTS,
+    f"{GROUP}/v1alpha2": _ALPHA_WEIGHTS,
+    f"{GROUP}/v1beta1": _BETA_WEIGHTS,
+    f"{GROUP}/v1beta2": _BETA_WEIGHTS,
+}
+PRE_V1BETA3 = frozenset(OLD_DEFAULT_WEIGHTS)
+V1_DEFAULT_WEIGHTS = {"TaintToleration": 3, "NodeAffinity": 2, "InterPodAffinity": 2, "PodTopologySpread": 2}
 
 # Top-level fields v1 no longer has, with the reason given in the output.
 DROPPED_TOP_LEVEL = {

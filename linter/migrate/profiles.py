@@ -109,16 +109,17 @@ def _pin_old_weights(profile: CommentedMap, where: str, version: str, notes: Not
     enabled = {e["name"] for _, e in named(score.get("enabled"))} if score is not None else set()
     if "*" in disabled:
         return
-    pinned = [n for n in OLD_DEFAULT_WEIGHTS if n not in disabled and n not in enabled]
+    weights = OLD_DEFAULT_WEIGHTS[version]
+    pinned = [n for n in weights if n not in disabled and n not in enabled]
     if not pinned:
         return
     target = child_list(child_map(profile_map(profile, "plugins"), "score", position=0), "enabled")
     for name in pinned:
         entry = CommentedMap()
         entry["name"] = name
-        entry["weight"] = OLD_DEFAULT_WEIGHTS[name]
+        entry["weight"] = weights[name]
         target.append(entry)
-    old = ", ".join(f"{n} {OLD_DEFAULT_WEIGHTS[n]}" for n in pinned)
+    old = ", ".join(f"{n} {weights[n]}" for n in pinned)
     new = ", ".join(f"{n} {V1_DEFAULT_WEIGHTS[n]}" for n in pinned)
     notes.change(where, f"plugins.score.enabled: kept the default weights {version} scored with ({old}); v1's "
                         f"defaults are {new}: delete these entries to take them")

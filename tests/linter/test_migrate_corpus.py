@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from linter.engine import load_scheduler_model
 from linter.formats.policy import legacy_model
@@ -106,6 +107,24 @@ def test_v1_shaped_files_score_as_before(path: Path) -> None:
         if "v1beta2" in text:
             expected.update({k: v for k, v in PRE_V1BETA3_WEIGHTS.items() if k in expected})
         assert dict(after.score_plugin_weights) == expected
+
+
+V1BETA3 = [p for p in CORPUS if "config.k8s.io/v1beta3\n" in p.read_text() and "kind: ConfigMap" not in p.read_text()
+           and "RequestedToCapacityRatio\n" not in p.read_text()]
+
+
+@pytest.mark.parametrize("path", V1BETA3, ids=lambda p: p.name)
+def test_v1beta3_content_is_kept_as_written(path: Path) -> None:
+    # v1beta3 is v1's shape: only the apiVersion changes, and names that never existed since v1beta2 go
+    before = yaml.safe_load(path.read_text())
+    after = yaml.safe_load(migrate_text(path.read_text()).text)
+    before["apiVersion"] = "kubescheduler.config.k8s.io/v1"
+    for profile in before.get("profiles") or []:
+        score = (profile.get("plugins") or {}).get("score") or {}
+        score["disabled"] = [e for e in score.get("disabled") or [] if e["name"] != "NodeResourcesLeastAllocated"]
+        if not score["disabled"]:
+            del score["disabled"]
+    assert after == before
 
 
 def test_rtcr_policy_scores_as_the_legacy_engine_says() -> None:
@@ -209,3 +228,21 @@ def test_weights_above_100_are_divided_exactly() -> None:
 
 def test_shared_folder_is_there() -> None:
     assert os.path.isdir(WILD / "files"), f"{WILD} missing: set BINPACK_GUARD_SHARED"
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_damaged_files_never_crash(path: Path) -> None:
+    # every prefix cut at a line end, and a few type confusions: a result or MigrateError, nothing else
+    from linter.migrate import MigrateError
+
+    text = path.read_text()
+    variants = [text[:i] for i in range(0, len(text), max(1, len(text) // 8))]
+    variants += [text.replace("weight: ", "weight: x"), text.replace("- name:", "- nam:"),
+                 text.replace("profiles:", "profiles: 3\nx:"), text.replace('"weight"', '"weight": null, "w"')]
+    for variant in variants:
+        try:
+            migration = migrate_text(variant)
+        except MigrateError as exc:
+            assert "\n" not in str(exc)
+            continue
+        check(migration, path.name)
