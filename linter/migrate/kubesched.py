@@ -40,18 +40,20 @@ def migrate_config(config: CommentedMap, notes: Notes) -> None:
                          "1.36)")
     profiles = _profiles(config, notes)
     _into_first_profile(config, profiles, notes)
-    _into_args(config, profiles, notes)
-    _algorithm_source(config, profiles, notes)
+    source = config.get("algorithmSource")
     for key, why in DROPPED_TOP_LEVEL.items():
-        if key in config:
-            del config[key]
+        if key in config and not (key == "algorithmSource" and is_map(source) and "policy" in source):
             notes.change("", f"{key} dropped: {why}")
+        config.pop(key, None)
     _leader_election(config, notes)
     if not profiles and version in PRE_V1BETA3:  # the default profile gets the weights this file ran with
         _ensure_profile(config, profiles)["schedulerName"] = "default-scheduler"
     for i, profile in enumerate(profiles):
         if is_map(profile):
             migrate_profile(profile, f"profiles[{i}]", version, notes)
+    # after the profiles: these write v1 names (postFilter, NodeResourcesFit) that must not be renamed again
+    _into_args(config, profiles, notes)
+    _algorithm_source(source, config, profiles, notes)
 
 
 def _profiles(config: CommentedMap, notes: Notes) -> list[Any]:
@@ -128,8 +130,7 @@ def _plugin_args(profile: CommentedMap, plugin: str) -> CommentedMap:
     return entry["args"]  # type: ignore[no-any-return]
 
 
-def _algorithm_source(config: CommentedMap, profiles: list[Any], notes: Notes) -> None:
-    source = config.get("algorithmSource")
+def _algorithm_source(source: Any, config: CommentedMap, profiles: list[Any], notes: Notes) -> None:
     if not is_map(source):
         return
     if is_map(source.get("policy")):

@@ -246,3 +246,26 @@ def test_damaged_files_never_crash(path: Path) -> None:
             assert "\n" not in str(exc)
             continue
         check(migration, path.name)
+
+
+def test_v1alpha1_points_preemption_and_policy_source() -> None:
+    text = ("apiVersion: kubescheduler.config.k8s.io/v1alpha1\nkind: KubeSchedulerConfiguration\nschedulerName: my\n"
+            "algorithmSource: {policy: {file: {path: /etc/policy.json}}}\ndisablePreemption: true\n"
+            "plugins:\n  postFilter:\n    enabled:\n    - name: Foo\n  unreserve:\n    enabled:\n    - name: Foo\n")
+    migration = migrate_text(text)
+    profile = yaml.safe_load(migration.text)["profiles"][0]
+    assert profile["schedulerName"] == "my"
+    assert profile["plugins"]["postFilter"] == {"disabled": [{"name": "DefaultPreemption"}]}
+    assert profile["plugins"]["preScore"] == {"enabled": [{"name": "Foo"}]}  # v1alpha1's postFilter
+    assert profile["plugins"]["reserve"] == {"enabled": [{"name": "Foo"}]}
+    assert [n.where for n in migration.errors] == ["algorithmSource"]
+    assert "algorithmSource" not in yaml.safe_load(migration.text)
+
+
+def test_two_resource_strategies_cannot_both_stay() -> None:
+    text = ('{"kind": "Policy", "apiVersion": "v1", "priorities": [{"name": "LeastRequestedPriority", "weight": 1},'
+            ' {"name": "MostRequestedPriority", "weight": 4}]}')
+    migration = migrate_text(text)
+    assert ["kept MostRequestedPriority (weight 4)" in n.message for n in migration.errors] == [True]
+    profile = _profile(load_scheduler_model(migration.text, "p.json")[0])  # type: ignore[arg-type]
+    assert profile.fit is not None and profile.fit.strategy == "MostAllocated" and profile.fit_weight == 4
