@@ -109,7 +109,8 @@ def test_policy_configmap_key_is_renamed_and_said_so(capsys: pytest.CaptureFixtu
 
 
 def test_only_the_first_document_of_a_bare_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    second = "---\n# kept as written\napiVersion: kubescheduler.config.k8s.io/v1beta2\nkind: KubeSchedulerConfiguration\n"
+    second = ("---\n# kept as written\napiVersion: kubescheduler.config.k8s.io/v1beta2\n"
+              "kind: KubeSchedulerConfiguration\n")
     target = tmp_path / "two.yaml"
     target.write_text((DATA / "seed-ja-rtcr-v1beta1.yaml").read_text() + second)
     code, out, err = run(capsys, str(target))
