@@ -43,11 +43,20 @@ def fold_resource_scoring(profile: CommentedMap, where: str, version: str, notes
         if not was_enabled and old and chosen != "NodeResourcesLeastAllocated":
             notes.change(where, f"{chosen} was only configured, not enabled at score: in {version} that left the "
                                 "LeastAllocated default scoring; v1 scores with the configured strategy")
-    elif old and any(ref["name"] in ("NodeResourcesLeastAllocated", "*") for _, _, ref in disabled):
+        elif was_enabled and old and chosen != "NodeResourcesLeastAllocated" and not _least_disabled(plugins, disabled):
+            notes.change(where, f"NodeResourcesLeastAllocated, a default score plugin in {version}, scored beside "
+                                f"{chosen} (it was not disabled); v1 has one strategy, so only "
+                                f"{FOLDED_SCORE_PLUGINS[chosen]} scores now")
+    elif old and any(ref["name"] == "NodeResourcesLeastAllocated" for _, _, ref in disabled):
         notes.change(where, "NodeResourcesLeastAllocated was disabled: NodeResourcesFit is disabled at score "
                             "(it still filters)")
     _drop_disabled(plugins, where, disabled, chosen is None and old, old, notes)
     _drop_configs(profile, where, configs, chosen, notes)
+
+
+def _least_disabled(plugins: CommentedMap, disabled: list[tuple[str, int, CommentedMap]]) -> bool:
+    everything = any(e["name"] == "*" for _, e in _refs(plugins, "score", "disabled"))
+    return everything or any(ref["name"] == "NodeResourcesLeastAllocated" for _, _, ref in disabled)
 
 
 def _refs(plugins: CommentedMap, point: str, which: str) -> list[tuple[int, CommentedMap]]:
