@@ -274,3 +274,18 @@ def test_two_resource_strategies_cannot_both_stay() -> None:
     assert ["kept MostRequestedPriority (weight 4)" in n.message for n in migration.errors] == [True]
     profile = _profile(load_scheduler_model(migration.text, "p.json")[0])  # type: ignore[arg-type]
     assert profile.fit is not None and profile.fit.strategy == "MostAllocated" and profile.fit_weight == 4
+
+
+def test_least_allocated_default_beside_another_strategy_is_said() -> None:
+    text = ("apiVersion: kubescheduler.config.k8s.io/v1beta1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+            "- plugins:\n    score:\n      enabled:\n      - name: NodeResourcesMostAllocated\n        weight: 3\n")
+    migration = migrate_text(text)
+    assert any("scored beside NodeResourcesMostAllocated" in n.message for n in migration.notes)
+    profile = _profile(load_scheduler_model(migration.text, "x.yaml")[0])  # type: ignore[arg-type]
+    assert profile.fit is not None and profile.fit.strategy == "MostAllocated" and profile.fit_weight == 3
+
+
+def test_disabling_least_allocated_after_v1beta1_did_nothing_and_still_does_nothing() -> None:
+    migration = migrate_text((WILD / "files" / "sp-doc-tlp-1.yaml").read_text())
+    assert any("disabling it did nothing (NodeResourcesFit kept scoring" in n.message for n in migration.notes)
+    assert "NodeResourcesLeastAllocated" not in migration.text.split("\napiVersion")[1]
