@@ -29,7 +29,7 @@ from linter.migrate.facts import OLD_VERSIONS, POLICY_CONFIGMAP_KEY, V1, V1_CONF
 from linter.migrate.kubesched import is_old_config, migrate_config
 from linter.migrate.notes import CHANGE, ERROR, MigrateError, Note, Notes
 from linter.migrate.policy import migrate_policy
-from linter.migrate.tree import is_map, plain, rename_key
+from linter.migrate.tree import commented, is_map, plain, rename_key
 
 _SEPARATOR = re.compile(r"^(?:---|\.\.\.)(?:[ \t]+#.*|[ \t]*)$")
 HEADER = "Migrated to kube-scheduler 1.36 (kubescheduler.config.k8s.io/v1) by binpack-lint migrate:"
@@ -189,7 +189,7 @@ def _migrate_document(body: str, data: Any, start: int,
             continue
         where = f"ConfigMap data[{key!r}]"
         as_json = value.lstrip().startswith("{")
-        inner_data = json.loads(value) if as_json else _yaml(value).load(value)
+        inner_data = commented(json.loads(value)) if as_json else _yaml(value).load(value)
         inner_notes = Notes()
         migrated = _rewrite(inner_data, inner, inner_notes)
         new_key = key
@@ -240,8 +240,6 @@ def _migrate_json(text: str) -> Migration:
     if kind not in ("config", "policy"):
         raise MigrateError("no KubeSchedulerConfiguration or legacy scheduler Policy found (nothing to migrate)")
     if kind == "config":
-        from linter.migrate.tree import commented
-
         data = commented(data)
     out = plain(_rewrite(data, kind, notes))
     rendered = json.dumps(out, indent=2, ensure_ascii=False) + "\n"

@@ -179,3 +179,17 @@ def test_help_and_the_console_script() -> None:
     assert "--write" in result.stdout and "Exit codes: 0" in result.stdout
     top = subprocess.run([sys.executable, "-m", "linter", "--help"], capture_output=True, text=True, check=False)
     assert "'migrate FILE'" in top.stdout
+
+
+def test_json_config_inside_a_configmap_stays_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    target = tmp_path / "cm.yaml"
+    target.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\ndata:\n  config.json: "
+                      "'{\"apiVersion\": \"kubescheduler.config.k8s.io/v1beta3\", \"kind\": "
+                      "\"KubeSchedulerConfiguration\", \"profiles\": [{\"schedulerName\": \"x\"}]}'\n")
+    code, out, _ = run(capsys, str(target))
+    assert code == 0
+    inner = json.loads(yaml.safe_load(out)["data"]["config.json"])
+    assert inner == {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+                     "profiles": [{"schedulerName": "x"}]}
