@@ -2,7 +2,8 @@
 
 ``binpack-lint [lint] [OPTIONS] PATH...`` lints (``lint`` is the default sub-command, so a first
 argument that names no sub-command starts a lint: a file literally named ``rules`` is ``./rules``);
-``rules`` lists the rules, ``rule BPLnnn`` documents one, ``explain`` scores a pod node by node.
+``rules`` lists the rules, ``rule BPLnnn`` documents one, ``explain`` scores a pod node by node,
+``migrate FILE`` rewrites a removed-version scheduler config or a legacy Policy for 1.36.
 
 Adding a sub-command is one module ``linter/cli/<name>.py`` that exposes
 
@@ -30,11 +31,11 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TextIO
 
-from linter.cli import explain, lint, rule, rules
+from linter.cli import explain, lint, migrate, rule, rules
 from linter.cli.common import EXIT_FINDINGS, EXIT_USAGE, PROG, CliParser, UsageError
 from linter.config import ConfigError
 
-COMMANDS: tuple[ModuleType, ...] = (lint, rules, rule, explain)
+COMMANDS: tuple[ModuleType, ...] = (lint, rules, rule, explain, migrate)
 DEFAULT = lint
 
 
@@ -43,7 +44,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     parser = CliParser(
         prog=PROG,
         description="Lint kube-scheduler, legacy Policy and Volcano scheduler configs and PriorityClasses, "
-        "and explain how the scheduler scores a pod.",
+        "explain how the scheduler scores a pod, and migrate old scheduler configs to v1.",
         epilog=f"Without a sub-command, '{PROG} PATH...' is '{PROG} lint PATH...'. "
         "Exit codes: 0 clean, 1 error findings, 2 usage/config/unreadable.",
     )

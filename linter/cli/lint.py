@@ -31,7 +31,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         NAME, prog=PROG, help=HELP,
         description="Lint kube-scheduler, legacy Policy and Volcano scheduler configs and PriorityClasses.",
         epilog="Other sub-commands: 'rules' lists the rules, 'rule BPLnnn' documents one, "
-        "'explain' explains scores. Exit codes: 0 clean, 1 error findings, 2 usage/config/unreadable.",
+        "'explain' explains scores, 'migrate FILE' rewrites an old config for kube-scheduler 1.36. "
+        "Exit codes: 0 clean, 1 error findings, 2 usage/config/unreadable.",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH",
                         help="files or directories (recursing into *.yaml, *.yml, *.json, *.conf, *.cfg); - for stdin")

@@ -24,7 +24,7 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import LiteralScalarString
 
-from linter.formats.policy import HANDLER as POLICY
+from linter.formats.policy.handler import HANDLER as POLICY
 from linter.migrate.facts import OLD_VERSIONS, POLICY_CONFIGMAP_KEY, V1, V1_CONFIGMAP_KEY
 from linter.migrate.kubesched import is_old_config, migrate_config
 from linter.migrate.notes import CHANGE, ERROR, MigrateError, Note, Notes

@@ -17,7 +17,7 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from linter.formats.policy_validate import validation_errors
+from linter.formats.policy.validate import validation_errors
 from linter.gofmt import format_duration
 from linter.migrate import facts as f
 from linter.migrate.notes import Notes

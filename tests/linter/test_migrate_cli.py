@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from linter.cli import main
-from linter.migrate import cli as migrate_cli
+from linter.cli import migrate as migrate_cli
 from tests.paths import SHARED
 
 WILD = SHARED / "wild" / "files"
@@ -147,7 +147,7 @@ def test_unfixable_config_still_prints_and_exits_1(capsys: pytest.CaptureFixture
 def test_unknown_plugin_is_reported_with_the_linter_finding(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, str(WILD / "w-reverse-sort-v1alpha2.yaml"))
     assert code == 1 and out
-    assert 'error BPL151 initializing profiles: creating profile for scheduler name default-scheduler: ' \
+    assert 'error [BPL151] initializing profiles: creating profile for scheduler name default-scheduler: ' \
            'QueueSortPlugin "ReverseSort" does not exist' in err
 
 
@@ -178,7 +178,10 @@ def test_help_and_the_console_script() -> None:
     assert result.returncode == 0
     assert "--write" in result.stdout and "Exit codes: 0" in result.stdout
     top = subprocess.run([sys.executable, "-m", "linter", "--help"], capture_output=True, text=True, check=False)
-    assert "'migrate FILE'" in top.stdout
+    assert "migrate             rewrite a removed-version scheduler config" in top.stdout
+    lint = subprocess.run([sys.executable, "-m", "linter", "lint", "--help"], capture_output=True, text=True,
+                          check=False)
+    assert "'migrate FILE'" in lint.stdout
 
 
 def test_json_config_inside_a_configmap_stays_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

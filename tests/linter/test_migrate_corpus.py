@@ -22,8 +22,8 @@ import pytest
 import yaml
 
 from linter.engine import load_scheduler_model
-from linter.formats.policy import legacy_model
-from linter.kubesched.registry import PLUGINS
+from linter.formats.kubesched.registry import PLUGINS
+from linter.formats.policy.handler import legacy_model
 from linter.migrate import check, migrate_text
 from linter.model import KubeSchedulerModel, Profile, ResourceWeight, ShapePoint
 from tests.paths import SHARED

@@ -1,4 +1,4 @@
-"""``binpack-lint migrate FILE [--write]``: the command line of :mod:`linter.migrate`.
+"""``binpack-lint migrate FILE [--write]``: the command line of :mod:`linter.migrate` (issue 8).
 
 Prints the migrated file on stdout (or, with ``--write``, replaces the file atomically: a
 temporary file in the same directory, fsync'd, then renamed over the original, keeping its
@@ -13,15 +13,10 @@ from __future__ import annotations
 import argparse
 import os
 import stat
-import sys
 import tempfile
 from typing import Any, TextIO
 
-from linter.findings import Severity
-from linter.migrate.documents import migrate_text
-from linter.migrate.notes import ERROR, MigrateError
-from linter.migrate.verify import check
-from linter.textfile import TextFileError, read_text
+from linter.cli.common import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 
 NAME = "migrate"
 HELP = "rewrite a removed-version scheduler config or a legacy Policy for kube-scheduler 1.36 (v1)"
@@ -36,46 +31,45 @@ MAX_BYTES = 10 * 1024 * 1024
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION, epilog=EPILOG)
-    configure(parser)
-    return parser
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the config file to migrate")
     parser.add_argument("--write", action="store_true",
                         help="replace FILE with the result (atomically) instead of printing it")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only errors on stderr, not the changes")
+    return parser
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from linter.findings import Severity  # here, not at the top: --help stays fast
+    from linter.migrate import ERROR, MigrateError, check, migrate_text
+    from linter.textfile import TextFileError, read_text
+
     path: str = args.file
     try:
         text = read_text(path, MAX_BYTES)
         migration = migrate_text(text)
     except (TextFileError, MigrateError) as exc:
         err.write(f"{path}: error: {exc}\n")
-        return 2
+        return EXIT_USAGE
     findings = check(migration, path)
     for note in migration.notes:
         if note.level == ERROR or not args.quiet:
             err.write(f"{path}: {'error' if note.level == ERROR else 'changed'}: {note.render()}\n")
     for finding in findings:
         if finding.severity is Severity.ERROR or not args.quiet:
-            err.write(f"{finding.path}:{finding.line}:{finding.column}: {finding.severity.value} "
-                      f"{finding.rule} {finding.message}\n")
+            err.write(finding.as_text() + "\n")
     if args.write:
         if migration.changed:
             try:
                 write_atomically(path, migration.text)
             except OSError as exc:
                 err.write(f"{path}: error: cannot write: {exc.strerror or exc}\n")
-                return 2
+                return EXIT_USAGE
             if not args.quiet:
                 err.write(f"{path}: written\n")
     else:
         out.write(migration.text)
     failed = migration.errors or any(f.severity is Severity.ERROR for f in findings)
-    return 1 if failed else 0
+    return EXIT_FINDINGS if failed else EXIT_CLEAN
 
 
 def write_atomically(path: str, text: str) -> None:
@@ -95,10 +89,3 @@ def write_atomically(path: str, text: str) -> None:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
-
-
-def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """``binpack-lint migrate ...`` until the sub-command parser exists: parse and run."""
-    parser = argparse.ArgumentParser(prog=f"binpack-lint {NAME}", description=DESCRIPTION, epilog=EPILOG)
-    configure(parser)
-    return run(parser.parse_args(argv), out or sys.stdout, err or sys.stderr)
