@@ -43,6 +43,7 @@ def migrate_policy(policy: dict[str, Any], notes: Notes) -> CommentedMap:
         disabled = [name for name in f.V1_DEFAULT_FILTER_1_22 if name not in filters]
         if disabled:
             plugins["filter"] = CommentedMap(disabled=_refs(disabled))
+            plugins["filter"].yaml_add_eol_comment("no Policy predicate selected these", "disabled")
             notes.change("profiles[0].plugins.filter", "disabled the default filters no Policy predicate selected: "
                          + ", ".join(disabled))
     if plugins:
@@ -147,9 +148,11 @@ def _score(keys: dict[str, int], notes: Notes) -> CommentedMap:
     score = CommentedMap()
     if order:
         score["enabled"] = CommentedSeq(CommentedMap(name=p, weight=weights[p]) for p in order)
+        score.yaml_add_eol_comment("the Policy's priorities, with their weights", "enabled")
     disabled = [p for p in f.V1_DEFAULT_SCORE if p not in weights]
     if disabled:
         score["disabled"] = _refs(disabled)
+        score.yaml_add_eol_comment("not among the Policy's priorities", "disabled")
         notes.change("profiles[0].plugins.score", "disabled the default score plugins the Policy did not list: "
                      + ", ".join(disabled))
     return score

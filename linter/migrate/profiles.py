@@ -118,6 +118,8 @@ def _pin_old_weights(profile: CommentedMap, where: str, version: str, notes: Not
         entry = CommentedMap()
         entry["name"] = name
         entry["weight"] = weights[name]
+        entry.yaml_add_eol_comment(f"the {version.rsplit('/', 1)[-1]} default; v1's is {V1_DEFAULT_WEIGHTS[name]}",
+                                   "weight")
         target.append(entry)
     old = ", ".join(f"{n} {weights[n]}" for n in pinned)
     new = ", ".join(f"{n} {V1_DEFAULT_WEIGHTS[n]}" for n in pinned)
