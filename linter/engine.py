@@ -21,6 +21,7 @@ from linter.filecodes import INTERNAL_ERROR as CODE_INTERNAL
 from linter.filecodes import UNREADABLE_FILE as CODE_UNREADABLE
 from linter.filecodes import UNRECOGNIZED_DOCUMENT as CODE_UNRECOGNIZED
 from linter.findings import Finding, Severity, Violation
+from linter.messages import readable
 from linter.formats.base import FormatContext
 from linter.model import SchedulerModel
 from linter.settings import LintSettings
@@ -202,7 +203,8 @@ def _stamp(rule: Any, doc: Document, v: Violation) -> Finding:
         line, col = doc.map(*v.position)
     else:
         line, col = doc.locate(v.pointer, key=v.on_key)
-    return Finding(doc.path, line, col, rule.CODE, v.severity or rule.SEVERITY, v.message)  # overrides: _finish
+    return Finding(doc.path, line, col, rule.CODE, v.severity or rule.SEVERITY, v.message,  # overrides: _finish
+                   v.detail)
 
 
 def _kind_of(a: _Analyzed) -> str:
@@ -249,7 +251,8 @@ def _finish(findings: list[Finding], settings: LintSettings, texts: dict[str, st
         if settings.is_enabled(f.rule) and not is_suppressed(f, texts.get(f.path))
     ]
     kept = [
-        Finding(f.path, f.line, f.column, f.rule, settings.severity_overrides.get(f.rule, f.severity), f.message)
+        Finding(f.path, f.line, f.column, f.rule, settings.severity_overrides.get(f.rule, f.severity),
+                *readable(f.message, f.detail))
         for f in kept
     ]
     return sorted(set(kept))

@@ -41,6 +41,7 @@ class Violation:
     on_key: bool = False
     position: tuple[int, int] | None = None
     severity: Severity | None = None
+    detail: str = ""  # the program's verbatim text when the message is a readable summary of it
 
 
 @dataclass(frozen=True, order=True)
@@ -53,9 +54,10 @@ class Finding:
     rule: str
     severity: Severity
     message: str
+    detail: str = ""  # verbatim program text (may span lines); shown after the message, never instead
 
     def as_dict(self) -> dict[str, object]:
-        return {
+        fields: dict[str, object] = {
             "path": self.path,
             "line": self.line,
             "column": self.column,
@@ -63,10 +65,25 @@ class Finding:
             "severity": self.severity.value,
             "message": self.message,
         }
+        if self.detail:
+            fields["detail"] = self.detail
+        return fields
 
     def as_text(self) -> str:
         """``path:line:col: severity [BPLnnn] message``: the one line every text output prints."""
         return f"{self.path}:{self.line}:{self.column}: {self.severity.value} [{self.rule}] {one_line(self.message)}"
+
+    def as_text_block(self) -> str:
+        """``as_text`` followed by the detail, if any, as indented continuation lines."""
+        return "\n".join([self.as_text(), *(DETAIL_INDENT + line for line in detail_lines(self.detail))])
+
+
+DETAIL_INDENT = "    "
+
+
+def detail_lines(detail: str) -> list[str]:
+    """The detail as printable continuation lines (each control character escaped as in ``one_line``)."""
+    return [one_line(line) for line in detail.replace("\r\n", "\n").replace("\r", "\n").split("\n")] if detail else []
 
 
 def one_line(text: str) -> str:

@@ -38,7 +38,8 @@ def format_finding(f: Finding, root: str = "") -> str:
         f"{key}={escape_property(value)}"
         for key, value in (("file", path), ("line", str(f.line)), ("col", str(f.column)), ("title", f.rule))
     )
-    return f"::{f.severity.value} {props}::{escape_data(f.message)}"
+    text = f"{f.message}\n\n{f.detail}" if f.detail else f.message
+    return f"::{f.severity.value} {props}::{escape_data(text)}"
 
 
 class Reporter:

@@ -46,9 +46,9 @@ class Reporter:
             warnings = [f for f in findings if f.severity is Severity.WARNING]
             for f in errors:
                 failure = ET.SubElement(case, "failure", type=f.rule, message=_xml_safe(one_line(f.message)))
-                failure.text = _xml_safe(f.as_text())
+                failure.text = _xml_safe(f.as_text_block())
             if warnings:
-                ET.SubElement(case, "system-out").text = _xml_safe("\n".join(f.as_text() for f in warnings))
+                ET.SubElement(case, "system-out").text = _xml_safe("\n".join(f.as_text_block() for f in warnings))
             failed += bool(errors)
         suite.set("failures", str(failed))
         suite.set("errors", "0")

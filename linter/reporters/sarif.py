@@ -91,7 +91,7 @@ class Reporter:
         location: dict[str, Any] = {"uri": uri}
         if relative:
             location["uriBaseId"] = "%SRCROOT%"
-        return {
+        result: dict[str, Any] = {
             "ruleId": f.rule,
             "ruleIndex": rule_index,
             "level": _LEVEL[f.severity],
@@ -101,3 +101,6 @@ class Reporter:
                 "region": {"startLine": f.line, "startColumn": f.column},
             }}],
         }
+        if f.detail:  # the program's verbatim text; the message is its readable summary
+            result["properties"] = {"detail": f.detail}
+        return result

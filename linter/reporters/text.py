@@ -1,5 +1,9 @@
 """``text``: one finding per line, ``path:line:col: severity [BPLnnn] message``, on stdout.
 
+A finding with a ``detail`` (the program's verbatim text) is followed by that text as continuation
+lines indented by four spaces, which never start with a path, so ``grep``/quickfix still see one
+line per finding.
+
 The one-line summary ("2 errors, 1 warning in 3 files") goes to stderr, so stdout stays a
 plain list that grep, editors' quickfix parsers and ``wc -l`` can read; ``-q`` drops it.
 """
@@ -34,7 +38,7 @@ class Reporter:
         pass
 
     def finding(self, finding: Finding) -> None:
-        self._out.write(finding.as_text() + "\n")
+        self._out.write(finding.as_text_block() + "\n")
 
     def finish(self, summary: RunSummary) -> None:
         self._out.flush()

@@ -61,7 +61,7 @@ def test_verdict_and_text(case_id: str, case: dict[str, Any]) -> None:
         assert errors == [], f"{case_id}: accepted by kube-scheduler but got {errors}"
         return
     assert errors, f"{case_id}: rejected by kube-scheduler but no error finding"
-    messages = [f.message for f in errors]
+    messages = [f"{f.message}\n{f.detail}" for f in errors]  # the verbatim text may be the detail
     for expected in case["errors"]:
         want = _expected_text(expected)
         assert any(want in m for m in messages), f"{case_id}: no finding contains {want!r}; got {messages}"

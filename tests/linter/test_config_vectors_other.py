@@ -99,8 +99,8 @@ def test_volcano_case(case: dict[str, Any]) -> None:
         # a yaml.v2 type error lists one "line N: ..." per problem; each gets its own finding
         pieces = error.split("\n  ")[1:] if error.startswith("yaml: unmarshal errors:") else [error]
         for piece in pieces:
-            assert any(piece in f.message for f in _errors(findings)), (piece, findings)
+            assert any(piece in f"{f.message}\n{f.detail}" for f in _errors(findings)), (piece, findings)
     for line in case["expected"].get("runtimeLog", []):
         message = line if isinstance(line, str) else json.dumps(line)
         if message.startswith(PREDICTED_LOGS):
-            assert any(message in f.message for f in findings), (message, findings)
+            assert any(message in f"{f.message}\n{f.detail}" for f in findings), (message, findings)

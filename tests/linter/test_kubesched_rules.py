@@ -95,9 +95,9 @@ def test_removed_version_message_names_release_and_scheduler_text() -> None:
     findings = lint_text(text, "a.yaml")
     (f,) = findings
     assert f.rule == "BPL011"
-    assert f.message.startswith('no kind "KubeSchedulerConfiguration" is registered for version '
-                                '"kubescheduler.config.k8s.io/v1beta2" in scheme')
-    assert "removed in Kubernetes 1.28" in f.message
+    assert f.detail.startswith('no kind "KubeSchedulerConfiguration" is registered for version '
+                               '"kubescheduler.config.k8s.io/v1beta2" in scheme')
+    assert "removed in Kubernetes 1.28" in f.message and "binpack-lint migrate" in f.message
 
 
 def test_migration_hint_spells_the_v1_equivalent() -> None:
@@ -106,8 +106,9 @@ def test_migration_hint_spells_the_v1_equivalent() -> None:
             "      - {utilization: 0, score: 10}\n      resources:\n      - {name: intel.com/foo, weight: 3}\n")
     hints = [f for f in lint_text(text, "a.yaml") if f.rule == "BPL013"]
     assert len(hints) == 1
-    assert '"type":"RequestedToCapacityRatio"' in hints[0].message
-    assert '"shape":[{"utilization":0,"score":10}]' in hints[0].message
+    assert "NodeResourcesFit" in hints[0].message and len(hints[0].message) <= 200
+    assert '"type":"RequestedToCapacityRatio"' in hints[0].detail
+    assert '"shape":[{"utilization":0,"score":10}]' in hints[0].detail
 
 
 def test_multiple_fit_errors_first_finding_carries_the_whole_scheduler_output() -> None:
@@ -117,6 +118,8 @@ def test_multiple_fit_errors_first_finding_carries_the_whole_scheduler_output() 
     assert [(f.line) for f in findings] == [8, 10]
     head = ('initializing profiles: creating profile for scheduler name default-scheduler: '
             'initializing plugin "NodeResourcesFit": ')
-    assert findings[0].message.startswith(head + "[scoringStrategy.type: Unsupported value: \"Most\"")
-    assert findings[1].message == head + ("scoringStrategy.resources[0].weight: Invalid value: 200: "
+    # the readable message names profile and plugin; the detail is the scheduler's whole output
+    assert findings[0].detail.startswith(head + "[scoringStrategy.type: Unsupported value: \"Most\"")
+    assert findings[1].message.startswith("profile default-scheduler, plugin NodeResourcesFit: ")
+    assert findings[1].detail == head + ("scoringStrategy.resources[0].weight: Invalid value: 200: "
                                           "resource weight of cpu not in valid range (0, 100]")

@@ -62,7 +62,7 @@ def test_model_and_migration_snippet_round_trip() -> None:
     assert strategy["requestedToCapacityRatio"]["shape"] == args["shape"]
     assert strategy["resources"] == args["resources"]
     migration = [f for f in lint_text(text, "p.json") if f.rule == "BPL303"]
-    assert len(migration) == 1 and "resource nvidia.com/gpu has 150" in migration[0].message
+    assert len(migration) == 1 and "resource nvidia.com/gpu has 150" in migration[0].detail
 
 
 def test_rtcr_without_resources_migrates_with_cpu_and_memory() -> None:

@@ -38,6 +38,9 @@ FINDINGS = sorted([
     Finding("<stdin>", 2, 9, "BPL005", Severity.ERROR, "document nests deeper than 200 levels"),
     Finding("unicode/größe.yaml", 1, 1, "BPL002", Severity.ERROR, "not valid UTF-8 <&\"'> \x07"),
     Finding("/elsewhere/abs.yaml", 12, 3, "BPL001", Severity.ERROR, "invalid YAML: found character '\\t'"),
+    Finding("configs/old.yaml", 1, 13, "BPL011", Severity.ERROR,
+            "kubescheduler.config.k8s.io/v1beta2 was removed in Kubernetes 1.28",
+            'no kind "KubeSchedulerConfiguration" is registered\nfor version "v1beta2" \x1b[31m'),
 ])
 PATHS = ["configs/sched.yaml", "configs/clean.yaml", "odd dir/a,b:c%.yaml", "<stdin>", "/elsewhere/abs.yaml"]
 GOLDEN_NAMES = {"text": "text.txt", "json": "json.json", "sarif": "sarif.json", "github": "github.txt",
@@ -73,10 +76,13 @@ def test_every_format_has_a_golden_file() -> None:
 
 def test_text_lines_are_path_line_col_severity_code_message() -> None:
     stdout, stderr = render("text")
-    lines = stdout.splitlines()
-    assert len(lines) == len(FINDINGS)  # a message's line breaks never split a finding
+    # a message's line breaks never split a finding; a detail follows as indented continuation lines
+    lines = [line for line in stdout.splitlines() if not line.startswith("    ")]
+    assert len(lines) == len(FINDINGS)
     for line, f in zip(lines, FINDINGS, strict=True):
         assert line.startswith(f"{f.path}:{f.line}:{f.column}: {f.severity.value} [{f.rule}] ")
+    continuation = [line for line in stdout.splitlines() if line.startswith("    ")]
+    assert continuation == ['    no kind "KubeSchedulerConfiguration" is registered', '    for version "v1beta2" \\x1b[31m']
     errors = sum(f.severity is Severity.ERROR for f in FINDINGS)
     assert stderr.strip() == (f"binpack-lint: {errors} errors, {len(FINDINGS) - errors} warnings in {len(PATHS)} files")
 
@@ -131,7 +137,7 @@ def test_github_annotations_decode_back_to_the_findings() -> None:
         assert (level, _unescape(path), int(row), int(col), title) == (f.severity.value, f.path, f.line, f.column,
                                                                        f.rule)
         assert "\n" not in message and "\r" not in message
-        assert _unescape(message) == f.message
+        assert _unescape(message) == (f"{f.message}\n\n{f.detail}" if f.detail else f.message)
 
 
 def test_junit_has_one_case_per_file_and_a_failure_per_error() -> None:

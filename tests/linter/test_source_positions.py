@@ -57,5 +57,5 @@ def test_duplicate_key_finding_points_at_the_second_key() -> None:
            "parallelism: 2\n"
     (finding,) = lint_text(text, "c.yaml")
     assert (finding.rule, finding.line, finding.column) == ("BPL014", 4, 1)
-    assert finding.message == ('strict decoding error: yaml: unmarshal errors:\n  line 4: key "parallelism" '
+    assert finding.detail == ('strict decoding error: yaml: unmarshal errors:\n  line 4: key "parallelism" '
                                'already set in map')

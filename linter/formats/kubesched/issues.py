@@ -24,3 +24,4 @@ class Issue:
     on_key: bool = False
     position: tuple[int, int] | None = None  # document-local line/column, overrides pointer
     severity: Severity | None = None
+    detail: str = ""  # the scheduler's verbatim text when ``message`` is a readable summary of it

@@ -55,11 +55,10 @@ def lint_profile(p: Profile, built: Built | None) -> list[Issue]:
         if cfg.name == "NodeResourcesFitArgs":
             continue
         if cfg.name not in PLUGINS:
-            text = (f"pluginConfig {cfg.name!r}: kube-scheduler 1.36 has no plugin of that name, so it keeps these "
-                    f"args unread and ignores them")
+            text = f"pluginConfig {cfg.name!r}: kube-scheduler 1.36 has no plugin of that name and ignores these args"
             if cfg.name in LEGACY_SCORE_PLUGINS:
-                text += (f" ({cfg.name} was folded into NodeResourcesFit in v1beta2: use NodeResourcesFit args "
-                         f"scoringStrategy.type {LEGACY_SCORE_PLUGINS[cfg.name]})")
+                text += (f" (folded into NodeResourcesFit in v1beta2: use its scoringStrategy.type "
+                         f"{LEGACY_SCORE_PLUGINS[cfg.name]})")
         else:
             text = (f"pluginConfig {cfg.name!r}: the plugin is not enabled in {who}, so kube-scheduler ignores "
                     f"these args")

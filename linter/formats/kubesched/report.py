@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from linter.findings import Violation
+from linter.messages import MAX_MESSAGE
 
 
 def issues_of(code: str) -> Callable[[Any], Iterator[Violation]]:
@@ -13,9 +15,26 @@ def issues_of(code: str) -> Callable[[Any], Iterator[Violation]]:
 
     def check(ctx: Any) -> Iterator[Violation]:
         for issue in ctx.issues(code):
-            yield Violation(issue.message, issue.pointer, issue.on_key, issue.position, issue.severity)
+            message, detail = issue.message, issue.detail
+            if not detail and len(message) > MAX_MESSAGE and (short := _short_init_error(message)):
+                message, detail = short, message
+            yield Violation(message, issue.pointer, issue.on_key, issue.position, issue.severity, detail)
 
     return check
+
+
+_INIT = re.compile(r'initializing profiles: creating profile for scheduler name (?P<profile>[^:]*): '
+                   r'(?:initializing plugin "(?P<plugin>[^"]+)": )?(?P<rest>.*)', re.DOTALL)
+
+
+def _short_init_error(message: str) -> str | None:
+    """kube-scheduler's long plugin-construction error as "profile P, plugin X: <the field error>"."""
+    match = _INIT.fullmatch(message)
+    if match is None:
+        return None
+    where = f"profile {match['profile']}" + (f", plugin {match['plugin']}" if match["plugin"] else "")
+    short = f"{where}: {match['rest']}"
+    return short if len(short) <= MAX_MESSAGE and "\n" not in short else None
 
 
 def schema_only(ctx: Any) -> Iterator[Violation]:

@@ -34,9 +34,11 @@ def type_meta_issues(doc: Document) -> list[Issue]:
     elif "/" not in api_version:
         version = api_version
     if not kind:
-        return [Issue(c.TYPE_META, "decode", f"Object 'Kind' is missing in '{doc.text}'", ("kind",))]
+        return [Issue(c.TYPE_META, "decode", "Object 'Kind' is missing in this document", ("kind",),
+                      detail=f"Object 'Kind' is missing in '{doc.text}'")]
     if not version:
-        return [Issue(c.TYPE_META, "decode", f"Object 'apiVersion' is missing in '{doc.text}'", ("apiVersion",))]
+        return [Issue(c.TYPE_META, "decode", "Object 'apiVersion' is missing in this document", ("apiVersion",),
+                      detail=f"Object 'apiVersion' is missing in '{doc.text}'")]
     gv = f"{group}/{version}" if group else version
     if gv == V1 and kind == KIND:
         return []
@@ -46,9 +48,9 @@ def type_meta_issues(doc: Document) -> list[Issue]:
     text = f"no kind {go_quote(kind)} is registered for version {go_quote(gv)} {SCHEME}"
     if gv in REMOVED_VERSIONS and kind == KIND:
         served, removed = REMOVED_VERSIONS[gv]
-        text += (f"; {gv} was removed in Kubernetes {removed} (served in {served}): kube-scheduler 1.36 reads only "
-                 f"{V1}")
-        return [Issue(c.REMOVED_VERSION, "decode", text, ("apiVersion",)), *migration_hints(data)]
+        summary = (f"{gv} was removed in Kubernetes {removed} (served in {served}): kube-scheduler 1.36 reads only "
+                   f"{V1}; 'binpack-lint migrate' rewrites the file")
+        return [Issue(c.REMOVED_VERSION, "decode", summary, ("apiVersion",), detail=text), *migration_hints(data)]
     pointer = ("kind",) if gv == V1 else ("apiVersion",)
     return [Issue(c.UNKNOWN_VERSION, "decode", text, pointer)]
 
@@ -80,11 +82,12 @@ def migration_hints(data: dict[str, Any]) -> list[Issue]:
             if not isinstance(name, str):
                 continue
             if name in LEGACY_SCORE_PLUGINS:
-                text = (f"{name} is not a plugin in {V1} (folded into NodeResourcesFit in v1beta2); the v1 "
-                        f"equivalent is {_fit_equivalent(LEGACY_SCORE_PLUGINS[name], entry.get('args'))}")
+                text = (f"{name} is not a plugin in {V1} (folded into NodeResourcesFit in v1beta2); "
+                        "the v1 equivalent is in the detail")
+                detail = f"v1 equivalent: {_fit_equivalent(LEGACY_SCORE_PLUGINS[name], entry.get('args'))}"
                 if name == "RequestedToCapacityRatio":
-                    text += "; in v1 resource weights must be in 1..100 and shape points are checked at start-up"
-                hints.append(Issue(c.MIGRATION, "lint", text, (*base, "pluginConfig", j, "name")))
+                    detail += "\nin v1 resource weights must be in 1..100 and shape points are checked at start-up"
+                hints.append(Issue(c.MIGRATION, "lint", text, (*base, "pluginConfig", j, "name"), detail=detail))
             elif name in DROPPED_PLUGINS:
                 hints.append(Issue(c.MIGRATION, "lint", f"plugin {name} does not exist in {V1}; drop it",
                                    (*base, "pluginConfig", j, "name")))

@@ -30,9 +30,11 @@ def duplicate_key(ctx: PolicyContext) -> Iterator[Violation]:
 
 
 def removed(ctx: PolicyContext) -> Iterator[Violation]:
-    yield Violation("legacy scheduler Policy API removed in Kubernetes 1.23: no kube-scheduler since 1.23 reads it "
-                    "(--policy-config-file and --policy-configmap are gone); migrate to a KubeSchedulerConfiguration "
-                    "(kubescheduler.config.k8s.io/v1)", ("kind",))
+    yield Violation("legacy scheduler Policy API removed in Kubernetes 1.23: no kube-scheduler since 1.23 reads "
+                    "it; 'binpack-lint migrate' rewrites it as a KubeSchedulerConfiguration "
+                    "(kubescheduler.config.k8s.io/v1)",
+                    ("kind",), detail="--policy-config-file, --policy-configmap and --policy-configmap-namespace "
+                    "were removed with the Policy API in Kubernetes 1.23")
 
 
 def invalid(ctx: PolicyContext) -> Iterator[Violation]:
@@ -50,7 +52,8 @@ def rtcr_migration(ctx: PolicyContext) -> Iterator[Violation]:
     found = first_rtcr(ctx.data)
     if rtcr is None or found is None:
         return
-    caveats = "".join(f"; note: {c}" for c in v1_caveats(rtcr))
-    yield Violation(f"priority {rtcr.name!r} (weight {rtcr.weight}) in kubescheduler.config.k8s.io/v1: "
-                    f"{v1_one_line(rtcr)} -- {SCALE_NOTE}{caveats}",
-                    ("priorities", found[0], "argument", RTCR_KEY), on_key=True)
+    caveats = "".join(f"\nnote: {c}" for c in v1_caveats(rtcr))
+    yield Violation(f"priority {rtcr.name!r} (weight {rtcr.weight}): the kubescheduler.config.k8s.io/v1 "
+                    "equivalent is in the detail",
+                    ("priorities", found[0], "argument", RTCR_KEY), on_key=True,
+                    detail=f"{v1_one_line(rtcr)}\n{SCALE_NOTE}{caveats}")
