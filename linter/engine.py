@@ -25,7 +25,8 @@ from linter.messages import readable
 from linter.formats.base import FormatContext
 from linter.model import SchedulerModel
 from linter.settings import LintSettings
-from linter.source import Document, SourceError, parse_documents
+from linter.reading import read_stream
+from linter.source import Document
 from linter.textfile import TextFileError, decode, read_text
 from linter.unwrap import embedded_documents, is_configmap, list_items
 
@@ -159,18 +160,18 @@ def decode_bytes(raw: bytes, path: str, sink: list[Finding]) -> str | None:
 def _analyze_text(text: str, path: str, settings: LintSettings, *,
                   explicit: bool) -> tuple[list[_Analyzed], list[Finding]]:
     findings: list[Finding] = []
-    if not text.strip():
+    if not text.strip() and settings.kind != "kube-scheduler":  # the scheduler decodes an empty file too
         if explicit or settings.kind:
             sev = Severity.ERROR if settings.kind else Severity.WARNING
             findings.append(Finding(path, 1, 1, CODE_EMPTY, sev, "file is empty: nothing to check"))
         return [], findings
-    try:
-        documents = parse_documents(text, path, is_json=path.endswith(".json"))
-    except SourceError as exc:
+    reading = read_stream(text, path, settings.kind, is_json=path.endswith(".json"))
+    if (exc := reading.error) is not None:
         return [], [Finding(path, exc.line, exc.column, exc.code, Severity.ERROR, exc.message)]
+    findings.extend(reading.findings)
     analyzed: list[_Analyzed] = []
-    for doc in _flatten(documents, findings):
-        handler = formats.handler_for(doc.data, settings.kind, doc.embedded_key)
+    for doc in _flatten(reading.documents, findings):
+        handler = formats.handler_for(doc.data, settings.kind or reading.kind, doc.embedded_key)
         if handler is not None:
             analyzed.append(_Analyzed(doc, handler.analyze(doc)))
     if not analyzed and not findings and explicit:

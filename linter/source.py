@@ -83,6 +83,7 @@ class Document:
     is_json: bool = False
     mapper: PositionMapper | None = None  # set for documents embedded in another file's string
     embedded_key: str | None = None  # the ConfigMap data key this document came from
+    end_line: int = 0  # where the document ends: its "..." or the next "---" (document-local)
 
     def locate(self, pointer: Sequence[str | int], *, key: bool = False) -> tuple[int, int]:
         """Position of ``pointer`` in the *file*; falls back to the nearest ancestor that exists."""
@@ -191,6 +192,17 @@ class _Frame:
 
 def parse_documents(text: str, path: str, *, is_json: bool = False) -> list[Document]:
     """All documents of a YAML stream (JSON is YAML). Raises SourceError on the first problem."""
+    documents, error = parse_stream(text, path, is_json=is_json)
+    if error is not None:
+        raise error
+    return documents
+
+
+def parse_stream(text: str, path: str, *, is_json: bool = False) -> tuple[list[Document], SourceError | None]:
+    """The documents completed before the first problem, and that problem (None when the stream parses).
+
+    Programs that read only the first document of a file never see a problem in a later one.
+    """
     builder = _Builder(path, text, is_json)
     try:
         for event in yaml.parse(text, Loader=_Loader):
@@ -199,12 +211,14 @@ def parse_documents(text: str, path: str, *, is_json: bool = False) -> list[Docu
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or exc.context or "invalid YAML"
-        raise SourceError(f"invalid YAML: {problem}", line, col) from None
+        return builder.documents, SourceError(f"invalid YAML: {problem}", line, col)
     except yaml.YAMLError as exc:
-        raise SourceError(f"invalid YAML: {exc}") from None
+        return builder.documents, SourceError(f"invalid YAML: {exc}")
     except RecursionError:
-        raise SourceError(f"document nested deeper than {MAX_DEPTH} levels", code=INPUT_LIMIT) from None
-    return builder.documents
+        return builder.documents, SourceError(f"document nested deeper than {MAX_DEPTH} levels", code=INPUT_LIMIT)
+    except SourceError as exc:
+        return builder.documents, exc
+    return builder.documents, None
 
 
 class _Builder:
@@ -224,6 +238,7 @@ class _Builder:
             self.anchors = {}
         elif isinstance(event, yaml.DocumentEndEvent):
             assert self.doc is not None
+            self.doc.end_line = line
             self.documents.append(self.doc)
             self.doc = None
         elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):

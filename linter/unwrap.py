@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from linter.findings import Finding, Severity
-from linter.source import Document, Pointer, PositionMapper, SourceError, parse_documents
+from linter.reading import read_stream
+from linter.source import Document, Pointer, PositionMapper
 
 # Keys whose value is meant to be a config file: a parse error there is reported, elsewhere a
 # value that is not YAML is simply not a scheduler config.
@@ -53,18 +54,15 @@ def embedded_documents(doc: Document) -> tuple[list[Document], list[Finding]]:
         if not isinstance(value, str):
             continue
         mapper = _mapper_for(doc, ("data", key), value)
-        try:
-            inner = parse_documents(value, doc.path, is_json=key.endswith(".json"))
-        except SourceError as exc:
+        reading = read_stream(value, doc.path, None, is_json=key.endswith(".json"), embedded_key=key, mapper=mapper)
+        if (exc := reading.error) is not None:
             if key.endswith(CONFIG_KEY_SUFFIXES):
                 line, col = mapper(exc.line, exc.column)
                 problems.append(Finding(doc.path, line, col, exc.code, Severity.ERROR,
                                         f"data[{key!r}]: {exc.message}"))
             continue
-        for d in inner:
-            d.mapper = mapper
-            d.embedded_key = key
-            out.append(d)
+        problems.extend(reading.findings)
+        out.extend(reading.documents)
     return out, problems
 
 

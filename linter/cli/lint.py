@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from linter.cli.common import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, PROG, UsageError
 from linter.config import ConfigError, ProjectConfig, discover, load, normalize_selector
-from linter.filecodes import INTERNAL_ERROR, UNREADABLE_FILE
+from linter.filecodes import EMPTY_FILE, INTERNAL_ERROR, UNRECOGNIZED_DOCUMENT, UNREADABLE_FILE
 from linter.findings import Finding, Severity
 from linter.reporters import FORMAT_CHOICES, RunInfo, RunSummary, create, resolve_format
 from linter.settings import KINDS, LintSettings
@@ -76,12 +76,17 @@ def run(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return code
 
 
+# "nothing here to check" warnings: a file that is not a scheduler config never fails a run, even --strict
+NOT_CHECKED = frozenset({EMPTY_FILE, UNRECOGNIZED_DOCUMENT})
+
+
 def exit_code(findings: Sequence[Finding], *, strict: bool) -> int:
-    """2 for an unreadable path or an internal error, 1 for an error (any finding if strict), else 0."""
+    """2 for an unreadable path or an internal error, 1 for an error (with ``strict`` also a warning,
+    except the ones saying a file holds nothing to check), else 0."""
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if any(f.rule in (UNREADABLE_FILE, INTERNAL_ERROR) for f in errors):
         return EXIT_USAGE
-    if errors or (strict and findings):
+    if errors or (strict and any(f.rule not in NOT_CHECKED for f in findings)):
         return EXIT_FINDINGS
     return EXIT_CLEAN
 

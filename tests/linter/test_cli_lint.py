@@ -25,12 +25,15 @@ from linter.findings import Severity
 
 INVALID_YAML = "apiVersion: v1\nkind: [unclosed\n"
 NOT_A_CONFIG = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n"
+# a valid scheduler config followed by a document kube-scheduler never reads: one BPL006 warning
+TWO_DOCUMENTS = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n---\nkind: Other\n"
 
 
 @pytest.fixture()
 def files(tmp_path: Path) -> Path:
     (tmp_path / "broken.yaml").write_text(INVALID_YAML)
     (tmp_path / "deploy.yaml").write_text(NOT_A_CONFIG)
+    (tmp_path / "two-docs.yaml").write_text(TWO_DOCUMENTS)
     return tmp_path
 
 
@@ -64,7 +67,9 @@ def test_json_output_lists_findings_and_file_count(files: Path) -> None:
 
 @pytest.mark.parametrize(("args", "code"), [
     (["deploy.yaml"], 0),                       # warnings alone pass
-    (["--strict", "deploy.yaml"], 1),           # ... unless --strict
+    (["two-docs.yaml"], 0),
+    (["--strict", "two-docs.yaml"], 1),         # ... unless --strict
+    (["--strict", "deploy.yaml"], 0),           # a file that is not a scheduler config never fails
     (["broken.yaml"], 1),                       # an error finding
     (["--disable", "BPL001", "broken.yaml"], 0),
     (["--disable", "bpl0", "broken.yaml", "deploy.yaml"], 0),  # prefix, any case

@@ -88,7 +88,10 @@ def test_command_line_beats_the_config_file(project: Path) -> None:
 
 def test_strict_in_config_makes_warnings_fail(project: Path) -> None:
     (project / ".binpack-lint.yaml").write_text("strict: true\ndisable: [BPL001]\n")
-    assert lint_deep(project).code == 1
+    assert lint_deep(project).code == 0  # BPL004 alone: nothing to check is never a failure
+    (project / "sub" / "deeper" / "broken.yaml").write_text(
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n---\nkind: Other\n")
+    assert lint_deep(project).code == 1  # a real warning (BPL006) fails under strict
 
 
 BAD_CONFIGS = [

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 
 from linter.duplicatekeys import duplicate_keys
 from linter.findings import Severity, Violation
+from linter.gofmt import go_quote
 from linter.formats.priorityclass.handler import PriorityClassContext, field_pointer
 from linter.formats.priorityclass.validate import (
     already_default_reason,
@@ -19,16 +20,36 @@ from linter.formats.priorityclass.validate import (
 Flagged = tuple[PriorityClassContext, Violation]  # a cross-file finding: the document and what is wrong
 
 
+REMOVED_VERSIONS = ("scheduling.k8s.io/v1beta1", "scheduling.k8s.io/v1alpha1")
+
+
 def schema(ctx: PriorityClassContext) -> Iterator[Violation]:
+    if "apiVersion" not in ctx.data:  # kubectl cannot map the object to a resource, so never sends it
+        yield Violation("no apiVersion: kubectl refuses to send the manifest (error validating data: apiVersion not "
+                        "set); write apiVersion: scheduling.k8s.io/v1",
+                        detail=f"error validating {go_quote(ctx.document.path)}: "
+                        "error validating data: apiVersion not set")
     for error in ctx.schema_errors:
-        if not error.key:
-            yield Violation(error.message, error.pointer)
+        if error.key:
+            continue
+        version = ctx.data.get("apiVersion")
+        if error.pointer == ("apiVersion",) and version in REMOVED_VERSIONS:
+            answer = f'no matches for kind "PriorityClass" in version "{version}"'
+            yield Violation(f"{answer}: a 1.36 apiserver serves PriorityClass only as scheduling.k8s.io/v1; change "
+                            "apiVersion (the fields are the same)", error.pointer,
+                            detail=f"resource mapping not found for name: {go_quote(ctx.name)} namespace: \"\" from "
+                            f"{go_quote(ctx.document.path)}: {answer}\nensure CRDs are installed first")
+            continue
+        yield Violation(error.message, error.pointer)
 
 
 def unknown_field(ctx: PriorityClassContext) -> Iterator[Violation]:
     for error in ctx.schema_errors:
         if error.key:
-            yield Violation(error.message, error.pointer, on_key=True)
+            strict = f"strict decoding error: {error.message}"
+            yield Violation(f"{strict} (kubectl apply validates fields strictly by default, so the apiserver rejects "
+                            "the object)", error.pointer, on_key=True,
+                            detail=f'PriorityClass in version "v1" cannot be handled as a PriorityClass: {strict}')
 
 
 def duplicate_key(ctx: PriorityClassContext) -> Iterator[Violation]:

@@ -16,6 +16,11 @@ from linter.goint import yaml_int
 
 
 def unmarshal_error(ctx: VolcanoContext) -> Iterator[Violation]:
+    if ctx.trim_error is not None:
+        where = (ctx.trim_error.line, ctx.trim_error.column)  # in the conf's own text, as positions are
+        yield Violation("Volcano rejects this file and keeps its previous configuration: it trims surrounding "
+                        "whitespace first, and the conf, indented as a whole, is then invalid YAML",
+                        position=where, detail=ctx.trim_error.message)
     for error in ctx.unmarshal:
         yield Violation(f"Volcano rejects this file and keeps its previous configuration: yaml: unmarshal errors: "
                         f"{error.text}", error.pointer)

@@ -22,6 +22,7 @@ from linter.formats.volcano.decode import (
     unmarshal_errors,
     yaml_v2_message,
 )
+from linter.formats.volcano.trim import TrimError, trimmed_syntax_error
 from linter.model import SchedulerModel, VolcanoBinpackArgs, VolcanoModel
 from linter.scoring.volcano import go_trim_space, parse_binpack_arguments
 from linter.source import Document, Pointer
@@ -80,6 +81,7 @@ class VolcanoContext:
     actions: list[ActionPiece] = field(default_factory=list)
     schema_errors: list[schema.SchemaError] = field(default_factory=list)
     rejection: str | None = None  # Volcano's exact error for this file, None when it loads
+    trim_error: TrimError | None = None  # the conf is valid YAML only before Volcano trims it
 
     def binpack_entries(self) -> list[PluginEntry]:
         return [p for p in self.plugins if p.name == "binpack"]
@@ -124,6 +126,10 @@ def effective_binpack(entry: PluginEntry) -> VolcanoBinpackArgs:
 
 def analyze(document: Document) -> VolcanoContext:
     ctx = VolcanoContext(document)
+    ctx.trim_error = trimmed_syntax_error(document.text)
+    if ctx.trim_error is not None:  # Volcano never gets past yaml.v2's syntax check
+        ctx.rejection = ctx.trim_error.message
+        return ctx
     ctx.unmarshal = unmarshal_errors(document)
     if isinstance(document.data, dict):
         ctx.schema_errors = schema.validate(document, SCHEMA_NAME)

@@ -10,6 +10,7 @@ _MODULES = (
     "bpl003_empty_file",
     "bpl004_unrecognized_document",
     "bpl005_input_limit",
+    "bpl006_ignored_documents",
     "bpl009_internal_error",
 )
 

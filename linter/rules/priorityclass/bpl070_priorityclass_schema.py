@@ -7,7 +7,9 @@ What it does:
 
 Why it matters:
     The API server cannot decode such an object (``value: "1000"`` is a string, not an
-    int32) and refuses it; ``scheduling.k8s.io/v1beta1`` was removed in Kubernetes 1.22.
+    int32) and refuses it. A manifest without ``apiVersion`` is refused by kubectl before it is
+    sent; ``scheduling.k8s.io/v1beta1`` and ``v1alpha1`` are no longer served, and the apiserver
+    answers ``no matches for kind "PriorityClass" in version ...``: the fix is ``scheduling.k8s.io/v1``.
 
 Example (fails):
     apiVersion: scheduling.k8s.io/v1

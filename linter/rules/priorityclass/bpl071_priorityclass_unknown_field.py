@@ -32,7 +32,7 @@ from linter.formats.priorityclass import checks, codes
 CODE = codes.UNKNOWN_FIELD
 NAME = "priorityclass-unknown-field"
 SUMMARY = "unknown field in a PriorityClass"
-SEVERITY = Severity.WARNING
+SEVERITY = Severity.ERROR
 FORMATS = frozenset({"priorityclass"})
 
 check = checks.unknown_field

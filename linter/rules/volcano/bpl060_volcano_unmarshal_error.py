@@ -12,6 +12,11 @@ Why it matters:
     running with its previous (at start-up: built-in default) configuration, so none of
     the file's settings, binpack included, take effect and nothing else tells you.
 
+    Volcano trims leading and trailing whitespace before decoding. A conf indented as a whole
+    (copied from a markdown list) loses the indentation of its first line only, so
+    ``tiers`` ends up deeper than ``actions`` and yaml.v2 refuses the text
+    (``yaml: line 1: did not find expected key``): reported here too, with that text.
+
 Example (fails):
     actions: "enqueue, allocate, backfill"
     tiers:

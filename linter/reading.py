@@ -1,0 +1,86 @@
+"""Which YAML documents of a file the program that reads it actually sees.
+
+kube-scheduler (``--config``) and Volcano decode a file with a single-document YAML reader
+(``yaml.Unmarshal`` in sigs.k8s.io/yaml and gopkg.in/yaml.v2): only the first document counts;
+later ones are never parsed, not even for syntax. kubectl, on the other hand, applies every
+document of a manifest. So a stream whose first document is a KubeSchedulerConfiguration or a
+Volcano conf is judged on that document alone, with one warning (BPL006) that the rest is ignored;
+an *empty* first document in front of a KubeSchedulerConfiguration is what the scheduler reads,
+and fails with ``Object 'Kind' is missing``. Everything else keeps every document.
+
+A scheduler config that starts with ``{`` is decoded as JSON, not YAML (apimachinery's
+``IsJSONBuffer`` picks the serializer), so it must also be valid JSON (:mod:`linter.gojson`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from linter import formats, gojson
+from linter.filecodes import IGNORED_DOCUMENTS, INVALID_YAML
+from linter.findings import Finding, Severity
+from linter.source import Document, SourceError, parse_stream
+
+KUBE_SCHEDULER = "kube-scheduler"
+FIRST_DOCUMENT_READERS = frozenset({KUBE_SCHEDULER, "volcano"})
+_READER_NAMES = {KUBE_SCHEDULER: "kube-scheduler", "volcano": "Volcano"}
+
+
+@dataclass
+class Reading:
+    """The documents to judge, what reading them said, the parse error that stops everything (if any),
+    and the format the documents must be judged as (set when the reader, not the content, decides it)."""
+
+    documents: list[Document] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    error: SourceError | None = None
+    kind: str | None = None
+
+
+def read_stream(text: str, path: str, kind: str | None, *, is_json: bool = False, embedded_key: str | None = None,
+                mapper: Callable[[int, int], tuple[int, int]] | None = None) -> Reading:
+    """Parse ``text`` and keep what its reader sees. ``kind`` is the format forced with ``--kind``."""
+    documents, error = parse_stream(text, path, is_json=is_json)
+    for doc in documents:
+        doc.mapper, doc.embedded_key = mapper, embedded_key
+    reader = _reader(documents, kind, embedded_key)
+    if reader is None:
+        if not documents and error is None and kind == KUBE_SCHEDULER and embedded_key is None:
+            # a comment-only file given as a scheduler config: the scheduler decodes nothing at all
+            return Reading([Document(path, {}, {}, 1, 1, text=text, is_json=is_json)], kind=KUBE_SCHEDULER)
+        return Reading(documents, error=error)
+    first = documents[0]
+    if reader == KUBE_SCHEDULER and text.lstrip().startswith("{"):
+        if (bad := gojson.syntax_error(text)) is not None:
+            line, column = gojson.position(text, bad.offset)
+            line, column = mapper(line, column) if mapper else (line, column)
+            return Reading(findings=[Finding(
+                path, line, column, INVALID_YAML, Severity.ERROR,
+                f"kube-scheduler decodes a config that starts with '{{' as JSON, and this is not valid JSON: "
+                f"{bad.message}", f"couldn't get version/kind; json parse error: {bad.message}")])
+    reading = Reading([first], kind=reader)
+    if first.data is None:
+        first.data, first.spots = {}, {}  # what the scheduler decodes from an empty document: no kind
+    if len(documents) > 1 or error is not None:
+        line, column = first.map(max(first.end_line, first.start_line), 1)
+        reading.findings.append(Finding(
+            path, line, column, IGNORED_DOCUMENTS, Severity.WARNING,
+            f"{_READER_NAMES[reader]} reads only the first YAML document of a file: everything from here on is "
+            "ignored (not even checked for syntax)"))
+    return reading
+
+
+def _reader(documents: list[Document], kind: str | None, embedded_key: str | None) -> str | None:
+    """The first-document reader of this stream (kube-scheduler or Volcano), or None."""
+    if not documents:
+        return None
+    if kind is not None:
+        return kind if kind in FIRST_DOCUMENT_READERS else None
+    first = documents[0]
+    if first.data is None:  # an empty first document counts only when a scheduler config follows it
+        later = [formats.handler_for(d.data, None, embedded_key) for d in documents[1:] if d.data is not None]
+        return KUBE_SCHEDULER if any(h is not None and h.kind == KUBE_SCHEDULER for h in later) else None
+    handler = formats.handler_for(first.data, None, embedded_key)
+    return handler.kind if handler is not None and handler.kind in FIRST_DOCUMENT_READERS else None
+
