@@ -245,12 +245,9 @@ def _internal_error(path: str, exc: BaseException, where: str = "") -> Finding:
 
 
 def _finish(findings: list[Finding], settings: LintSettings, texts: dict[str, str]) -> list[Finding]:
-    from linter.suppress import is_suppressed
+    from linter import suppress
 
-    kept = [
-        f for f in findings
-        if settings.is_enabled(f.rule) and not is_suppressed(f, texts.get(f.path))
-    ]
+    kept = suppress.apply((f for f in findings if settings.is_enabled(f.rule)), texts, settings.is_enabled)
     kept = [
         Finding(f.path, f.line, f.column, f.rule, settings.severity_overrides.get(f.rule, f.severity),
                 *readable(f.message, f.detail))

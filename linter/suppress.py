@@ -1,55 +1,125 @@
-"""Inline suppression comments.
+"""Inline suppression comments, and the findings about the comments themselves.
 
 ``# binpack-lint: disable=BPL123[,BPL124]`` silences those rules for findings on the comment's
 own line or on the line below it; ``# binpack-lint: disable-file=BPL123`` silences them for the
-whole file. A code may be a prefix (``BPL2`` = every BPL2xx rule) or ``all``; codes are
-case-insensitive, separated by commas, and anything after them (``-- reason``) is ignored.
-JSON has no comments, so JSON files can only be configured through the config file.
+whole file. A selector is a code, a prefix (``BPL2`` = every BPL2xx rule), ``all`` or a rule's
+name (``invalid-fit-args``); selectors are case-insensitive, separated by commas, and anything
+after them (``-- reason``) is ignored. JSON has no comments, so JSON files can only be configured
+through the config file.
+
+A suppression cannot fail silently (as ruff's RUF100 does for ``noqa``): a selector that names no
+rule is BPL007, and a selector that silenced nothing in this run is BPL008.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from functools import lru_cache
 
-from linter.findings import Finding
+from linter.filecodes import UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION
+from linter.findings import Finding, Severity
 
 _DIRECTIVE = re.compile(
-    r"#\s*binpack-lint:\s*(disable-file|disable-line|disable)\s*=\s*([A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)"
+    r"#\s*binpack-lint:\s*(disable-file|disable-line|disable)\s*=\s*"
+    r"([A-Za-z0-9_-]+(?:[ \t]*,[ \t]*[A-Za-z0-9_-]+)*)"
 )
+_SELECTOR = re.compile(r"^(ALL|BPL\d{0,3})$")
+_COMMENT_CODES = frozenset({UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION})
+
+
+@dataclass
+class Selector:
+    """One selector written in one comment: what it selects and whether it silenced anything."""
+
+    text: str  # as written
+    code: str | None  # normalised (``BPL2``, ``ALL``, ``BPL202``); None when it selects no rule
+    line: int
+    column: int
+    whole_file: bool
+    used: bool = field(default=False)
+
+    def selects(self, rule: str) -> bool:
+        return self.code is not None and (self.code == "ALL" or rule.startswith(self.code))
+
+
+def _resolve(text: str, names: dict[str, str], codes: frozenset[str]) -> str | None:
+    value = text.strip().upper()
+    if _SELECTOR.match(value):
+        return value if len(value) < 6 or value in codes else None
+    return names.get(text.strip().lower())
+
+
+def _known_rules() -> tuple[dict[str, str], frozenset[str]]:
+    from linter import rules
+
+    table = rules.by_code()
+    return rules.names_to_codes(), frozenset(table) | frozenset(rules.REDIRECTS)
 
 
 @lru_cache(maxsize=64)
-def _directives(text: str) -> tuple[dict[int, frozenset[str]], frozenset[str]]:
-    per_line: dict[int, frozenset[str]] = {}
-    whole: set[str] = set()
+def _parse(text: str) -> tuple[tuple[int, int, str, bool], ...]:
+    """(line, column, selector text, whole file) for every selector in every directive."""
+    found: list[tuple[int, int, str, bool]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if "binpack-lint" not in line:
             continue
-        for kind, codes in _DIRECTIVE.findall(line):
-            parsed = frozenset(c.strip().upper() for c in codes.split(",") if c.strip())
-            if kind == "disable-file":
-                whole |= parsed
-            else:
-                per_line[number] = per_line.get(number, frozenset()) | parsed
-    return per_line, frozenset(whole)
+        for match in _DIRECTIVE.finditer(line):
+            offset = match.start(2)
+            for piece in re.finditer(r"[A-Za-z0-9_-]+", match.group(2)):
+                found.append((number, offset + piece.start() + 1, piece.group(), match.group(1) == "disable-file"))
+    return tuple(found)
 
 
-_SELECTOR = re.compile(r"^(ALL|BPL\d{0,3})$")
+def selectors(text: str | None) -> list[Selector]:
+    """Fresh selectors of every suppression comment in ``text`` (so each run tracks its own use)."""
+    if not text or "binpack-lint" not in text:
+        return []
+    names, codes = _known_rules()
+    return [Selector(raw, _resolve(raw, names, codes), line, col, whole) for line, col, raw, whole in _parse(text)]
 
 
-def _matches(selectors: frozenset[str], code: str) -> bool:
-    """``ALL``, the code itself, or a ``BPL``-prefix of it; anything else selects nothing."""
-    return any(_SELECTOR.match(s) and (s == "ALL" or code.startswith(s)) for s in selectors)
+def _suppresses(selector: Selector, finding: Finding) -> bool:
+    if not selector.selects(finding.rule):
+        return False
+    return selector.whole_file or finding.line in (selector.line, selector.line + 1)
+
+
+def apply(findings: Iterable[Finding], texts: dict[str, str],
+          enabled: Callable[[str], bool]) -> list[Finding]:
+    """The findings no comment silences, plus BPL007/BPL008 about the comments themselves."""
+    by_path: dict[str, list[Selector]] = {}
+    kept: list[Finding] = []
+    for finding in findings:
+        if finding.path not in by_path:
+            by_path[finding.path] = selectors(texts.get(finding.path))
+        hits = [s for s in by_path[finding.path] if _suppresses(s, finding)]
+        for s in hits:
+            s.used = True
+        if not hits:
+            kept.append(finding)
+    for path, text in texts.items():
+        kept.extend(_about_comments(path, by_path.get(path) or selectors(text), enabled))
+    return kept
+
+
+def _about_comments(path: str, found: list[Selector], enabled: Callable[[str], bool]) -> list[Finding]:
+    out: list[Finding] = []
+    for s in found:
+        if s.code is None:
+            if enabled(UNKNOWN_SUPPRESSION):
+                out.append(Finding(path, s.line, s.column, UNKNOWN_SUPPRESSION, Severity.ERROR,
+                                   f"suppression comment names {s.text!r}, which is no rule code, prefix, rule name "
+                                   "or 'all', so it silences nothing; fix it (see 'binpack-lint rules')"))
+        elif not s.used and s.code != "ALL" and enabled(UNUSED_SUPPRESSION) and enabled(s.code):
+            scope = "in this file" if s.whole_file else "on this line or the next"
+            out.append(Finding(path, s.line, s.column, UNUSED_SUPPRESSION, Severity.WARNING,
+                               f"suppression of {s.text} silenced nothing: no {s.code} finding {scope}; "
+                               "remove it (or the code) so it cannot hide a future finding"))
+    return out
 
 
 def is_suppressed(finding: Finding, text: str | None) -> bool:
     """True when a comment in ``text`` (the finding's file) silences this finding."""
-    if not text or "binpack-lint" not in text:
-        return False
-    per_line, whole = _directives(text)
-    if _matches(whole, finding.rule):
-        return True
-    here = per_line.get(finding.line, frozenset())
-    above = per_line.get(finding.line - 1, frozenset())
-    return _matches(here | above, finding.rule)
+    return finding.rule not in _COMMENT_CODES and any(_suppresses(s, finding) for s in selectors(text))

@@ -62,5 +62,15 @@ def for_format(kind: str) -> tuple[Any, ...]:
     return tuple(r for r in by_code().values() if kind in r.FORMATS and hasattr(r, "check"))
 
 
+@lru_cache(maxsize=1)
+def names_to_codes() -> dict[str, str]:
+    return {r.NAME: code for code, r in by_code().items()}
+
+
+def code_of_name(name: str) -> str | None:
+    """The code of the rule called ``name`` (``invalid-fit-args`` -> ``BPL150``), case-insensitive."""
+    return names_to_codes().get(name.strip().lower())
+
+
 def corpus_rules() -> Iterator[Any]:
     return (r for r in by_code().values() if hasattr(r, "check_corpus"))

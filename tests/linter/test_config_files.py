@@ -97,7 +97,7 @@ def test_strict_in_config_makes_warnings_fail(project: Path) -> None:
 BAD_CONFIGS = [
     (".binpack-lint.yaml", "disabel: [BPL001]\n", "unknown key 'disabel'", 1),
     (".binpack-lint.yaml", "disable: [BPL999]\n", "unknown rule code BPL999", 1),
-    (".binpack-lint.yaml", "disable:\n  - BPL001\n  - E501\n", "not a rule code or prefix", 3),
+    (".binpack-lint.yaml", "disable:\n  - BPL001\n  - E501\n", "not a rule code, prefix or name", 3),
     (".binpack-lint.yaml", "disable: BPL001\n", "must be a list", 1),
     (".binpack-lint.yaml", "disable: [1]\n", "must be a rule code string", 1),
     (".binpack-lint.yaml", "severity: {BPL001: fatal}\n", "must be 'error' or 'warning'", 1),

@@ -24,28 +24,43 @@ def test_baseline_findings_exist() -> None:
     assert "BPL001" in rules_found(BROKEN)
 
 
-@pytest.mark.parametrize("comment", [
-    "# binpack-lint: disable=BPL004",
-    "# binpack-lint: disable=bpl004",
-    "#binpack-lint:disable=BPL001,BPL004",
-    "# binpack-lint: disable=BPL003, BPL004 -- not a scheduler file, on purpose",
-    "# binpack-lint: disable=BPL0",
-    "# binpack-lint: disable=all",
-    "# binpack-lint: disable-file=BPL004",
+@pytest.mark.parametrize(("comment", "left"), [
+    ("# binpack-lint: disable=BPL004", []),
+    ("# binpack-lint: disable=bpl004", []),
+    ("# binpack-lint: disable=unrecognized-document", []),  # a rule's name works wherever a code does
+    ("#binpack-lint:disable=BPL001,BPL004", ["BPL008"]),  # BPL001 silenced nothing
+    ("# binpack-lint: disable=BPL003, BPL004 -- not a scheduler file, on purpose", ["BPL008"]),
+    ("# binpack-lint: disable=BPL0", []),
+    ("# binpack-lint: disable=all", []),
+    ("# binpack-lint: disable-file=BPL004", []),
 ])
-def test_a_comment_on_the_finding_line_suppresses(comment: str) -> None:
-    assert rules_found(f"{comment}\n{NOT_A_CONFIG}") == []
+def test_a_comment_on_the_finding_line_suppresses(comment: str, left: list[str]) -> None:
+    assert rules_found(f"{comment}\n{NOT_A_CONFIG}") == left
 
 
-@pytest.mark.parametrize("comment", [
-    "# binpack-lint: disable=BPL001",
-    "# binpack-lint: disable=BPL01",   # a prefix of other codes only
-    "# binpack-lint: disable=B",       # not a BPL selector: selects nothing
-    "# binpack-lint: enable=BPL004",
-    "# binpack-lint disable=BPL004",
+@pytest.mark.parametrize(("comment", "found"), [
+    ("# binpack-lint: disable=BPL001", ["BPL004", "BPL008"]),  # the comment itself is reported as unused
+    ("# binpack-lint: disable=BPL01", ["BPL004", "BPL008"]),   # a prefix of other codes only
+    ("# binpack-lint: disable=B", ["BPL004", "BPL007"]),       # not a selector at all: reported
+    ("# binpack-lint: disable=BPL999", ["BPL004", "BPL007"]),  # no such rule
+    ("# binpack-lint: disable=invalid-fit-argz", ["BPL004", "BPL007"]),
+    ("# binpack-lint: enable=BPL004", ["BPL004"]),
+    ("# binpack-lint disable=BPL004", ["BPL004"]),
 ])
-def test_other_codes_and_malformed_comments_do_not_suppress(comment: str) -> None:
-    assert rules_found(f"{comment}\n{NOT_A_CONFIG}") == ["BPL004"]
+def test_other_codes_and_malformed_comments_do_not_suppress(comment: str, found: list[str]) -> None:
+    assert sorted(rules_found(f"{comment}\n{NOT_A_CONFIG}")) == found
+
+
+def test_comment_findings_point_at_the_selector() -> None:
+    text = f"a: 1  # binpack-lint: disable=BPL2, nonsense -- why\n{NOT_A_CONFIG}"
+    by_rule = {f.rule: f for f in lint_text(text, "x.yaml")}
+    assert (by_rule["BPL008"].line, by_rule["BPL008"].column) == (1, 31)
+    assert (by_rule["BPL007"].line, by_rule["BPL007"].column) == (1, 37)
+    assert by_rule["BPL007"].severity is Severity.ERROR and "'nonsense'" in by_rule["BPL007"].message
+    # disabling the rule a comment names, or BPL008 itself, keeps the run quiet about it
+    from linter.settings import LintSettings
+    quiet = lint_text(text, "x.yaml", LintSettings(disabled=frozenset({"BPL2", "BPL007"})))
+    assert [f.rule for f in quiet] == ["BPL004"]
 
 
 def _error_line(text: str) -> int:

@@ -11,6 +11,8 @@ _MODULES = (
     "bpl004_unrecognized_document",
     "bpl005_input_limit",
     "bpl006_ignored_documents",
+    "bpl007_unknown_suppression",
+    "bpl008_unused_suppression",
     "bpl009_internal_error",
 )
 
