@@ -52,12 +52,13 @@ class ProjectConfig:
 
 
 def normalize_selector(selector: str) -> str:
-    """``bpl201`` -> ``BPL201``, a rule's name -> its code; raises ValueError for anything that selects no rule."""
+    """``bpl201`` -> ``BPL201``, a rule's name -> its code; ValueError for anything that selects no rule."""
     value = selector.strip().upper()
     if (code := _code_of_name(selector)) is not None:
         return code
     if not _SELECTOR.match(value):
-        raise ValueError(f"{selector!r} is not a rule code, prefix or name (expected e.g. BPL201, BPL2, ALL or invalid-fit-args)")
+        raise ValueError(f"{selector!r} is not a rule code, prefix or name "
+                         "(expected e.g. BPL201, BPL2, ALL or invalid-fit-args)")
     if len(value) == 6 and not _known(value):
         raise ValueError(f"unknown rule code {value}")
     return value

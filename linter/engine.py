@@ -21,11 +21,11 @@ from linter.filecodes import INTERNAL_ERROR as CODE_INTERNAL
 from linter.filecodes import UNREADABLE_FILE as CODE_UNREADABLE
 from linter.filecodes import UNRECOGNIZED_DOCUMENT as CODE_UNRECOGNIZED
 from linter.findings import Finding, Severity, Violation
-from linter.messages import readable
 from linter.formats.base import FormatContext
+from linter.messages import readable
 from linter.model import SchedulerModel
-from linter.settings import LintSettings
 from linter.reading import read_stream
+from linter.settings import LintSettings
 from linter.source import Document
 from linter.textfile import TextFileError, decode, read_text
 from linter.unwrap import embedded_documents, is_configmap, list_items
@@ -72,7 +72,7 @@ def load_scheduler_model(text: str, path: str,
     findings.extend(_run_rules(analyzed, settings))
     findings = _finish(findings, settings, {path: text})
     models = [a.context.model for a in analyzed if a.context.model is not None]
-    configs = [a for a in analyzed if _kind_of(a) != "priorityclass"]
+    configs = [a for a in analyzed if _kind_of(a) not in ("priorityclass", "kube-scheduler-pod")]
     if any(f.severity is Severity.ERROR for f in findings) or len(models) != 1 or len(configs) != 1:
         if not findings and len(configs) != 1:
             findings = [Finding(path, 1, 1, CODE_UNRECOGNIZED, Severity.ERROR,

@@ -8,6 +8,7 @@ defaults the same way.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -226,3 +227,15 @@ def _as_int(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         return 0
     return value
+
+
+def shape_falls(points: tuple[ShapePoint, ...] | list[ShapePoint]) -> bool:
+    """True when a RequestedToCapacityRatio shape scores a full node lower than an empty one.
+
+    The scorer interpolates the shape over utilization, so such a shape prefers emptier nodes:
+    it spreads pods, the opposite of bin packing (the Kubernetes docs' own example does this).
+    """
+    ordered = list(points)
+    if any(a.utilization >= b.utilization for a, b in itertools.pairwise(ordered)):
+        return False  # not a valid shape at all: the scheduler's own validation reports it
+    return len(ordered) >= 2 and ordered[-1].score < ordered[0].score

@@ -51,14 +51,13 @@ def read_stream(text: str, path: str, kind: str | None, *, is_json: bool = False
             return Reading([Document(path, {}, {}, 1, 1, text=text, is_json=is_json)], kind=KUBE_SCHEDULER)
         return Reading(documents, error=error)
     first = documents[0]
-    if reader == KUBE_SCHEDULER and text.lstrip().startswith("{"):
-        if (bad := gojson.syntax_error(text)) is not None:
-            line, column = gojson.position(text, bad.offset)
-            line, column = mapper(line, column) if mapper else (line, column)
-            return Reading(findings=[Finding(
-                path, line, column, INVALID_YAML, Severity.ERROR,
-                f"kube-scheduler decodes a config that starts with '{{' as JSON, and this is not valid JSON: "
-                f"{bad.message}", f"couldn't get version/kind; json parse error: {bad.message}")])
+    if reader == KUBE_SCHEDULER and text.lstrip().startswith("{") and (bad := gojson.syntax_error(text)):
+        line, column = gojson.position(text, bad.offset)
+        line, column = mapper(line, column) if mapper else (line, column)
+        return Reading(findings=[Finding(
+            path, line, column, INVALID_YAML, Severity.ERROR,
+            f"kube-scheduler decodes a config that starts with '{{' as JSON, and this is not valid JSON: "
+            f"{bad.message}", f"couldn't get version/kind; json parse error: {bad.message}")])
     reading = Reading([first], kind=reader)
     if first.data is None:
         first.data, first.spots = {}, {}  # what the scheduler decodes from an empty document: no kind

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from linter.cli.common import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, PROG, UsageError
 from linter.config import ConfigError, ProjectConfig, discover, load, normalize_selector
-from linter.filecodes import EMPTY_FILE, INTERNAL_ERROR, UNRECOGNIZED_DOCUMENT, UNREADABLE_FILE
+from linter.filecodes import EMPTY_FILE, INTERNAL_ERROR, UNREADABLE_FILE, UNRECOGNIZED_DOCUMENT
 from linter.findings import Finding, Severity
 from linter.reporters import FORMAT_CHOICES, RunInfo, RunSummary, create, resolve_format
 from linter.settings import KINDS, LintSettings

@@ -25,7 +25,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from linter.docs import redirect_for, render_rule_markdown, render_rule_text, rule_doc
-
     from linter.rules import code_of_name
 
     doc = rule_doc(code_of_name(options.code) or options.code)

@@ -14,10 +14,12 @@ from typing import Any
 from linter.formats.base import FormatHandler
 from linter.formats.kubesched.handler import HANDLER as KUBE_SCHEDULER
 from linter.formats.policy import handler as policy
+from linter.formats.policy import schedpod
 from linter.formats.priorityclass.handler import HANDLER as PRIORITY_CLASS
 from linter.formats.volcano import handler as volcano
 
-HANDLERS: tuple[FormatHandler, ...] = (KUBE_SCHEDULER, policy.HANDLER, PRIORITY_CLASS, volcano.HANDLER)
+HANDLERS: tuple[FormatHandler, ...] = (KUBE_SCHEDULER, policy.HANDLER, PRIORITY_CLASS, volcano.HANDLER,
+                                       schedpod.HANDLER)
 
 
 # ConfigMap data keys that name their format whatever the content looks like (the key the

@@ -15,8 +15,8 @@ from paths import SHARED
 
 from linter.engine import lint_text, load_scheduler_model
 from linter.findings import Finding, Severity
-from linter.formats.policy.handler import HANDLER as POLICY
 from linter.formats.policy.codes import REMOVED as REMOVED_CODE
+from linter.formats.policy.handler import HANDLER as POLICY
 from linter.formats.volcano.handler import HANDLER as VOLCANO
 from linter.model import VolcanoModel
 from linter.source import Document, parse_documents

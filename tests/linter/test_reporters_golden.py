@@ -82,7 +82,8 @@ def test_text_lines_are_path_line_col_severity_code_message() -> None:
     for line, f in zip(lines, FINDINGS, strict=True):
         assert line.startswith(f"{f.path}:{f.line}:{f.column}: {f.severity.value} [{f.rule}] ")
     continuation = [line for line in stdout.splitlines() if line.startswith("    ")]
-    assert continuation == ['    no kind "KubeSchedulerConfiguration" is registered', '    for version "v1beta2" \\x1b[31m']
+    assert continuation == ['    no kind "KubeSchedulerConfiguration" is registered',
+                            '    for version "v1beta2" \\x1b[31m']
     errors = sum(f.severity is Severity.ERROR for f in FINDINGS)
     assert stderr.strip() == (f"binpack-lint: {errors} errors, {len(FINDINGS) - errors} warnings in {len(PATHS)} files")
 

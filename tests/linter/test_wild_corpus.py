@@ -14,13 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lint_cli_helpers import run_cli
+from paths import ROOT, SHARED
 
 from linter.engine import lint_paths, lint_text
 from linter.findings import Severity
 from linter.settings import LintSettings
-from paths import ROOT, SHARED
-
-from lint_cli_helpers import run_cli
 
 WILD = SHARED / "wild"
 FILES = WILD / "files"

@@ -11,6 +11,7 @@ from linter.findings import Violation
 from linter.formats.policy.handler import PolicyContext
 from linter.formats.policy.migrate import SCALE_NOTE, v1_caveats, v1_one_line
 from linter.formats.policy.validate import RTCR_KEY, first_rtcr
+from linter.model import shape_falls
 
 
 def schema(ctx: PolicyContext) -> Iterator[Violation]:
@@ -57,3 +58,14 @@ def rtcr_migration(ctx: PolicyContext) -> Iterator[Violation]:
                     "equivalent is in the detail",
                     ("priorities", found[0], "argument", RTCR_KEY), on_key=True,
                     detail=f"{v1_one_line(rtcr)}\n{SCALE_NOTE}{caveats}")
+
+
+def shape_spreads(ctx: PolicyContext) -> Iterator[Violation]:
+    rtcr, found = ctx.rtcr, first_rtcr(ctx.data)
+    if rtcr is None or found is None or not shape_falls(rtcr.shape):
+        return
+    low = min(rtcr.shape, key=lambda p: p.utilization)
+    high = max(rtcr.shape, key=lambda p: p.utilization)
+    yield Violation(f"priority {rtcr.name!r}: its shape scores {high.score} at {high.utilization}% utilization but "
+                    f"{low.score} at {low.utilization}%, so emptier nodes win: it spreads pods instead of packing them",
+                    ("priorities", found[0], "argument", RTCR_KEY, "shape"))

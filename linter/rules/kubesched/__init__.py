@@ -38,6 +38,7 @@ _MODULES = (
     "bpl203_duplicate_resource",
     "bpl204_score_weight_defaulted",
     "bpl205_fit_args_unchecked",
+    "bpl206_shape_spreads",
 )
 
 RULES: tuple[ModuleType, ...] = tuple(import_module(f"{__name__}.{name}") for name in _MODULES)

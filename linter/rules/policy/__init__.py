@@ -12,6 +12,8 @@ _MODULES = (
     "bpl301_legacy_policy_invalid",
     "bpl302_legacy_policy_unknown_name",
     "bpl303_legacy_rtcr_migration",
+    "bpl304_legacy_shape_spreads",
+    "bpl305_scheduler_pod_policy_flags",
 )
 
 RULES: tuple[ModuleType, ...] = tuple(import_module(f"{__name__}.{name}") for name in _MODULES)
