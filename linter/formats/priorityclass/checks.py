@@ -8,7 +8,6 @@ from collections.abc import Iterable, Iterator
 
 from linter.duplicatekeys import duplicate_keys
 from linter.findings import Severity, Violation
-from linter.gofmt import go_quote
 from linter.formats.priorityclass.handler import PriorityClassContext, field_pointer
 from linter.formats.priorityclass.validate import (
     already_default_reason,
@@ -16,6 +15,7 @@ from linter.formats.priorityclass.validate import (
     invalid_message,
     validate_update,
 )
+from linter.gofmt import go_quote
 
 Flagged = tuple[PriorityClassContext, Violation]  # a cross-file finding: the document and what is wrong
 
