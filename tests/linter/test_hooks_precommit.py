@@ -135,3 +135,52 @@ def test_hook_passes_on_a_good_config(hook_repo: Path, pre_commit_home: Path, tm
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, output
     assert re.search(r"binpack-lint\.+Passed", output), output
+
+
+def _run_with_config(hook_repo: Path, home: Path, project: Path, files: dict[str, str],
+                     args: list[str]) -> subprocess.CompletedProcess[str]:
+    """``pre-commit run`` with a real .pre-commit-config.yaml naming the hook repo at its commit."""
+    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hook_repo, check=True, capture_output=True,
+                         text=True, timeout=60).stdout.strip()
+    project.mkdir()
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    config = {"repos": [{"repo": hook_repo.as_uri(), "rev": rev, "hooks": [{"id": "binpack-lint", "args": args}]}]}
+    (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    _git(project, "init", "-q")
+    _git(project, "add", "-A")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") and k != "GITHUB_ACTIONS"}
+    env.update(PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never")
+    return subprocess.run(["pre-commit", "run", "--all-files"], cwd=project, env=env, capture_output=True,
+                          text=True, timeout=900, check=False)
+
+
+UNRELATED = {
+    "deploy/app.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n",
+    "audit/policy.yaml": "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n",
+    "package.json": '{"name": "x", "version": "1.0.0"}\n',
+    "empty.yaml": "",
+}
+
+
+@pytest.mark.slow
+def test_strict_hook_never_fails_on_files_that_are_not_scheduler_configs(
+        hook_repo: Path, pre_commit_home: Path, tmp_path: Path) -> None:
+    """Issue 8 §4: unrelated YAML/JSON never fails the hook, even with --strict (as docs/cli.md suggests)."""
+    proc = _run_with_config(hook_repo, pre_commit_home, tmp_path / "p", UNRELATED, ["--strict"])
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 0, output
+    assert re.search(r"binpack-lint\.+Passed", output), output
+
+
+@pytest.mark.slow
+def test_strict_hook_still_fails_on_a_scheduler_config_warning(
+        hook_repo: Path, pre_commit_home: Path, tmp_path: Path) -> None:
+    two_documents = ("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n---\n"
+                     "kind: Ignored\n")
+    proc = _run_with_config(hook_repo, pre_commit_home, tmp_path / "p",
+                            {**UNRELATED, "sched.yaml": two_documents}, ["--strict"])
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 1, output
+    assert "sched.yaml:3:1: warning [BPL006]" in output, output
