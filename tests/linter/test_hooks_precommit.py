@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 import yaml
 from identify.identify import tags_from_path
+from paths import SHARED
 
 from linter.engine import lint_text
 from linter.findings import Severity
-from paths import SHARED
 
 REPO = Path(__file__).resolve().parents[2]
 HOOKS = REPO / ".pre-commit-hooks.yaml"
