@@ -38,9 +38,10 @@ class TrimError:
 
 def trimmed_syntax_error(text: str) -> TrimError | None:
     """yaml.v2's syntax error for Volcano's view of ``text``, or None when its first document parses."""
+    start = next((i for i, ch in enumerate(text) if go_trim_space(ch)), len(text))
+    if start == text.rfind("\n", 0, start) + 1:
+        return None  # the first line is not indented: trimming cannot change how the text parses
     trimmed = go_trim_space(text)
-    if trimmed == text:
-        return None  # nothing trimmed: the ordinary parse already judged this text
     try:
         for event in yaml.parse(trimmed, Loader=_Loader):
             if isinstance(event, yaml.DocumentEndEvent):
