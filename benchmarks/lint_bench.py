@@ -28,7 +28,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors" / "config.json"  # shared/ beside the clone
+SHARED = Path(os.environ.get("BINPACK_GUARD_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+VECTORS = SHARED / "vectors" / "config.json"  # shared/ beside the clone, or $BINPACK_GUARD_SHARED
 SCHEMA = REPO / "schemas" / "kubescheduler-config-v1.json"
 TYPICAL_ID = "ks-docs-mostallocated-v1"
 FALLBACK_TYPICAL = """\

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from linter import formats, gojson
+from linter import formats
 from linter.filecodes import IGNORED_DOCUMENTS, INVALID_YAML
 from linter.findings import Finding, Severity
 from linter.source import Document, SourceError, parse_stream
@@ -51,7 +52,9 @@ def read_stream(text: str, path: str, kind: str | None, *, is_json: bool = False
             return Reading([Document(path, {}, {}, 1, 1, text=text, is_json=is_json)], kind=KUBE_SCHEDULER)
         return Reading(documents, error=error)
     first = documents[0]
-    if reader == KUBE_SCHEDULER and text.lstrip().startswith("{") and (bad := gojson.syntax_error(text)):
+    if reader == KUBE_SCHEDULER and text.lstrip().startswith("{") and (bad := _json_error(text)):
+        from linter import gojson
+
         line, column = gojson.position(text, bad.offset)
         line, column = mapper(line, column) if mapper else (line, column)
         return Reading(findings=[Finding(
@@ -83,3 +86,9 @@ def _reader(documents: list[Document], kind: str | None, embedded_key: str | Non
     handler = formats.handler_for(first.data, None, embedded_key)
     return handler.kind if handler is not None and handler.kind in FIRST_DOCUMENT_READERS else None
 
+
+
+def _json_error(text: str) -> Any:
+    from linter import gojson  # only configs written as JSON pay for the JSON scanner
+
+    return gojson.syntax_error(text)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from linter import schema
 from linter.formats.volcano.decode import (
@@ -22,10 +22,12 @@ from linter.formats.volcano.decode import (
     unmarshal_errors,
     yaml_v2_message,
 )
-from linter.formats.volcano.trim import TrimError, trimmed_syntax_error
 from linter.model import SchedulerModel, VolcanoBinpackArgs, VolcanoModel
 from linter.scoring.volcano import go_trim_space, parse_binpack_arguments
 from linter.source import Document, Pointer
+
+if TYPE_CHECKING:
+    from linter.formats.volcano.trim import TrimError
 
 KIND = "volcano"
 SCHEMA_NAME = "volcano-scheduler-conf"
@@ -124,9 +126,21 @@ def effective_binpack(entry: PluginEntry) -> VolcanoBinpackArgs:
     return dataclasses.replace(args, enable_node_order=args.enable_node_order and entry.switch("enableNodeOrder"))
 
 
+def first_line_indented(text: str) -> bool:
+    """Whether the first line with content starts with whitespace (what Volcano's TrimSpace removes)."""
+    stripped = text.lstrip()
+    if not stripped:
+        return False
+    start = len(text) - len(stripped)
+    return start != text.rfind("\n", 0, start) + 1
+
+
 def analyze(document: Document) -> VolcanoContext:
     ctx = VolcanoContext(document)
-    ctx.trim_error = trimmed_syntax_error(document.text)
+    if first_line_indented(document.text):  # only then can Volcano's trim change how the text parses
+        from linter.formats.volcano.trim import trimmed_syntax_error
+
+        ctx.trim_error = trimmed_syntax_error(document.text)
     if ctx.trim_error is not None:  # Volcano never gets past yaml.v2's syntax check
         ctx.rejection = ctx.trim_error.message
         return ctx
