@@ -15,7 +15,6 @@ A scheduler config that starts with ``{`` is decoded as JSON, not YAML (apimachi
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from linter import formats
@@ -28,15 +27,16 @@ FIRST_DOCUMENT_READERS = frozenset({KUBE_SCHEDULER, "volcano"})
 _READER_NAMES = {KUBE_SCHEDULER: "kube-scheduler", "volcano": "Volcano"}
 
 
-@dataclass
 class Reading:
     """The documents to judge, what reading them said, the parse error that stops everything (if any),
     and the format the documents must be judged as (set when the reader, not the content, decides it)."""
 
-    documents: list[Document] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    error: SourceError | None = None
-    kind: str | None = None
+    __slots__ = ("documents", "error", "findings", "kind")
+
+    def __init__(self, documents: list[Document] | None = None, findings: list[Finding] | None = None,
+                 error: SourceError | None = None, kind: str | None = None) -> None:
+        self.documents, self.findings = documents or [], findings or []
+        self.error, self.kind = error, kind
 
 
 def read_stream(text: str, path: str, kind: str | None, *, is_json: bool = False, embedded_key: str | None = None,

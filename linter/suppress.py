@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from linter.filecodes import UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION
@@ -29,16 +28,18 @@ _SELECTOR = re.compile(r"^(ALL|BPL\d{0,3})$")
 _COMMENT_CODES = frozenset({UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION})
 
 
-@dataclass
 class Selector:
-    """One selector written in one comment: what it selects and whether it silenced anything."""
+    """One selector written in one comment: what it selects and whether it silenced anything.
 
-    text: str  # as written
-    code: str | None  # normalised (``BPL2``, ``ALL``, ``BPL202``); None when it selects no rule
-    line: int
-    column: int
-    whole_file: bool
-    used: bool = field(default=False)
+    ``code`` is the normalised selector (``BPL2``, ``ALL``, ``BPL202``), None when it selects no
+    rule. A plain class, not a dataclass: the CLI imports this module on every run.
+    """
+
+    __slots__ = ("code", "column", "line", "text", "used", "whole_file")
+
+    def __init__(self, text: str, code: str | None, line: int, column: int, whole_file: bool) -> None:
+        self.text, self.code, self.line, self.column, self.whole_file = text, code, line, column, whole_file
+        self.used = False
 
     def selects(self, rule: str) -> bool:
         return self.code is not None and (self.code == "ALL" or rule.startswith(self.code))
