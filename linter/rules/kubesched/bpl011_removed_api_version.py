@@ -2,9 +2,9 @@
 
 What it does:
     Reports `kubescheduler.config.k8s.io/v1alpha1`, `v1alpha2`, `v1beta1`, `v1beta2`, `v1beta3` and
-    `componentconfig/v1alpha1`: 1.36 decodes only `v1`. The message carries the scheduler's
-    `no kind "KubeSchedulerConfiguration" is registered for version ...` error and the release that
-    removed the version.
+    `componentconfig/v1alpha1`: 1.36 decodes only `v1`. The message names the release that
+    removed the version; its detail is the scheduler's own
+    `no kind "KubeSchedulerConfiguration" is registered for version ...` error.
 
 Why it matters:
     Upgraded clusters keep old files around; kube-scheduler 1.36 refuses to start with them.
