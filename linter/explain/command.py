@@ -73,7 +73,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(json.dumps(doc, indent=2) + "\n")
     else:
         out.write(render_text(doc))
-        if "preemption" in doc:
+        if doc.get("preemption") is not None:  # only a pod that fits nowhere gets the section
             out.write("\n" + render_preemption(doc["preemption"]))
         if args.plot:
             out.write("\n" + render_plot(doc))
