@@ -14,7 +14,10 @@ def node(name: str, cpu: str = "4", pods: str = "110", memory: str = "16Gi", **e
             "status": {"allocatable": alloc}}
 
 
-def pod(name: str, on: str | None, priority: int | None, cpu: str | None = "1", start: str | None = "2026-01-01T00:00:00Z",
+T0 = "2026-01-01T00:00:00Z"
+
+
+def pod(name: str, on: str | None, priority: int | None, cpu: str | None = "1", start: str | None = T0,
         *, ns: str = "default", labels: dict[str, str] | None = None, nominated: str | None = None,
         policy: str | None = None, requests: dict[str, str] | None = None, **meta: Any) -> Obj:
     reqs = dict(requests or ({"cpu": cpu} if cpu else {}))

@@ -45,7 +45,8 @@ def test_terminating_victim_on_the_nominated_node_blocks() -> None:
 
 
 def test_a_pod_deleted_for_another_reason_does_not_block() -> None:
-    other = {**TERMINATING, "conditions": [{"type": "DisruptionTarget", "status": "True", "reason": "EvictionByEvictionAPI"}]}
+    evicted = [{"type": "DisruptionTarget", "status": "True", "reason": "EvictionByEvictionAPI"}]
+    other = {**TERMINATING, "conditions": evicted}
     pods = [pod("old", "n1", 0, "2", **other), pod("x", "n1", 5000, "2")]
     got = predict_preemption(pod("p", None, P, "2", nominated="n1"), [node("n1")], pods)
     assert got.eligible and got.nominated_node == "n1" and keys(got) == ["default/old"]
