@@ -19,11 +19,13 @@ workload share it. Not thread-safe: callers serialize access (the webhook holds 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from linter.model import KubeSchedulerModel, VolcanoModel
+from linter.model import KubeSchedulerModel, Profile, VolcanoModel
 from linter.scoring.cluster.filters import FilterCache
+from linter.scoring.cluster.podtable import PodTable
+from linter.scoring.cluster.preemption import FastPreemption, predict_fast
 from linter.scoring.cluster.rank import Ranking, rank_pod
 from linter.scoring.cluster.requests import counted_resource, simple_pod_amounts
 from linter.scoring.cluster.store import Contribution, ContributionEntry, NodeStore, TaintList
@@ -105,6 +107,7 @@ class ClusterState:
         self._rank_memo = Memo()  # incoming pods' requests, kept apart so ranking never evicts the above
         self._filter_cache = FilterCache()
         self._node_count = 0
+        self._table = PodTable()  # per-pod columns for preemption (issue 10)
 
     # ---------------------------------------------------------------- properties
     @property
@@ -116,6 +119,11 @@ class ClusterState:
     def pod_count(self) -> int:
         """Bound, non-terminal pods currently counted on some node name."""
         return len(self._pods)
+
+    @property
+    def pod_table(self) -> PodTable:
+        """Per-pod columns (priority, start, requests) and nominated pods, for preemption."""
+        return self._table
 
     @property
     def store(self) -> NodeStore:
@@ -167,6 +175,7 @@ class ClusterState:
         key = _pod_key(pod)
         if not is_counted_pod(pod):
             self._forget(key)
+            self._table.set_pending(key, pod)
             return
         node_name = str(pod["spec"]["nodeName"])
         try:
@@ -176,16 +185,19 @@ class ClusterState:
         old = self._pods.get(key)
         if old is not None:
             if old[0] == node_name and (old[1] is contribution or old[1] == contribution):
-                return  # a status-only update: nothing to do
+                self._table.put(key, node_name, contribution, pod)  # start time, labels, deletion may change
+                return  # a status-only update: the sums stay
             self._forget(key)
         row = self._store.row(node_name)
         self._store.add(row, contribution, 1)
+        self._table.put(key, node_name, contribution, pod)
         # Interned: thousands of pods share each namespace and node name string.
         self._pods[key] = (sys.intern(node_name), contribution)
 
     def delete_pod(self, namespace: str, name: str) -> None:
         """Pod DELETED."""
         self._forget((namespace, name))
+        self._table.forget((namespace, name))
 
     def _forget(self, key: tuple[str, str]) -> None:
         old = self._pods.pop(key, None)
@@ -245,6 +257,12 @@ class ClusterState:
         A malformed quantity in ``pod`` raises ValueError naming the field.
         """
         return rank_pod(self._store, self._rank_memo, self._filter_cache, pod, model, profile, top, filters=filters)
+
+    def preempt(
+        self, pod: Mapping[str, Any], profile: Profile, pdbs: Sequence[Mapping[str, Any]] = ()
+    ) -> FastPreemption:
+        """kube-scheduler's preemption for ``pod`` under ``profile`` (see :mod:`.preemption`)."""
+        return predict_fast(self._store, self._table, self._filter_cache, pod, profile, pdbs)
 
 
 def _section(obj: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from linter.model import PreemptionArgs
 
+from .pods import posix_seconds
 from .victims import NodeVictims
 
 __all__ = ["CRITERIA", "Choice", "choose", "num_candidates", "selection_key"]
@@ -52,7 +53,7 @@ def selection_key(c: NodeVictims) -> Key:
     if not c.victims:  # cannot happen after a failed first filter pass; such a node needs nothing
         return (c.violations, -(2**63), -(2**63), 0, (0, 0.0))
     start = _earliest_top_start(c)
-    late = (0, 0.0) if start is None else (1, -start.timestamp())  # "now" is the latest of all
+    late = (0, 0.0) if start is None else (1, -posix_seconds(start))  # "now" is the latest of all
     return (
         c.violations,
         c.victims[0].priority,

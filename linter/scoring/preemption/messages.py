@@ -8,7 +8,7 @@ joined by ``", "``. The FailedScheduling event carries the same text cut to 1024
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = [
     "DRA_NO_CLAIMS",
@@ -17,7 +17,9 @@ __all__ = [
     "NOT_ELIGIBLE_TERMINATING",
     "NOT_HELPFUL",
     "fit_error",
+    "fit_error_of_counts",
     "histogram",
+    "histogram_of_counts",
     "truncate_event",
 ]
 
@@ -34,8 +36,19 @@ def histogram(reasons_per_node: Iterable[Sequence[str]]) -> str:
     counts: Counter[str] = Counter()
     for reasons in reasons_per_node:
         counts.update(reasons)
-    entries = [f"{n} {reason}" for reason, n in counts.items()]
+    return histogram_of_counts(counts)
+
+
+def histogram_of_counts(counts: Mapping[str, int]) -> str:
+    """The histogram from reason -> node count (zero counts left out)."""
+    entries = [f"{n} {reason}" for reason, n in counts.items() if n]
     return ", ".join(sorted(entries, key=lambda e: e.encode()))
+
+
+def fit_error_of_counts(num_all_nodes: int, counts: Mapping[str, int], post_filter: str = "") -> str:
+    """``FitError.Error()`` from reason -> node count."""
+    text = f"0/{num_all_nodes} nodes are available: {histogram_of_counts(counts)}."
+    return f"{text} {post_filter}" if post_filter else text
 
 
 def fit_error(num_all_nodes: int, reasons_per_node: Iterable[Sequence[str]], post_filter: str = "") -> str:

@@ -81,9 +81,12 @@ class Budget:
     disrupted_pods: frozenset[str]
 
     def selects(self, pod: PodFacts) -> bool:
-        if not pod.labels or pod.namespace != self.namespace or not self.requirements:
+        return self.selects_labels(pod.namespace, pod.labels)
+
+    def selects_labels(self, namespace: str, labels: Mapping[str, str]) -> bool:
+        if not labels or namespace != self.namespace or not self.requirements:
             return False
-        return all(_matches(r, pod.labels) for r in self.requirements)
+        return all(_matches(r, labels) for r in self.requirements)
 
 
 def budget_of(pdb: Mapping[str, Any]) -> Budget:

@@ -14,7 +14,7 @@ from typing import Any
 
 from linter.scoring.requests import actual_request
 
-__all__ = ["PodFacts", "parse_time", "pod_facts"]
+__all__ = ["PodFacts", "parse_time", "pod_facts", "posix_seconds", "terminating_by_preemption"]
 
 PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler"
 
@@ -39,12 +39,17 @@ def parse_time(value: object) -> datetime | None:
     return parsed.astimezone(UTC).replace(tzinfo=None) if parsed.tzinfo else parsed
 
 
+def posix_seconds(moment: datetime) -> float:
+    """A naive-UTC time from :func:`parse_time` as POSIX seconds (independent of the local zone)."""
+    return moment.replace(tzinfo=UTC).timestamp()
+
+
 def _priority(pod: Mapping[str, Any]) -> int:
     value = _get(pod, "spec", "priority")
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _terminating_by_preemption(pod: Mapping[str, Any]) -> bool:
+def terminating_by_preemption(pod: Mapping[str, Any]) -> bool:
     """``deletionTimestamp`` set and the *first* DisruptionTarget condition is True/PreemptionByScheduler."""
     if not _get(pod, "metadata", "deletionTimestamp"):
         return False
@@ -92,7 +97,7 @@ def pod_facts(pod: Mapping[str, Any]) -> PodFacts:
         node_name=str(_get(pod, "spec", "nodeName") or ""),
         nominated_node=str(_get(pod, "status", "nominatedNodeName") or ""),
         preemption_policy=str(policy) if isinstance(policy, str) and policy else "PreemptLowerPriority",
-        terminating_by_preemption=_terminating_by_preemption(pod),
+        terminating_by_preemption=terminating_by_preemption(pod),
         deleting=bool(_get(pod, "metadata", "deletionTimestamp")),
         uid=str(_get(pod, "metadata", "uid") or ""),
         pod=pod,

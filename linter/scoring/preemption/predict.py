@@ -29,7 +29,7 @@ from .pdb import Budget, budget_of
 from .pods import PodFacts, pod_facts
 from .victims import NodeVictims, select_victims
 
-__all__ = ["Prediction", "PreemptionOptions", "predict_preemption"]
+__all__ = ["Prediction", "PreemptionOptions", "post_filter_tail", "predict_preemption"]
 
 _TERMINAL = ("Succeeded", "Failed")
 
@@ -93,7 +93,7 @@ def _terminating_victim(preemptor: PodFacts, node: NodeState | None) -> bool:
     )
 
 
-def _tail(plugins: Sequence[str], preemption: str | None) -> str:
+def post_filter_tail(plugins: Sequence[str], preemption: str | None) -> str:
     """RunPostFilterPlugins: every Unschedulable plugin's reason, joined by ', '."""
     parts = [DRA_NO_CLAIMS if p == "DynamicResources" else f"preemption: {preemption}"
              for p in plugins if p == "DynamicResources" or (p == "DefaultPreemption" and preemption)]
@@ -122,7 +122,7 @@ def predict_preemption(
     first = [s.reasons for s in statuses.values()]
     plugins = options.post_filter_plugins
     if "DefaultPreemption" not in plugins:
-        msg = fit_error(len(states), first, _tail(plugins, None))
+        msg = fit_error(len(states), first, post_filter_tail(plugins, None))
         return Prediction(me, True, statuses, nominated_node=me.nominated_node or None,
                           not_eligible_reason="DefaultPreemption is not enabled in this profile",
                           message=msg, event_message=truncate_event(msg))
@@ -134,7 +134,7 @@ def predict_preemption(
         if own is not None and own.code == UNSCHEDULABLE and _terminating_victim(me, states[me.nominated_node]):
             reason = NOT_ELIGIBLE_TERMINATING
     if reason is not None:
-        msg = fit_error(len(states), first, _tail(plugins, reason))
+        msg = fit_error(len(states), first, post_filter_tail(plugins, reason))
         return Prediction(me, True, statuses, eligible=False, not_eligible_reason=reason,
                           nominated_node=me.nominated_node or None,
                           possible_nodes=(me.nominated_node,) if me.nominated_node else (),
@@ -156,7 +156,7 @@ def predict_preemption(
     if not candidates:
         inner = fit_error(len(states), [*(f.reasons for f in failures.values()),
                                         *([NOT_HELPFUL] for _ in not_helpful)])
-        msg = fit_error(len(states), first, _tail(plugins, inner))
+        msg = fit_error(len(states), first, post_filter_tail(plugins, inner))
         return Prediction(me, True, statuses, message=msg, event_message=truncate_event(msg), **common)
     choice = choose(candidates, len(potential), options.args)
     msg = fit_error(len(states), first)  # DefaultPreemption succeeded: its empty message replaces the tail
