@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from linter.model import KubeSchedulerModel, LegacyPolicyModel, Profile, SchedulerModel, VolcanoModel
 from linter.formats.priorityclass.admission import admitted_priority
+from linter.model import KubeSchedulerModel, LegacyPolicyModel, Profile, SchedulerModel, VolcanoModel
 from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility, check_node
 from linter.scoring.legacy import legacy_rtcr_score_node
 from linter.scoring.nodes import NodeView, is_counted_pod

@@ -14,11 +14,16 @@ from typing import Any
 import pytest
 import yaml
 
-from linter.explain import main
+from linter.cli import main as cli_main
 
 from .oracle import ORACLE, cluster, priority_class_object
 
 EXPLAIN = [sys.executable, "-m", "linter", "explain"]
+
+
+def main(argv: list[str], *, out: io.StringIO, err: io.StringIO) -> int:
+    """``binpack-lint explain ARGV`` in-process."""
+    return cli_main(["explain", *argv], out=out, err=err)
 
 
 def write_case(tmp: Path, case: dict[str, Any], *, as_sent: bool) -> tuple[Path, Path]:
