@@ -108,6 +108,7 @@ class ClusterState:
         self._filter_cache = FilterCache()
         self._node_count = 0
         self._table = PodTable()  # per-pod columns for preemption (issue 10)
+        self._pdbs: dict[tuple[str, str], Mapping[str, Any]] = {}
 
     # ---------------------------------------------------------------- properties
     @property
@@ -230,6 +231,26 @@ class ClusterState:
             self._contributions.clear()
         return self._contributions.setdefault(key, key)
 
+    # ---------------------------------------------------------------- PodDisruptionBudget events
+    def apply_pdb(self, pdb: Mapping[str, Any]) -> None:
+        """PodDisruptionBudget ADDED/MODIFIED: only what preemption reads is kept."""
+        metadata = _section(pdb, "metadata", "poddisruptionbudget")
+        key = (str(metadata.get("namespace") or "default"), str(metadata.get("name") or ""))
+        spec, status = _section(pdb, "spec", "poddisruptionbudget"), _section(pdb, "status", "poddisruptionbudget")
+        self._pdbs[key] = {
+            "metadata": {"namespace": key[0], "name": key[1]},
+            "spec": {"selector": spec.get("selector")} if "selector" in spec else {},
+            "status": {"disruptionsAllowed": status.get("disruptionsAllowed"),
+                       "disruptedPods": dict(status.get("disruptedPods") or {})},
+        }
+
+    def delete_pdb(self, namespace: str, name: str) -> None:
+        self._pdbs.pop((namespace, name), None)
+
+    @property
+    def pdbs(self) -> list[Mapping[str, Any]]:
+        return list(self._pdbs.values())
+
     # ---------------------------------------------------------------- ranking
     def rank(
         self,
@@ -259,10 +280,12 @@ class ClusterState:
         return rank_pod(self._store, self._rank_memo, self._filter_cache, pod, model, profile, top, filters=filters)
 
     def preempt(
-        self, pod: Mapping[str, Any], profile: Profile, pdbs: Sequence[Mapping[str, Any]] = ()
+        self, pod: Mapping[str, Any], profile: Profile, pdbs: Sequence[Mapping[str, Any]] | None = None
     ) -> FastPreemption:
-        """kube-scheduler's preemption for ``pod`` under ``profile`` (see :mod:`.preemption`)."""
-        return predict_fast(self._store, self._table, self._filter_cache, pod, profile, pdbs)
+        """kube-scheduler's preemption for ``pod`` under ``profile`` (see :mod:`.preemption`); ``pdbs``
+        default to the ones applied with :meth:`apply_pdb`."""
+        chosen = self.pdbs if pdbs is None else pdbs
+        return predict_fast(self._store, self._table, self._filter_cache, pod, profile, chosen)
 
 
 def _section(obj: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
