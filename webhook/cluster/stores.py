@@ -1,7 +1,8 @@
 """The per-kind stores the cache's reflectors write into (called with the cache lock held).
 
-Nodes, Pods and PodDisruptionBudgets go into ``ClusterState``, which keeps only what scoring needs; the stores remember just
-the keys, which is what a relist needs to find objects deleted during a watch gap. PriorityClasses become
+Nodes, Pods and PodDisruptionBudgets go into ``ClusterState``, which keeps only what scoring and
+preemption need; the stores remember just the keys, which is what a relist needs to find objects deleted
+during a watch gap. PriorityClasses become
 ``PriorityClassInfo`` in a copy-on-write map, so readers take a snapshot without the lock.
 """
 
