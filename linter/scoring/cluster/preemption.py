@@ -21,7 +21,7 @@ from linter.model import FitArgs, Profile
 from linter.scoring import feasibility
 from linter.scoring.cluster.filters import FilterCache, enabled_filters, run_filters
 from linter.scoring.cluster.podtable import PodTable
-from linter.scoring.cluster.reprieve import DryRun, choose_rows, dry_run
+from linter.scoring.cluster.reprieve import BudgetIndex, DryRun, choose_rows, dry_run
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.preemption.messages import (
     NOT_ELIGIBLE_NEVER,
@@ -81,8 +81,9 @@ def _column(store: NodeStore, matrix: Int64Array, name: str, n: int) -> Int64Arr
 
 def predict_fast(
     store: NodeStore, table: PodTable, cache: FilterCache, pod: Mapping[str, Any], profile: Profile,
-    pdbs: Sequence[Mapping[str, Any]] = (),
+    pdbs: Sequence[Mapping[str, Any]] | BudgetIndex = (),
 ) -> FastPreemption:
+    """``pdbs``: PodDisruptionBudget objects, or a :class:`BudgetIndex` the caller keeps across queries."""
     me = pod_facts(pod)
     me_key = (me.namespace, me.name)
     p = me.priority
@@ -148,7 +149,8 @@ def predict_fast(
         return FastPreemption(True, False, reason, me.nominated_node or None,
                               (me.nominated_node,) if me.nominated_node else (), message=msg,
                               event_message=truncate_event(msg))
-    return _dry_run_and_choose(store, table, me.priority, profile, pdbs, checks, present, potential, slot_rows,
+    index = pdbs if isinstance(pdbs, BudgetIndex) else BudgetIndex([budget_of(x) for x in pdbs])
+    return _dry_run_and_choose(store, table, me.priority, profile, index, checks, present, potential, slot_rows,
                                (alloc, used, extra, extra_pods, allowed), counts, num_nodes, by_row)
 
 
@@ -165,7 +167,7 @@ def _slot_rows(store: NodeStore, table: PodTable, present: BoolArray, me_key: tu
 
 
 def _dry_run_and_choose(
-    store: NodeStore, table: PodTable, p: int, profile: Profile, pdbs: Sequence[Mapping[str, Any]],
+    store: NodeStore, table: PodTable, p: int, profile: Profile, pdbs: BudgetIndex,
     checks: list[tuple[str, int]], present: BoolArray, potential: BoolArray, slot_rows: Int64Array,
     columns: tuple[list[Int64Array], list[Int64Array], list[Int64Array], Int64Array, Int64Array],
     counts: Counter[str], num_nodes: int, by_row: dict[int, list[str]],
@@ -212,7 +214,7 @@ def _dry_run_and_choose(
                               potential_nodes=n_potential)
     slots = np.flatnonzero(lower & fits[np.maximum(slot_rows, 0)])
     cols = [store.resource_index.get(name, -1) for name, _ in checks]
-    run = dry_run(table, slots, slot_rows[slots], n, [budget_of(x) for x in pdbs],
+    run = dry_run(table, slots, slot_rows[slots], n, pdbs,
                   [(c, w) for c, (_, w) in zip(cols, checks, strict=True)], room, pods_room)
     choice = choose_rows(run, cand_rows, n_potential, profile.preemption)
     names = [str(store.row_names[r]) for r in sorted(choice.rows, key=lambda r: str(store.row_names[r]))]
@@ -243,8 +245,8 @@ def _importance_key(table: PodTable, slot: int) -> tuple[int, float, str]:
 
 def _unordered(table: PodTable, run: DryRun, row: int, name: str) -> list[str]:
     """The scalar model's note for equal-importance pods on a possible node whose order matters."""
-    members = [(int(s), bool(v)) for s, v, r in zip(run.order.tolist(), run.victim.tolist(), run.rows.tolist(),
-                                                    strict=True) if r == row]
+    on_row = run.rows == row
+    members = list(zip(run.order[on_row].tolist(), run.victim[on_row].tolist(), strict=True))
     groups: dict[tuple[int, float], list[tuple[int, bool]]] = {}
     for slot, fate in members:
         start = float(table.start[slot])

@@ -22,7 +22,7 @@ from linter.scoring.cluster.store import BoolArray, Int64Array
 from linter.scoring.preemption.choice import CRITERIA, OFFSET, num_candidates
 from linter.scoring.preemption.pdb import Budget
 
-__all__ = ["Check", "DryRun", "choose_rows", "dry_run"]
+__all__ = ["BudgetIndex", "Check", "DryRun", "choose_rows", "dry_run"]
 
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
 # (store column or -1 when the store has none, requested amount): the resources the Fit filter checks
@@ -66,26 +66,54 @@ def _importance(table: PodTable, slots: Int64Array, rows: Int64Array) -> tuple[I
     return slots[idx], rows[idx]
 
 
-def _violating(table: PodTable, order: Int64Array, rows: Int64Array, budgets: Sequence[Budget]) -> BoolArray:
+class BudgetIndex:
+    """The PDBs of one query, with which PDBs select each pod signature (namespace, labels), memoized.
+
+    Signatures only grow and keep their ids, so the memo stays valid until the PDBs change (callers
+    keep one index per PDB version).
+    """
+
+    def __init__(self, budgets: Sequence[Budget]) -> None:
+        self.budgets = list(budgets)
+        self._by_namespace: dict[str, list[int]] = {}
+        for i, b in enumerate(self.budgets):
+            if b.requirements:  # nil/empty selectors select nothing here
+                self._by_namespace.setdefault(b.namespace, []).append(i)
+        self._memo: dict[int, tuple[int, ...]] = {}
+        self._selected: BoolArray = np.zeros(0, np.bool_)  # per signature id: some PDB selects it
+
+    def selected(self, table: PodTable) -> BoolArray:
+        """Per signature id, whether any PDB selects it (extended for signatures seen since the last call)."""
+        done = len(self._selected)
+        if done < len(table.signatures):
+            fresh = [bool(self.matches(table, sig)) for sig in range(done, len(table.signatures))]
+            self._selected = np.concatenate([self._selected, np.array(fresh, np.bool_)])
+        return self._selected
+
+    def matches(self, table: PodTable, signature: int) -> tuple[int, ...]:
+        found = self._memo.get(signature)
+        if found is None:
+            namespace, labels = table.signatures[signature]
+            found = tuple(i for i in self._by_namespace.get(namespace, ())
+                          if self.budgets[i].selects_labels(namespace, labels))
+            self._memo[signature] = found
+        return found
+
+
+def _violating(table: PodTable, order: Int64Array, rows: Int64Array, index: BudgetIndex) -> BoolArray:
     """``filterPodsWithPDBViolation`` per row, walking the pods that some PDB selects."""
     out = np.zeros(len(order), np.bool_)
-    if not budgets:
+    budgets = index.budgets
+    if not index.budgets:
         return out
     sigs = table.signature[order]
-    matches: dict[int, list[int]] = {}
-    for sig in np.unique(sigs).tolist():
-        namespace, labels = table.signatures[sig]
-        hit = [i for i, b in enumerate(budgets) if b.selects_labels(namespace, labels)]
-        if hit:
-            matches[sig] = hit
-    if not matches:
-        return out
+    protected = np.flatnonzero(index.selected(table)[sigs])
     current, left = -1, [0] * len(budgets)
-    for i in np.flatnonzero(np.isin(sigs, list(matches))).tolist():
+    for i in protected.tolist():
         if rows[i] != current:
             current, left = int(rows[i]), [b.disruptions_allowed for b in budgets]
         name = table.keys[int(order[i])][1]
-        for b in matches[int(sigs[i])]:
+        for b in index.matches(table, int(sigs[i])):
             if name in budgets[b].disrupted_pods:
                 continue
             left[b] -= 1
@@ -95,7 +123,7 @@ def _violating(table: PodTable, order: Int64Array, rows: Int64Array, budgets: Se
 
 
 def dry_run(
-    table: PodTable, slots: Int64Array, slot_rows: Int64Array, size: int, budgets: Sequence[Budget],
+    table: PodTable, slots: Int64Array, slot_rows: Int64Array, size: int, budgets: BudgetIndex,
     checks: Sequence[Check], room: Sequence[Int64Array], pods_room: Int64Array,
 ) -> DryRun:
     """Victims on every candidate row; ``room[i]``/``pods_room`` is what is free per row for check i /

@@ -27,9 +27,11 @@ from linter.scoring.cluster.filters import FilterCache
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.preemption import FastPreemption, predict_fast
 from linter.scoring.cluster.rank import Ranking, rank_pod
+from linter.scoring.cluster.reprieve import BudgetIndex
 from linter.scoring.cluster.requests import counted_resource, simple_pod_amounts
 from linter.scoring.cluster.store import Contribution, ContributionEntry, NodeStore, TaintList
 from linter.scoring.nodes import is_counted_pod
+from linter.scoring.preemption.pdb import budget_of
 from linter.scoring.requests import (
     actual_request,
     fit_node_contribution,
@@ -109,6 +111,7 @@ class ClusterState:
         self._node_count = 0
         self._table = PodTable()  # per-pod columns for preemption (issue 10)
         self._pdbs: dict[tuple[str, str], Mapping[str, Any]] = {}
+        self._budget_index: BudgetIndex | None = None  # rebuilt after a PDB change
 
     # ---------------------------------------------------------------- properties
     @property
@@ -243,9 +246,11 @@ class ClusterState:
             "status": {"disruptionsAllowed": status.get("disruptionsAllowed"),
                        "disruptedPods": dict(status.get("disruptedPods") or {})},
         }
+        self._budget_index = None
 
     def delete_pdb(self, namespace: str, name: str) -> None:
         self._pdbs.pop((namespace, name), None)
+        self._budget_index = None
 
     @property
     def pdbs(self) -> list[Mapping[str, Any]]:
@@ -284,8 +289,11 @@ class ClusterState:
     ) -> FastPreemption:
         """kube-scheduler's preemption for ``pod`` under ``profile`` (see :mod:`.preemption`); ``pdbs``
         default to the ones applied with :meth:`apply_pdb`."""
-        chosen = self.pdbs if pdbs is None else pdbs
-        return predict_fast(self._store, self._table, self._filter_cache, pod, profile, chosen)
+        if pdbs is not None:
+            return predict_fast(self._store, self._table, self._filter_cache, pod, profile, pdbs)
+        if self._budget_index is None:
+            self._budget_index = BudgetIndex([budget_of(p) for p in self._pdbs.values()])
+        return predict_fast(self._store, self._table, self._filter_cache, pod, profile, self._budget_index)
 
 
 def _section(obj: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
