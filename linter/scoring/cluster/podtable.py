@@ -52,6 +52,8 @@ class PodTable:
         self._signature_ids: dict[tuple[str, frozenset[tuple[str, str]]], int] = {}
         self.nominated: dict[tuple[str, str], NominatedPod] = {}
         self.version = 0  # bumped on every change of slots
+        # node-name id -> store row, valid for (NodeStore.version, number of names)
+        self.row_cache: tuple[tuple[int, int], Int64Array] | None = None
 
     def _grow(self) -> None:
         old = self.name_id.shape[0]

@@ -156,8 +156,13 @@ def predict_fast(
 
 def _slot_rows(store: NodeStore, table: PodTable, present: BoolArray, me_key: tuple[str, str]) -> Int64Array:
     """Per table slot, the row of its node (-1: free slot, or a node without a Node object)."""
-    name_rows = np.array([store.row_of.get(name, -1) for name in table.node_names] or [-1], np.int64)
-    name_rows = np.where((name_rows >= 0) & present[np.maximum(name_rows, 0)], name_rows, -1)
+    key = (store.version, len(table.node_names))
+    if table.row_cache is not None and table.row_cache[0] == key:
+        name_rows = table.row_cache[1]
+    else:
+        name_rows = np.array([store.row_of.get(name, -1) for name in table.node_names] or [-1], np.int64)
+        name_rows = np.where((name_rows >= 0) & present[np.maximum(name_rows, 0)], name_rows, -1)
+        table.row_cache = (key, name_rows)
     ids = table.name_id
     rows = np.where(ids >= 0, name_rows[np.maximum(ids, 0)], -1)
     own = table.slot_of.get(me_key)
@@ -219,8 +224,10 @@ def _dry_run_and_choose(
     choice = choose_rows(run, cand_rows, n_potential, profile.preemption)
     names = [str(store.row_names[r]) for r in sorted(choice.rows, key=lambda r: str(store.row_names[r]))]
     random = list(choice.random)
+    tie_rows = {row for row, _ in run.ties}
     for name in names:
-        random += _unordered(table, run, store.row_of[name], name)
+        if store.row_of[name] in tie_rows:
+            random += _unordered(table, run, store.row_of[name], name)
     chosen = names[0] if len(names) == 1 else None
     victims: tuple[str, ...] = ()
     prios: tuple[int, ...] = ()
@@ -245,22 +252,15 @@ def _importance_key(table: PodTable, slot: int) -> tuple[int, float, str]:
 
 def _unordered(table: PodTable, run: DryRun, row: int, name: str) -> list[str]:
     """The scalar model's note for equal-importance pods on a possible node whose order matters."""
-    on_row = run.rows == row
-    members = list(zip(run.order[on_row].tolist(), run.victim[on_row].tolist(), strict=True))
-    groups: dict[tuple[int, float], list[tuple[int, bool]]] = {}
-    for slot, fate in members:
-        start = float(table.start[slot])
-        groups.setdefault((-int(table.priority[slot]), start if start == start else float("inf")), []).append(
-            (slot, fate))
     notes = []
-    for key in sorted(groups):
-        group = groups[key]
-        if len(group) < 2:
+    for tie_row, group in run.ties:
+        if tie_row != row:
             continue
+        fates = {s in run.tied_victims for s in group}
         shapes = {(tuple(table.req[:, s].tolist()), tuple(sorted(table.signatures[int(table.signature[s])][1].items())))
-                  for s, _ in group}
-        if len({f for _, f in group}) > 1 or len(shapes) > 1:
-            keys = sorted("/".join(table.keys[s]) for s, _ in group)
+                  for s in group}
+        if len(fates) > 1 or len(shapes) > 1:
+            keys = sorted("/".join(table.keys[s]) for s in group)
             notes.append(f"on {name}, {', '.join(keys)} are equally important (same priority and start time): "
                          "the scheduler orders them at random, so the victims among them may differ")
     return notes

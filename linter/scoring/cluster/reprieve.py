@@ -42,28 +42,28 @@ class DryRun:
     total: Int64Array  # per row: Σ (priority + 2^31)
     count: Int64Array  # per row: victims
     earliest: FloatArray  # per row: earliest start among the top-priority victims (NaN = now)
+    ties: list[tuple[int, list[int]]]  # (row, slots) of equally important pods, slots by name
+    tied_victims: set[int]  # the slots of ``ties`` that are victims
 
 
-def _importance(table: PodTable, slots: Int64Array, rows: Int64Array) -> tuple[Int64Array, Int64Array]:
-    """(slots, their rows) sorted by row, then priority desc, start asc (none = now, last), then name."""
+def _importance(
+    table: PodTable, slots: Int64Array, rows: Int64Array
+) -> tuple[Int64Array, Int64Array, list[tuple[int, list[int]]]]:
+    """(slots, their rows) sorted by row, then priority desc, start asc (none = now, last), then name; and
+    the runs of equally important pods as (row, slots) -- Go leaves those unordered."""
     start = np.where(np.isnan(table.start[slots]), math.inf, table.start[slots])
     idx = np.lexsort((start, -table.priority[slots], rows))
     r, p, s = rows[idx], table.priority[slots][idx], start[idx]
     same = (r[1:] == r[:-1]) & (p[1:] == p[:-1]) & (s[1:] == s[:-1])
-    if same.any():  # equal importance: Go leaves them unordered; the scalar model orders by name
-        out = idx.tolist()
-        i = 0
-        while i < len(out) - 1:
-            if not same[i]:
-                i += 1
-                continue
-            j = i
-            while j < len(out) - 1 and same[j]:
-                j += 1
-            out[i:j + 1] = sorted(out[i:j + 1], key=lambda k: "/".join(table.keys[int(slots[k])]))
-            i = j + 1
-        idx = np.array(out, np.int64)
-    return slots[idx], rows[idx]
+    runs: list[tuple[int, list[int]]] = []
+    if same.any():  # the scalar model orders equally important pods by namespace/name
+        edges = np.diff(np.r_[0, same.astype(np.int8), 0])
+        for first, last in zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(),
+                               strict=True):
+            span = sorted(idx[first:last + 1].tolist(), key=lambda k: "/".join(table.keys[int(slots[k])]))
+            idx[first:last + 1] = span
+            runs.append((int(r[first]), [int(slots[k]) for k in span]))
+    return slots[idx], rows[idx], runs
 
 
 class BudgetIndex:
@@ -128,7 +128,7 @@ def dry_run(
 ) -> DryRun:
     """Victims on every candidate row; ``room[i]``/``pods_room`` is what is free per row for check i /
     the pod count once every lower-priority pod is gone (nominated pods and the preemptor included)."""
-    order, rows = _importance(table, slots, slot_rows)
+    order, rows, ties = _importance(table, slots, slot_rows)
     violating = _violating(table, order, rows, budgets)
     # Violating pods first, each group in importance order (a stable sort keeps that order).
     regroup = np.lexsort((np.arange(len(order)), ~violating, rows))
@@ -154,11 +154,11 @@ def dry_run(
             if 0 <= col < table.req.shape[0]:
                 free[i][kept_r] -= table.req[col, kept_s]
         victim[sel[~fits]] = True
-    return _stats(table, order, rows, victim, violating, size)
+    return _stats(table, order, rows, victim, violating, size, ties)
 
 
 def _stats(table: PodTable, order: Int64Array, rows: Int64Array, victim: BoolArray, violating: BoolArray,
-           size: int) -> DryRun:
+           size: int, ties: list[tuple[int, list[int]]]) -> DryRun:
     vr, vs = rows[victim], order[victim]
     prio = table.priority[vs]
     top = np.full(size, np.iinfo(np.int64).min, np.int64)
@@ -170,7 +170,8 @@ def _stats(table: PodTable, order: Int64Array, rows: Int64Array, victim: BoolArr
     earliest = np.full(size, math.nan)
     top_victims = prio == top[vr]
     np.fmin.at(earliest, vr[top_victims], table.start[vs][top_victims])
-    return DryRun(order, rows, victim, violating, violations, top, total, count, earliest)
+    victims = {int(x) for x in vs[np.isin(vs, [slot for _, run in ties for slot in run])].tolist()} if ties else set()
+    return DryRun(order, rows, victim, violating, violations, top, total, count, earliest, ties, victims)
 
 
 @dataclass(frozen=True)
