@@ -26,6 +26,7 @@ from linter.model import KubeSchedulerModel, Profile, VolcanoModel
 from linter.scoring.cluster.filters import FilterCache
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.preemption import FastPreemption, predict_fast
+from linter.scoring.cluster.preemption_cache import PredictionCache, pod_shape_key
 from linter.scoring.cluster.rank import Ranking, rank_pod
 from linter.scoring.cluster.reprieve import BudgetIndex
 from linter.scoring.cluster.requests import counted_resource, simple_pod_amounts
@@ -112,6 +113,8 @@ class ClusterState:
         self._table = PodTable()  # per-pod columns for preemption (issue 10)
         self._pdbs: dict[tuple[str, str], Mapping[str, Any]] = {}
         self._budget_index: BudgetIndex | None = None  # rebuilt after a PDB change
+        self._changes = 0  # every node/pod/PDB event; keys the preemption cache
+        self._predictions: PredictionCache[tuple[Profile, FastPreemption]] = PredictionCache()
 
     # ---------------------------------------------------------------- properties
     @property
@@ -137,6 +140,7 @@ class ClusterState:
     # ---------------------------------------------------------------- node events
     def apply_node(self, node: Mapping[str, Any]) -> None:
         """Node ADDED/MODIFIED. Raises ValueError (QuantityError) on a bad allocatable quantity."""
+        self._changes += 1
         metadata = _section(node, "metadata", "node")
         name = metadata.get("name")
         if not isinstance(name, str) or not name:
@@ -164,6 +168,7 @@ class ClusterState:
 
     def delete_node(self, name: str) -> None:
         """Node DELETED. Pods bound to it stay remembered for a re-created node of that name."""
+        self._changes += 1
         row = self._store.row_of.get(name)
         if row is None or not self._store.present[row]:
             return
@@ -176,6 +181,7 @@ class ClusterState:
 
         A pod with an invalid quantity raises ValueError and leaves the state unchanged.
         """
+        self._changes += 1
         key = _pod_key(pod)
         if not is_counted_pod(pod):
             self._forget(key)
@@ -200,6 +206,7 @@ class ClusterState:
 
     def delete_pod(self, namespace: str, name: str) -> None:
         """Pod DELETED."""
+        self._changes += 1
         self._forget((namespace, name))
         self._table.forget((namespace, name))
 
@@ -237,6 +244,7 @@ class ClusterState:
     # ---------------------------------------------------------------- PodDisruptionBudget events
     def apply_pdb(self, pdb: Mapping[str, Any]) -> None:
         """PodDisruptionBudget ADDED/MODIFIED: only what preemption reads is kept."""
+        self._changes += 1
         metadata = _section(pdb, "metadata", "poddisruptionbudget")
         key = (str(metadata.get("namespace") or "default"), str(metadata.get("name") or ""))
         spec, status = _section(pdb, "spec", "poddisruptionbudget"), _section(pdb, "status", "poddisruptionbudget")
@@ -249,6 +257,7 @@ class ClusterState:
         self._budget_index = None
 
     def delete_pdb(self, namespace: str, name: str) -> None:
+        self._changes += 1
         self._pdbs.pop((namespace, name), None)
         self._budget_index = None
 
@@ -293,7 +302,20 @@ class ClusterState:
             return predict_fast(self._store, self._table, self._filter_cache, pod, profile, pdbs)
         if self._budget_index is None:
             self._budget_index = BudgetIndex([budget_of(p) for p in self._pdbs.values()])
-        return predict_fast(self._store, self._table, self._filter_cache, pod, profile, self._budget_index)
+        shape = pod_shape_key(pod)
+        key = (shape, id(profile), self._changes)
+        hit = self._predictions.get(key) if shape is not None and not self._is_known(pod) else None
+        if hit is not None and hit[0] is profile:  # the entry holds the profile, so its id is not reused
+            return hit[1]
+        found = predict_fast(self._store, self._table, self._filter_cache, pod, profile, self._budget_index)
+        if shape is not None:
+            self._predictions.put(key, (profile, found))
+        return found
+
+    def _is_known(self, pod: Mapping[str, Any]) -> bool:
+        """The pod itself is in the state (bound or nominated): its own name then matters."""
+        key = _pod_key(pod)
+        return key in self._table.slot_of or key in self._table.nominated
 
 
 def _section(obj: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:

@@ -128,3 +128,18 @@ def test_status_updates_reach_the_twin() -> None:
     assert not state.preempt(pending, profile).eligible
     state.delete_pod("default", "old")
     assert state.preempt(pending, profile).candidates == 0
+
+
+def test_a_burst_of_replicas_reuses_the_prediction_until_the_cluster_changes() -> None:
+    state = ClusterState()
+    state.apply_node(node("n1"))
+    state.apply_pod(pod("a", "n1", 0, "4"))
+    profile = Profile("default-scheduler")
+    first = state.preempt(pod("replica-1", None, 1000, "2"), profile)
+    assert state.preempt(pod("replica-2", None, 1000, "2"), profile) is first  # same shape, no event between
+    assert state.preempt(pod("replica-2", None, 1000, "3"), profile) is not first  # another shape
+    state.apply_pod(pod("b", "n1", 500, "0"))  # any event
+    again = state.preempt(pod("replica-3", None, 1000, "2"), profile)
+    assert again is not first and again.victims == first.victims == ("default/a",)
+    state.delete_pod("default", "a")
+    assert not state.preempt(pod("replica-4", None, 1000, "2"), profile).needed
