@@ -142,8 +142,9 @@ def main() -> None:
         print(row(name, values))
     start = time.perf_counter()
     scalar = predict_preemption(pods_by[500], nodes, pods, pdbs)
+    same = scalar.nominated_node == fast.nominated_node and scalar.possible_nodes == fast.possible_nodes
     print(f"\nscalar model (explain), once: {time.perf_counter() - start:.1f} s, nominated {scalar.nominated_node}, "
-          f"same as the twin: {scalar.nominated_node == fast.nominated_node and scalar.possible_nodes == fast.possible_nodes}")
+          f"same as the twin: {same}")
 
 
 if __name__ == "__main__":
