@@ -52,6 +52,21 @@ def _defaulted_resources(raw: object) -> tuple[ResourceWeight, ...]:
 
 
 @dataclass(frozen=True)
+class PreemptionArgs:
+    """Defaulted ``DefaultPreemptionArgs`` (reference/preemption.md §5): 10 % and 100."""
+
+    min_candidate_nodes_percentage: int = 10
+    min_candidate_nodes_absolute: int = 100
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, object] | None) -> PreemptionArgs:
+        """v1 defaulting: a missing (or null) field takes its default; 0 stays 0."""
+        args = args or {}
+        pct, absolute = args.get("minCandidateNodesPercentage"), args.get("minCandidateNodesAbsolute")
+        return cls(10 if pct is None else _as_int(pct), 100 if absolute is None else _as_int(absolute))
+
+
+@dataclass(frozen=True)
 class FitArgs:
     """Defaulted ``NodeResourcesFitArgs`` as far as scoring and filtering need them."""
 
@@ -139,6 +154,9 @@ class Profile:
     score_plugin_weights: Mapping[str, int] = field(default_factory=dict)
     fit_filter_enabled: bool = True
     filter_plugins: tuple[str, ...] = ()
+    # PostFilter plugins in their order, and DefaultPreemption's args (issue 10).
+    post_filter_plugins: tuple[str, ...] = ("DynamicResources", "DefaultPreemption")
+    preemption: PreemptionArgs = field(default_factory=PreemptionArgs)
 
     @property
     def fit_weight(self) -> int:

@@ -18,16 +18,22 @@ HELP = "explain how the scheduler scores a pending pod on each node"
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = subparsers.add_parser(
         NAME, help=HELP,
-        description="Explain how kube-scheduler 1.36, a legacy Policy or Volcano binpack scores a pending pod.",
+        description="Explain how kube-scheduler 1.36, a legacy Policy or Volcano binpack scores a pending pod. "
+        "With kube-scheduler, a pod that fits on no node gets a preemption section: the node it would be "
+        "nominated to, the victims and why, the PDBs violated, or why no preemption helps, and the exact "
+        "FailedScheduling message.",
     )
     p.add_argument("--config", metavar="SCHED", help="KubeSchedulerConfiguration (bare or in a ConfigMap), "
                    "legacy Policy or volcano-scheduler.conf; default: kube-scheduler 1.36 defaults")
     p.add_argument("--cluster", metavar="STATE", required=True,
-                   help="kubectl get nodes,pods -A -o yaml|json output (or a YAML stream of Nodes and Pods)")
+                   help="kubectl get nodes,pods,priorityclasses,pdb -A -o yaml|json output (or a YAML stream of "
+                   "Nodes, Pods, PriorityClasses, PodDisruptionBudgets); the last two feed the preemption section")
     p.add_argument("--pod", metavar="POD", required=True, help="the pending Pod (YAML or JSON)")
     p.add_argument("--profile", metavar="NAME", help="scheduler profile (default: the pod's schedulerName)")
     p.add_argument("-f", "--format", choices=("text", "json"), default="text")
-    p.add_argument("--plot", action="store_true", help="draw the strategy's score line with the nodes marked")
+    p.add_argument("--plot", action="store_true",
+                   help="draw the strategy's score line with the nodes marked; when the pod fits nowhere, also "
+                   "the nominated node's requests before/after the evictions against allocatable")
     return p
 
 

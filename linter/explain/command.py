@@ -16,8 +16,9 @@ from linter.model import SchedulerModel, default_kube_scheduler_model
 from linter.scoring.quantity import QuantityError
 
 from .compute import explain
-from .inputs import ExplainInputError, load_pod, load_state, read_text
+from .inputs import ExplainInputError, load_cluster, load_pod, read_text
 from .plot import render_plot
+from .render_preemption import render_preemption, render_preemption_plot
 from .render_text import render_text
 
 __all__ = ["run"]
@@ -52,10 +53,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 return EXIT_INVALID_CONFIG
         else:
             model = default_kube_scheduler_model()
-        nodes, pods = load_state(read_text(args.cluster, "STATE"), args.cluster)
+        dump = load_cluster(read_text(args.cluster, "STATE"), args.cluster)
         pod = load_pod(read_text(args.pod, "POD"), args.pod)
         try:
-            doc = explain(model, nodes, pods, pod, args.profile)
+            doc = explain(model, dump.nodes, dump.pods, pod, args.profile, pdbs=dump.pdbs,
+                          priority_classes=dump.priority_classes)
+        except LookupError as exc:
+            raise ExplainInputError(f"POD {args.pod}: spec.priorityClassName: {exc} "
+                                    "(the API server would reject this pod)") from None
         except QuantityError as exc:
             raise ExplainInputError(f"STATE {args.cluster}: {exc}") from None
         except ValueError as exc:  # a model the scorer cannot run (e.g. an unknown strategy)
@@ -68,6 +73,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(json.dumps(doc, indent=2) + "\n")
     else:
         out.write(render_text(doc))
+        if doc.get("preemption") is not None:  # only a pod that fits nowhere gets the section
+            out.write("\n" + render_preemption(doc["preemption"]))
         if args.plot:
             out.write("\n" + render_plot(doc))
+            if doc.get("preemption") is not None:
+                out.write("\n" + render_preemption_plot(doc["preemption"]))
     return EXIT_OK

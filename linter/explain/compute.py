@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from linter.formats.priorityclass.admission import admitted_priority
 from linter.model import KubeSchedulerModel, LegacyPolicyModel, Profile, SchedulerModel, VolcanoModel
 from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility, check_node
 from linter.scoring.legacy import legacy_rtcr_score_node
@@ -21,6 +22,7 @@ from linter.scoring.strategies import balanced_score_node, fit_score_node
 from linter.scoring.volcano import binpack_score_node
 
 from .inputs import ExplainInputError, describe
+from .preemption import admitted_pod, preemption_section
 
 __all__ = ["build_views", "explain", "select_profile"]
 
@@ -83,7 +85,8 @@ def _sorted(nodes: list[Json], key: str) -> list[Json]:
     return sorted(nodes, key=lambda n: (not n["feasible"], -(n.get(key) or 0), n["name"]))
 
 
-def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj, profile_name: str | None) -> Json:
+def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj, profile_name: str | None,
+                 cluster: tuple[Sequence[Obj], Sequence[Obj], Sequence[Obj], Sequence[Obj]]) -> Json:
     profile = select_profile(model, profile_name, pod)
     fit_args, balanced_args = profile.fit, profile.balanced
     fit_request, real_request = fit_score_request(pod), actual_request(pod)
@@ -117,7 +120,16 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         "shape": [{"utilization": p.utilization, "score": p.score} for p in shape] if shape else None,
         "podRequest": fit_request,
         "nodes": _sorted(out, "total"),
+        "preemption": _preemption(pod, profile, cluster),
     }
+
+
+def _preemption(pod: Obj, profile: Profile,
+                cluster: tuple[Sequence[Obj], Sequence[Obj], Sequence[Obj], Sequence[Obj]]) -> Json | None:
+    """The preemption section; the pending pod gets the priority admission would give it."""
+    nodes, pods, pdbs, classes = cluster
+    priority, policy = admitted_priority(pod, classes)  # LookupError: admission would reject the pod
+    return preemption_section(admitted_pod(pod, priority, policy), nodes, pods, pdbs, profile, _filters(profile))
 
 
 def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -> Json:
@@ -174,13 +186,19 @@ def _explain_legacy(model: LegacyPolicyModel, views: Sequence[NodeView], pod: Ob
 
 
 def explain(
-    model: SchedulerModel, nodes: Sequence[Obj], pods: Sequence[Obj], pod: Obj, profile: str | None = None
+    model: SchedulerModel, nodes: Sequence[Obj], pods: Sequence[Obj], pod: Obj, profile: str | None = None,
+    *, pdbs: Sequence[Obj] = (), priority_classes: Sequence[Obj] = (),
 ) -> Json:
-    """The full explanation for ``pod`` on the cluster ``nodes``/``pods`` under ``model``."""
+    """The full explanation for ``pod`` on the cluster ``nodes``/``pods`` under ``model``.
+
+    For kube-scheduler models it has a ``preemption`` key: None when some node passes the
+    filters, else :func:`~linter.explain.preemption.preemption_section`. Raises LookupError when
+    the pod names a PriorityClass that neither ``priority_classes`` nor the built-ins hold.
+    """
     views = build_views(nodes, pods)
     head: Json = {"pod": describe(pod)}
     if isinstance(model, KubeSchedulerModel):
-        body = _explain_k8s(model, views, pod, profile)
+        body = _explain_k8s(model, views, pod, profile, (nodes, pods, pdbs, priority_classes))
     elif isinstance(model, VolcanoModel):
         body = _explain_volcano(model, views, pod)
     else:

@@ -1,8 +1,9 @@
 """Reading explain's inputs: the cluster dump (STATE) and the pending pod (POD).
 
-STATE is what ``kubectl get nodes,pods -A -o yaml|json`` prints (a ``v1/List``), a
-``NodeList``/``PodList``, or a multi-document YAML stream of Nodes and Pods; other kinds are
-ignored. Every problem becomes an :class:`ExplainInputError` whose message is one line
+STATE is what ``kubectl get nodes,pods,priorityclasses,pdb -A -o yaml|json`` prints (a
+``v1/List``), typed lists, or a multi-document YAML stream of Nodes, Pods, PriorityClasses and
+PodDisruptionBudgets (the last two are optional and used by the preemption section); other kinds
+are ignored. Every problem becomes an :class:`ExplainInputError` whose message is one line
 naming the file, the object and the field.
 """
 
@@ -10,15 +11,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
 from linter import textfile
+from linter.scoring.preemption.pods import parse_time
 from linter.scoring.quantity import QuantityError
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 
-__all__ = ["ExplainInputError", "describe", "load_pod", "load_state", "read_text"]
+__all__ = ["ClusterDump", "ExplainInputError", "describe", "load_cluster", "load_pod", "load_state", "read_text"]
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 
@@ -56,8 +59,8 @@ def describe(obj: Mapping[str, Any]) -> str:
     meta = meta if isinstance(meta, Mapping) else {}
     kind = obj.get("kind") or "object"
     name = meta.get("name") or "<unnamed>"
-    if kind == "Pod":
-        return f"Pod {meta.get('namespace') or 'default'}/{name}"
+    if kind in ("Pod", "PodDisruptionBudget"):
+        return f"{kind} {meta.get('namespace') or 'default'}/{name}"
     return f"{kind} {name}"
 
 
@@ -104,22 +107,66 @@ def _check_pod(pod: Mapping[str, Any], path: str, role: str) -> None:
         raise ExplainInputError(f"{role} {path}: {describe(pod)}: {exc}") from None
 
 
-def load_state(text: str, path: str) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
-    """(nodes, pods) from the cluster dump; pods of every phase (callers filter)."""
-    nodes: list[Mapping[str, Any]] = []
-    pods: list[Mapping[str, Any]] = []
+@dataclass(frozen=True)
+class ClusterDump:
+    """What explain reads from STATE: Nodes, Pods (every phase), PriorityClasses, PodDisruptionBudgets."""
+
+    nodes: list[Mapping[str, Any]]
+    pods: list[Mapping[str, Any]]
+    priority_classes: list[Mapping[str, Any]] = field(default_factory=list)
+    pdbs: list[Mapping[str, Any]] = field(default_factory=list)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_preemption_fields(obj: Mapping[str, Any], path: str, role: str) -> None:
+    """The fields preemption reads, so that a bad one is named instead of silently read as 0."""
+    spec = obj.get("spec") if isinstance(obj.get("spec"), Mapping) else {}
+    status = obj.get("status") if isinstance(obj.get("status"), Mapping) else {}
+    assert isinstance(spec, Mapping) and isinstance(status, Mapping)
+    kind = obj.get("kind")
+    if kind == "Pod":
+        if spec.get("priority") is not None and not _is_int(spec["priority"]):
+            raise ExplainInputError(f"{role} {path}: {describe(obj)}: spec.priority must be an integer")
+        start = status.get("startTime")
+        if start is not None and parse_time(start) is None:
+            raise ExplainInputError(f"{role} {path}: {describe(obj)}: status.startTime is not an RFC 3339 time")
+    elif kind == "PriorityClass" and not _is_int(obj.get("value")):
+        raise ExplainInputError(f"{role} {path}: {describe(obj)}: value must be an integer")
+    elif kind == "PodDisruptionBudget":
+        allowed = status.get("disruptionsAllowed")
+        if allowed is not None and not _is_int(allowed):
+            raise ExplainInputError(f"{role} {path}: {describe(obj)}: status.disruptionsAllowed must be an integer")
+        if spec.get("selector") is not None and not isinstance(spec["selector"], Mapping):
+            raise ExplainInputError(f"{role} {path}: {describe(obj)}: spec.selector must be a mapping")
+
+
+def load_cluster(text: str, path: str) -> ClusterDump:
+    """The cluster dump; other kinds are ignored."""
+    dump = ClusterDump([], [])
     for i, doc in enumerate(_documents(text, path, "STATE")):
         for obj, where in _flatten(doc, path, f"document {i + 1}"):
-            if obj.get("kind") == "Node":
-                _check_name(obj, path, "STATE", where)
-                nodes.append(obj)
-            elif obj.get("kind") == "Pod":
-                _check_name(obj, path, "STATE", where)
+            kind = obj.get("kind")
+            if kind not in ("Node", "Pod", "PriorityClass", "PodDisruptionBudget"):
+                continue
+            _check_name(obj, path, "STATE", where)
+            if kind == "Pod":
                 _check_pod(obj, path, "STATE")
-                pods.append(obj)
-    if not nodes:
-        raise ExplainInputError(f"STATE {path}: no Node objects found (use: kubectl get nodes,pods -A -o yaml)")
-    return nodes, pods
+            _check_preemption_fields(obj, path, "STATE")
+            {"Node": dump.nodes, "Pod": dump.pods, "PriorityClass": dump.priority_classes,
+             "PodDisruptionBudget": dump.pdbs}[str(kind)].append(obj)
+    if not dump.nodes:
+        raise ExplainInputError(f"STATE {path}: no Node objects found "
+                                "(use: kubectl get nodes,pods,priorityclasses,pdb -A -o yaml)")
+    return dump
+
+
+def load_state(text: str, path: str) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """(nodes, pods) from the cluster dump; pods of every phase (callers filter)."""
+    dump = load_cluster(text, path)
+    return dump.nodes, dump.pods
 
 
 def load_pod(text: str, path: str) -> Mapping[str, Any]:
@@ -133,4 +180,5 @@ def load_pod(text: str, path: str) -> Mapping[str, Any]:
         raise ExplainInputError(f"POD {path}: not a Pod (kind: {pod.get('kind')!r}); give the pending Pod object")
     _check_name(pod, path, "POD", "document 1")
     _check_pod(pod, path, "POD")
+    _check_preemption_fields(pod, path, "POD")
     return pod

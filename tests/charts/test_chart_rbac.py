@@ -31,10 +31,11 @@ def grants(role: dict[str, Any]) -> set[Grant]:
 
 SERVER_CLUSTER: set[Grant] = {
     (group, resource, verb, "*")
-    for group, resource in (("", "nodes"), ("", "pods"), ("scheduling.k8s.io", "priorityclasses"))
+    for group, resource in (("", "nodes"), ("", "pods"), ("scheduling.k8s.io", "priorityclasses"),
+                            ("policy", "poddisruptionbudgets"))
     for verb in ("get", "list", "watch")
 }
-API_GROUPS = {"nodes": "", "pods": "", "priorityclasses": "scheduling.k8s.io"}
+API_GROUPS = {"nodes": "", "pods": "", "priorityclasses": "scheduling.k8s.io", "poddisruptionbudgets": "policy"}
 SERVER_NAMESPACED: set[Grant] = {
     ("coordination.k8s.io", "leases", "get", LEASE),
     ("coordination.k8s.io", "leases", "update", LEASE),

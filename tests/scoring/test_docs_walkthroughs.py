@@ -12,13 +12,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "scoring.md"
+PREEMPTION_DOC = ROOT / "docs" / "preemption.md"
 README = ROOT / "README.md"
 BLOCK = re.compile(r"```\n\$ binpack-lint explain (?P<args>[^\n]*)\n(?P<out>.*?)```", re.DOTALL)
-BLOCKS = [(m["args"], m["out"]) for doc in (DOC, README) for m in BLOCK.finditer(doc.read_text())]
+BLOCKS = [(m["args"], m["out"]) for doc in (DOC, PREEMPTION_DOC, README) for m in BLOCK.finditer(doc.read_text())]
 
 
 def test_the_docs_have_the_walkthroughs() -> None:
-    assert len(BLOCKS) >= 7  # five in docs/scoring.md, two in the README
+    assert len(BLOCKS) >= 8  # five in docs/scoring.md, one in docs/preemption.md, two in the README
 
 
 @pytest.mark.slow

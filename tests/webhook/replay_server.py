@@ -30,6 +30,7 @@ RESOURCE_PATHS = {
     "/api/v1/nodes": "nodes",
     "/api/v1/pods": "pods",
     "/apis/scheduling.k8s.io/v1/priorityclasses": "priorityclasses",
+    "/apis/policy/v1/poddisruptionbudgets": "poddisruptionbudgets",
 }
 LEASE_PREFIX = "/apis/coordination.k8s.io/v1/namespaces/"
 
@@ -153,7 +154,9 @@ class ReplayServer:
         self.defaults[("nodes", "list")] = fixture_reply("list-nodes")
         self.defaults[("pods", "list")] = fixture_reply("list-pods-all-namespaces")
         self.defaults[("priorityclasses", "list")] = fixture_reply("list-priorityclasses")
-        for resource in ("nodes", "pods", "priorityclasses"):
+        # No PodDisruptionBudgets were recorded: an empty policy/v1 list (tests script their own).
+        self.defaults[("poddisruptionbudgets", "list")] = synthetic_list("PodDisruptionBudgetList", [], "1")
+        for resource in ("nodes", "pods", "priorityclasses", "poddisruptionbudgets"):
             self.defaults[(resource, "watch")] = Reply(lines=[])
         return self
 

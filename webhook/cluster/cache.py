@@ -1,8 +1,9 @@
-"""Cluster cache: Nodes, Pods and PriorityClasses mirrored from the apiserver.
+"""Cluster cache: Nodes, Pods, PriorityClasses and PodDisruptionBudgets mirrored from the apiserver.
 
-``ClusterCache`` implements ``webhook.admission.ports.ClusterView``. Three ``Reflector`` threads (see
+``ClusterCache`` implements ``webhook.admission.ports.ClusterView``. Four ``Reflector`` threads (see
 ``webhook.cluster.reflector``) list+watch their kind through ``webhook.cluster.kubeclient`` and feed a
-``ClusterState`` (per-node compact contributions, never whole Pod objects) and a PriorityClass map of
+``ClusterState`` (per-node compact contributions, never whole Pod objects; PDB selectors and status for
+preemption) and a PriorityClass map of
 ``PriorityClassInfo``. The client's own ``SharedInformer`` is not used: it deserializes every object into
 generated models and keeps them whole, and it lists without pagination, which at 150,000 pods costs
 minutes and gigabytes. Here lists and watches are read raw (``_preload_content=False``) and decoded with
@@ -25,7 +26,7 @@ from linter.formats.priorityclass.validate import PriorityClassInfo
 from linter.scoring.cluster.state import ClusterState
 from webhook.cluster.kubeclient import ClientConfiguration, kind_sources, load_client_configuration
 from webhook.cluster.reflector import DEFAULT_BACKOFF, Backoff, KindStore, Reflector
-from webhook.cluster.stores import NodeNameStore, PodKeyStore, PriorityClassStore
+from webhook.cluster.stores import NodeNameStore, PdbStore, PodKeyStore, PriorityClassStore
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ class ClusterCache:
         self._state = ClusterState()
         self._nodes, self._pods = NodeNameStore(self._state), PodKeyStore(self._state)
         self._classes = PriorityClassStore()
+        self._pdbs = PdbStore(self._state)
         self._page_size, self._watch_timeout = page_size, watch_timeout
         self._backoff, self._unhealthy_after = backoff, unhealthy_after
         self._reflectors: list[Reflector] = []
@@ -60,7 +62,7 @@ class ClusterCache:
         return cls(load_client_configuration(kubeconfig), **options)
 
     def start(self) -> None:
-        stores: list[KindStore] = [self._nodes, self._pods, self._classes]
+        stores: list[KindStore] = [self._nodes, self._pods, self._classes, self._pdbs]
         sources = list(zip(kind_sources(self._configuration, self._watch_timeout), stores, strict=True))
         self.started_at = time.monotonic()
         for source, store in sources:
@@ -98,7 +100,7 @@ class ClusterCache:
             yield self._state
 
     def is_synced(self) -> bool:
-        return len(self._reflectors) == 3 and all(r.synced.is_set() for r in self._reflectors)
+        return len(self._reflectors) == 4 and all(r.synced.is_set() for r in self._reflectors)
 
     def _note_synced(self) -> None:
         with self._lock:
@@ -132,6 +134,7 @@ class ClusterCache:
             return {
                 "nodes": len(self._nodes.keys()), "pods": len(self._pods.keys()),
                 "priorityclasses": len(self._classes.current),
+                "poddisruptionbudgets": len(self._pdbs.keys()),
                 "watch_restarts": sum(r.relists for r in self._reflectors),
                 "synced": float(self.is_synced()),
             }
@@ -140,4 +143,5 @@ class ClusterCache:
         """The names (pods: namespace/name) the cache currently holds, per kind; for diagnostics and tests."""
         with self._lock:
             return {"nodes": frozenset(self._nodes.keys()), "pods": frozenset(self._pods.keys()),
-                    "priorityclasses": frozenset(self._classes.current)}
+                    "priorityclasses": frozenset(self._classes.current),
+                    "poddisruptionbudgets": frozenset(self._pdbs.keys())}

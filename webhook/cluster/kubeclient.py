@@ -151,13 +151,15 @@ class KubeSource:
 
 
 def kind_sources(configuration: ClientConfiguration, watch_timeout: int) -> list[KubeSource]:
-    """The list+watch sources of the cache, in its order: nodes, pods (all namespaces), priorityclasses."""
+    """The list+watch sources of the cache, in its order: nodes, pods (all namespaces), priorityclasses,
+    poddisruptionbudgets (all namespaces, policy/v1)."""
     api = client.ApiClient(configuration)
-    core, scheduling = client.CoreV1Api(api), client.SchedulingV1Api(api)
+    core, scheduling, policy = client.CoreV1Api(api), client.SchedulingV1Api(api), client.PolicyV1Api(api)
     return [
         KubeSource("nodes", core.list_node, watch_timeout),
         KubeSource("pods", core.list_pod_for_all_namespaces, watch_timeout),
         KubeSource("priorityclasses", scheduling.list_priority_class, watch_timeout),
+        KubeSource("poddisruptionbudgets", policy.list_pod_disruption_budget_for_all_namespaces, watch_timeout),
     ]
 
 

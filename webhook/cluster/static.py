@@ -29,6 +29,7 @@ class StaticClusterView:
         nodes: Iterable[Mapping[str, Any]] = (),
         pods: Iterable[Mapping[str, Any]] = (),
         priority_classes: Iterable[Mapping[str, Any]] = (),
+        pdbs: Iterable[Mapping[str, Any]] = (),
         synced: bool = True,
         healthy: bool = True,
     ) -> None:
@@ -38,6 +39,8 @@ class StaticClusterView:
             self._state.apply_node(node)
         for pod in pods:
             self._state.apply_pod(pod)
+        for pdb in pdbs:
+            self._state.apply_pdb(pdb)
         self._classes: dict[str, PriorityClassInfo] = {}
         for obj in priority_classes:
             self.apply_priority_class(obj)

@@ -1,7 +1,8 @@
 """The per-kind stores the cache's reflectors write into (called with the cache lock held).
 
-Nodes and Pods go into ``ClusterState``, which keeps only what scoring needs; the stores remember just
-the keys, which is what a relist needs to find objects deleted during a watch gap. PriorityClasses become
+Nodes, Pods and PodDisruptionBudgets go into ``ClusterState``, which keeps only what scoring and
+preemption need; the stores remember just the keys, which is what a relist needs to find objects deleted
+during a watch gap. PriorityClasses become
 ``PriorityClassInfo`` in a copy-on-write map, so readers take a snapshot without the lock.
 """
 
@@ -80,3 +81,27 @@ class PriorityClassStore:
 
     def delete(self, key: str) -> None:
         self.current = MappingProxyType({k: v for k, v in self.current.items() if k != key})
+
+
+class PdbStore:
+    """PodDisruptionBudgets into ClusterState (preemption reads their status); remembers namespace/name keys."""
+
+    def __init__(self, state: ClusterState) -> None:
+        self._state, self._keys = state, set[str]()
+
+    def key_of(self, obj: Mapping[str, Any]) -> str:
+        meta = obj["metadata"]
+        return f"{meta.get('namespace') or 'default'}/{meta['name']}"
+
+    def keys(self) -> set[str]:
+        return set(self._keys)
+
+    def upsert(self, key: str, obj: Mapping[str, Any]) -> None:
+        self._keys.add(key)
+        self._state.apply_pdb(obj)
+
+    def delete(self, key: str) -> None:
+        if key in self._keys:
+            self._keys.discard(key)
+            namespace, _, name = key.partition("/")
+            self._state.delete_pdb(namespace, name)

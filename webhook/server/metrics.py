@@ -26,7 +26,7 @@ from prometheus_client.registry import Collector
 from webhook.admission.ports import ClusterView
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
-CACHE_RESOURCES = ("nodes", "pods", "priorityclasses")
+CACHE_RESOURCES = ("nodes", "pods", "priorityclasses", "poddisruptionbudgets")
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 

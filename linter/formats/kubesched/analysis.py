@@ -19,7 +19,7 @@ from linter.formats.kubesched.lint import lint_profile
 from linter.formats.kubesched.stages import decode_stage, validate_stage
 from linter.formats.kubesched.validate import validate_config
 from linter.formats.kubesched.versions import type_meta_issues
-from linter.model import BalancedArgs, FitArgs, KubeSchedulerModel
+from linter.model import BalancedArgs, FitArgs, KubeSchedulerModel, PreemptionArgs
 from linter.model import Profile as ModelProfile
 from linter.source import Document, Pointer
 
@@ -119,5 +119,7 @@ def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any
             score_plugin_weights=weights,
             fit_filter_enabled="NodeResourcesFit" in b.points.get("filter", []),
             filter_plugins=tuple(b.points.get("filter", [])),
+            post_filter_plugins=tuple(b.points.get("postFilter", [])),
+            preemption=PreemptionArgs.from_args(user_args("DefaultPreemption")),
         ))
     return KubeSchedulerModel(profiles=tuple(out))

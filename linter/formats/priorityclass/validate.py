@@ -218,3 +218,4 @@ def already_default_reason(default_name: str) -> str:
 def forbidden_message(name: str, reason: str, resource: str = "priorityclasses.scheduling.k8s.io") -> str:
     """The 403 ``Status.message``: ``<resource> "<name>" is forbidden: <reason>``."""
     return f"{resource} {go_quote(name)} is forbidden: {reason}"
+

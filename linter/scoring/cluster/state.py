@@ -19,15 +19,20 @@ workload share it. Not thread-safe: callers serialize access (the webhook holds 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from linter.model import KubeSchedulerModel, VolcanoModel
+from linter.model import KubeSchedulerModel, Profile, VolcanoModel
 from linter.scoring.cluster.filters import FilterCache
+from linter.scoring.cluster.podtable import PodTable
+from linter.scoring.cluster.preemption import FastPreemption, predict_fast
+from linter.scoring.cluster.preemption_cache import PredictionCache, pod_shape_key
 from linter.scoring.cluster.rank import Ranking, rank_pod
+from linter.scoring.cluster.reprieve import BudgetIndex
 from linter.scoring.cluster.requests import counted_resource, simple_pod_amounts
 from linter.scoring.cluster.store import Contribution, ContributionEntry, NodeStore, TaintList
 from linter.scoring.nodes import is_counted_pod
+from linter.scoring.preemption.pdb import budget_of
 from linter.scoring.requests import (
     actual_request,
     fit_node_contribution,
@@ -105,6 +110,11 @@ class ClusterState:
         self._rank_memo = Memo()  # incoming pods' requests, kept apart so ranking never evicts the above
         self._filter_cache = FilterCache()
         self._node_count = 0
+        self._table = PodTable()  # per-pod columns for preemption (issue 10)
+        self._pdbs: dict[tuple[str, str], Mapping[str, Any]] = {}
+        self._budget_index: BudgetIndex | None = None  # rebuilt after a PDB change
+        self._changes = 0  # every node/pod/PDB event; keys the preemption cache
+        self._predictions: PredictionCache[tuple[Profile, FastPreemption]] = PredictionCache()
 
     # ---------------------------------------------------------------- properties
     @property
@@ -118,6 +128,11 @@ class ClusterState:
         return len(self._pods)
 
     @property
+    def pod_table(self) -> PodTable:
+        """Per-pod columns (priority, start, requests) and nominated pods, for preemption."""
+        return self._table
+
+    @property
     def store(self) -> NodeStore:
         """The columnar store (read-only use: benchmarks, explain)."""
         return self._store
@@ -125,6 +140,7 @@ class ClusterState:
     # ---------------------------------------------------------------- node events
     def apply_node(self, node: Mapping[str, Any]) -> None:
         """Node ADDED/MODIFIED. Raises ValueError (QuantityError) on a bad allocatable quantity."""
+        self._changes += 1
         metadata = _section(node, "metadata", "node")
         name = metadata.get("name")
         if not isinstance(name, str) or not name:
@@ -152,6 +168,7 @@ class ClusterState:
 
     def delete_node(self, name: str) -> None:
         """Node DELETED. Pods bound to it stay remembered for a re-created node of that name."""
+        self._changes += 1
         row = self._store.row_of.get(name)
         if row is None or not self._store.present[row]:
             return
@@ -164,9 +181,11 @@ class ClusterState:
 
         A pod with an invalid quantity raises ValueError and leaves the state unchanged.
         """
+        self._changes += 1
         key = _pod_key(pod)
         if not is_counted_pod(pod):
             self._forget(key)
+            self._table.set_pending(key, pod)
             return
         node_name = str(pod["spec"]["nodeName"])
         try:
@@ -176,16 +195,20 @@ class ClusterState:
         old = self._pods.get(key)
         if old is not None:
             if old[0] == node_name and (old[1] is contribution or old[1] == contribution):
-                return  # a status-only update: nothing to do
+                self._table.put(key, node_name, contribution, pod)  # start time, labels, deletion may change
+                return  # a status-only update: the sums stay
             self._forget(key)
         row = self._store.row(node_name)
         self._store.add(row, contribution, 1)
+        self._table.put(key, node_name, contribution, pod)
         # Interned: thousands of pods share each namespace and node name string.
         self._pods[key] = (sys.intern(node_name), contribution)
 
     def delete_pod(self, namespace: str, name: str) -> None:
         """Pod DELETED."""
+        self._changes += 1
         self._forget((namespace, name))
+        self._table.forget((namespace, name))
 
     def _forget(self, key: tuple[str, str]) -> None:
         old = self._pods.pop(key, None)
@@ -218,6 +241,30 @@ class ClusterState:
             self._contributions.clear()
         return self._contributions.setdefault(key, key)
 
+    # ---------------------------------------------------------------- PodDisruptionBudget events
+    def apply_pdb(self, pdb: Mapping[str, Any]) -> None:
+        """PodDisruptionBudget ADDED/MODIFIED: only what preemption reads is kept."""
+        self._changes += 1
+        metadata = _section(pdb, "metadata", "poddisruptionbudget")
+        key = (str(metadata.get("namespace") or "default"), str(metadata.get("name") or ""))
+        spec, status = _section(pdb, "spec", "poddisruptionbudget"), _section(pdb, "status", "poddisruptionbudget")
+        self._pdbs[key] = {
+            "metadata": {"namespace": key[0], "name": key[1]},
+            "spec": {"selector": spec.get("selector")} if "selector" in spec else {},
+            "status": {"disruptionsAllowed": status.get("disruptionsAllowed"),
+                       "disruptedPods": dict(status.get("disruptedPods") or {})},
+        }
+        self._budget_index = None
+
+    def delete_pdb(self, namespace: str, name: str) -> None:
+        self._changes += 1
+        self._pdbs.pop((namespace, name), None)
+        self._budget_index = None
+
+    @property
+    def pdbs(self) -> list[Mapping[str, Any]]:
+        return list(self._pdbs.values())
+
     # ---------------------------------------------------------------- ranking
     def rank(
         self,
@@ -245,6 +292,30 @@ class ClusterState:
         A malformed quantity in ``pod`` raises ValueError naming the field.
         """
         return rank_pod(self._store, self._rank_memo, self._filter_cache, pod, model, profile, top, filters=filters)
+
+    def preempt(
+        self, pod: Mapping[str, Any], profile: Profile, pdbs: Sequence[Mapping[str, Any]] | None = None
+    ) -> FastPreemption:
+        """kube-scheduler's preemption for ``pod`` under ``profile`` (see :mod:`.preemption`); ``pdbs``
+        default to the ones applied with :meth:`apply_pdb`."""
+        if pdbs is not None:
+            return predict_fast(self._store, self._table, self._filter_cache, pod, profile, pdbs)
+        if self._budget_index is None:
+            self._budget_index = BudgetIndex([budget_of(p) for p in self._pdbs.values()])
+        shape = pod_shape_key(pod)
+        key = (shape, id(profile), self._changes)
+        hit = self._predictions.get(key) if shape is not None and not self._is_known(pod) else None
+        if hit is not None and hit[0] is profile:  # the entry holds the profile, so its id is not reused
+            return hit[1]
+        found = predict_fast(self._store, self._table, self._filter_cache, pod, profile, self._budget_index)
+        if shape is not None:
+            self._predictions.put(key, (profile, found))
+        return found
+
+    def _is_known(self, pod: Mapping[str, Any]) -> bool:
+        """The pod itself is in the state (bound or nominated): its own name then matters."""
+        key = _pod_key(pod)
+        return key in self._table.slot_of or key in self._table.nominated
 
 
 def _section(obj: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:

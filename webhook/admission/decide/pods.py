@@ -8,7 +8,9 @@ name, Volcano's binpack. Results go into two annotations:
 
 * ``binpack-guard.io/scores``: compact JSON ``{"<node>": <score>}``, top K feasible nodes,
   best first, plugin score before the profile weight;
-* ``binpack-guard.io/prediction``: JSON describing how the scores were made.
+* ``binpack-guard.io/prediction``: JSON describing how the scores were made; for a pod that fits on no
+  node (kube-scheduler profiles), also ``preemption``: the predicted nomination, the victim count and the
+  first few victims, PDB violations, what is random, and the FailedScheduling event text.
 
 Annotations never push the object past the API server's 256 KiB total-annotations
 limit: K shrinks until they fit, and the prediction says so. Dry-run requests get the
@@ -22,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from linter.model import DEFAULT_SCHEDULER_NAME, KubeSchedulerModel, VolcanoModel
+from linter.scoring.cluster.preemption import FastPreemption
 from linter.scoring.cluster.state import Ranking
 from webhook.admission.decide import priority
 from webhook.admission.decide.k8serrors import bad_request
@@ -34,6 +37,7 @@ from webhook.settings import Settings
 
 SCORES_ANNOTATION = "binpack-guard.io/scores"
 PREDICTION_ANNOTATION = "binpack-guard.io/prediction"
+PREEMPTION_NAMES_SHOWN = 5  # victims / possible nodes named in the prediction (the counts are always given)
 TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024  # apimachinery TotalAnnotationSizeLimitB: sum of len(key)+len(value)
 
 
@@ -49,13 +53,26 @@ def decide(request: AdmissionRequest, view: ClusterView, settings: Settings, mod
     if outcome.denial is not None:
         return outcome.denial
     warnings = [outcome.warning] if outcome.warning else []
-    return Decision.allow(patch=[*outcome.ops, *annotation_ops(pod, view, settings, models)], warnings=warnings)
+    admitted = _with_priority(pod, outcome.resolution)
+    return Decision.allow(patch=[*outcome.ops, *annotation_ops(pod, view, settings, models, admitted)],
+                          warnings=warnings)
+
+
+def _with_priority(pod: Mapping[str, Any], resolution: priority.Resolution | None) -> Mapping[str, Any]:
+    """The pod as the scheduler will see it: with the priority and policy admission gives it."""
+    spec = pod.get("spec")
+    if resolution is None or not isinstance(spec, Mapping):
+        return pod
+    filled = {"priority": resolution.priority, "preemptionPolicy": resolution.preemption_policy, **spec}
+    return {**pod, "spec": filled}
 
 
 def annotation_ops(
-    pod: Mapping[str, Any], view: ClusterView, settings: Settings, models: SchedulerModels
+    pod: Mapping[str, Any], view: ClusterView, settings: Settings, models: SchedulerModels,
+    admitted: Mapping[str, Any] | None = None,
 ) -> list[PatchOp]:
-    """The patch that sets the score and prediction annotations (empty for a bound pod)."""
+    """The patch that sets the score and prediction annotations (empty for a bound pod); ``admitted`` is the
+    pod with its resolved priority, for the preemption prediction."""
     spec = pod.get("spec")
     if not isinstance(spec, Mapping) or spec.get("nodeName"):
         return []
@@ -67,21 +84,49 @@ def annotation_ops(
         reason = why_not if target is None else "the cluster view is not synced yet"
         return _unscored(pod, scheduler, reason)
     model, profile = target
+    preemption: dict[str, Any] | None = None
     try:
         with view.scheduling_state() as state:
             ranking = state.rank(pod, model, profile, top=settings.top)
+            kube_profile = model.profile(profile) if isinstance(model, KubeSchedulerModel) and profile else None
+            if ranking.feasible_nodes == 0 and kube_profile is not None:
+                preemption = preemption_summary(state.preempt(admitted or pod, kube_profile))
     except ValueError as exc:  # e.g. a quantity the scorer cannot read
         reason = f"cannot score this pod: {' '.join(str(exc).split())[:300]}"
         return _unscored(pod, scheduler, reason)
-    return _ops(pod, fit_annotations(pod, scheduler, ranking, settings.top))
+    return _ops(pod, fit_annotations(pod, scheduler, ranking, settings.top, preemption))
 
 
-def fit_annotations(pod: Mapping[str, Any], scheduler: str, ranking: Ranking, requested_top: int) -> dict[str, str]:
+def preemption_summary(fast: FastPreemption) -> dict[str, Any] | None:
+    """The prediction annotation's ``preemption`` part: bounded, whatever the number of victims/nodes."""
+    if not fast.needed:
+        return None
+    return {
+        "eligible": fast.eligible,
+        "nominatedNode": fast.nominated_node,
+        "possibleNodes": list(fast.possible_nodes[:PREEMPTION_NAMES_SHOWN]),
+        "possibleNodeCount": len(fast.possible_nodes),
+        "victimCount": len(fast.victims),
+        "victims": list(fast.victims[:PREEMPTION_NAMES_SHOWN]),
+        "pdbViolations": fast.pdb_violations,
+        "decidedBy": fast.decided_by,
+        "random": [note[:300] for note in fast.random[:PREEMPTION_NAMES_SHOWN]],
+        "notEligibleReason": fast.not_eligible_reason,
+        "message": fast.event_message,  # at most 1024 bytes, as the scheduler's event
+    }
+
+
+def fit_annotations(
+    pod: Mapping[str, Any], scheduler: str, ranking: Ranking, requested_top: int,
+    preemption: dict[str, Any] | None = None,
+) -> dict[str, str]:
     """Both annotations, with as many scores as the 256 KiB total-annotations limit allows."""
     room = TOTAL_ANNOTATION_SIZE_LIMIT - _existing_size(pod)
 
     def build(count: int, truncated: bool) -> dict[str, str]:
         prediction = _prediction(scheduler, ranking, requested_top, count, truncated)
+        if preemption is not None:
+            prediction["preemption"] = preemption
         scores = {node: score for node, score in ranking.scores[:count]}
         return {SCORES_ANNOTATION: _dumps(scores), PREDICTION_ANNOTATION: _dumps(prediction)}
 

@@ -1,0 +1,152 @@
+"""Per-pod columns for the fast preemption twin: every bound pod's node, priority, start time,
+actual requests and label signature in numpy slots, plus the pending pods nominated to a node.
+
+Kept by :class:`linter.scoring.cluster.state.ClusterState` next to its node sums (one ``put`` per
+Pod ADDED/MODIFIED that counts, one ``drop`` when it stops counting). Node rows move in the
+:class:`NodeStore`, so a slot holds a stable node-*name* id that is mapped to rows per query.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from linter.scoring.cluster.store import Contribution, Int64Array
+from linter.scoring.preemption.pods import PodFacts, parse_time, pod_facts, posix_seconds, terminating_by_preemption
+
+__all__ = ["NominatedPod", "PodTable"]
+
+FloatArray = np.ndarray[Any, np.dtype[np.float64]]
+_INITIAL = 1024
+
+
+@dataclass(frozen=True)
+class NominatedPod:
+    """A pending pod with ``status.nominatedNodeName`` (the scheduler's nominator)."""
+
+    node: str
+    facts: PodFacts
+
+
+class PodTable:
+    """Slots of bound pods; see the module docstring."""
+
+    def __init__(self) -> None:
+        n = _INITIAL
+        self.name_id: Int64Array = np.full(n, -1, np.int64)  # -1 = free slot
+        self.priority: Int64Array = np.zeros(n, np.int64)
+        self.start: FloatArray = np.full(n, math.nan)  # POSIX seconds; NaN = no startTime ("now")
+        self.terminating: np.ndarray[Any, np.dtype[np.bool_]] = np.zeros(n, np.bool_)  # by preemption
+        self.signature: Int64Array = np.zeros(n, np.int64)  # (namespace, labels) id
+        self.req: Int64Array = np.zeros((8, n), np.int64)  # actual requests by NodeStore column
+        self.keys: list[tuple[str, str]] = [("", "")] * n
+        self.slot_of: dict[tuple[str, str], int] = {}
+        self._free: list[int] = list(range(n - 1, -1, -1))
+        self.node_names: list[str] = []
+        self._node_ids: dict[str, int] = {}
+        self.signatures: list[tuple[str, Mapping[str, str]]] = []
+        self._signature_ids: dict[tuple[str, frozenset[tuple[str, str]]], int] = {}
+        self.nominated: dict[tuple[str, str], NominatedPod] = {}
+        self.version = 0  # bumped on every change of slots
+        # node-name id -> store row, valid for (NodeStore.version, number of names)
+        self.row_cache: tuple[tuple[int, int], Int64Array] | None = None
+
+    def _grow(self) -> None:
+        old = self.name_id.shape[0]
+        extra = old
+        self.name_id = np.concatenate([self.name_id, np.full(extra, -1, np.int64)])
+        self.priority = np.concatenate([self.priority, np.zeros(extra, np.int64)])
+        self.start = np.concatenate([self.start, np.full(extra, math.nan)])
+        self.terminating = np.concatenate([self.terminating, np.zeros(extra, np.bool_)])
+        self.signature = np.concatenate([self.signature, np.zeros(extra, np.int64)])
+        self.req = np.hstack([self.req, np.zeros((self.req.shape[0], extra), np.int64)])
+        self.keys.extend([("", "")] * extra)
+        self._free.extend(range(old + extra - 1, old - 1, -1))
+
+    def _column_room(self, col: int) -> None:
+        while col >= self.req.shape[0]:
+            self.req = np.vstack([self.req, np.zeros_like(self.req)])
+
+    def node_id(self, name: str) -> int:
+        found = self._node_ids.get(name)
+        if found is None:
+            found = self._node_ids[name] = len(self.node_names)
+            self.node_names.append(name)
+        return found
+
+    def _signature_id(self, namespace: str, labels: Mapping[str, str]) -> int:
+        key = (namespace, frozenset(labels.items()))
+        found = self._signature_ids.get(key)
+        if found is None:
+            found = self._signature_ids[key] = len(self.signatures)
+            self.signatures.append((namespace, dict(labels)))
+        return found
+
+    def put(self, key: tuple[str, str], node: str, contribution: Contribution, pod: Mapping[str, Any]) -> None:
+        """A bound, counted pod (re)placed; ``contribution`` gives its actual requests by column."""
+        self.nominated.pop(key, None)
+        slot = self.slot_of.get(key)
+        if slot is None:
+            if not self._free:
+                self._grow()
+            slot = self._free.pop()
+            self.slot_of[key] = slot
+            self.keys[slot] = key
+        facts = _facts(pod)
+        self.name_id[slot] = self.node_id(node)
+        self.priority[slot] = facts.priority
+        self.start[slot] = posix_seconds(facts.start) if facts.start is not None else math.nan
+        self.terminating[slot] = facts.terminating_by_preemption
+        self.signature[slot] = self._signature_id(key[0], facts.labels)
+        self.req[:, slot] = 0
+        for col, _fit, actual, _volcano in contribution:
+            self._column_room(col)
+            self.req[col, slot] = actual
+        self.version += 1
+
+    def drop(self, key: tuple[str, str]) -> None:
+        slot = self.slot_of.pop(key, None)
+        if slot is not None:
+            self.name_id[slot] = -1
+            self.req[:, slot] = 0
+            self._free.append(slot)
+            self.version += 1
+
+    def set_pending(self, key: tuple[str, str], pod: Mapping[str, Any]) -> None:
+        """A pod that does not count on a node: remembered only while it is nominated somewhere."""
+        self.drop(key)
+        status = pod.get("status")
+        nominated = status.get("nominatedNodeName") if isinstance(status, Mapping) else None
+        phase = status.get("phase") if isinstance(status, Mapping) else None
+        spec = pod.get("spec")
+        bound = isinstance(spec, Mapping) and bool(spec.get("nodeName"))
+        if isinstance(nominated, str) and nominated and not bound and phase not in ("Succeeded", "Failed"):
+            self.nominated[key] = NominatedPod(nominated, pod_facts(pod))
+        else:
+            self.nominated.pop(key, None)
+
+    def forget(self, key: tuple[str, str]) -> None:
+        """Pod DELETED."""
+        self.drop(key)
+        self.nominated.pop(key, None)
+
+
+def _facts(pod: Mapping[str, Any]) -> PodFacts:
+    """Only the cheap fields (requests come from the state's memoized contribution)."""
+    meta = pod.get("metadata") if isinstance(pod.get("metadata"), Mapping) else {}
+    spec = pod.get("spec") if isinstance(pod.get("spec"), Mapping) else {}
+    status = pod.get("status") if isinstance(pod.get("status"), Mapping) else {}
+    assert isinstance(meta, Mapping) and isinstance(spec, Mapping) and isinstance(status, Mapping)
+    labels = meta.get("labels")
+    priority = spec.get("priority")
+    return PodFacts(
+        namespace="", name="", priority=priority if isinstance(priority, int) and not isinstance(priority, bool) else 0,
+        start=parse_time(status.get("startTime")),
+        labels={str(k): str(v) for k, v in labels.items()} if isinstance(labels, Mapping) else {},
+        request={}, node_name="", nominated_node="", preemption_policy="", deleting=False,
+        terminating_by_preemption=terminating_by_preemption(pod),
+    )

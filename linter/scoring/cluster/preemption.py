@@ -1,0 +1,266 @@
+"""The fast twin of :mod:`linter.scoring.preemption` for the webhook: kube-scheduler 1.36's
+preemption for one pending pod over the numpy cluster state, equal to the scalar model (a
+property test holds them together).
+
+Filters other than NodeResourcesFit come from :func:`run_filters`; NodeResourcesFit is redone here
+with every shortage of a node (the message counts each one) and its code (a request above
+allocatable is unresolvable). Pending pods nominated to a node with priority >= the pod's count
+there. The dry run and the node choice are in :mod:`linter.scoring.cluster.reprieve`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from linter.model import FitArgs, Profile
+from linter.scoring import feasibility
+from linter.scoring.cluster.filters import FilterCache, enabled_filters, run_filters
+from linter.scoring.cluster.podtable import PodTable
+from linter.scoring.cluster.reprieve import BudgetIndex, DryRun, choose_rows, dry_run
+from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
+from linter.scoring.preemption.messages import (
+    NOT_ELIGIBLE_NEVER,
+    NOT_ELIGIBLE_TERMINATING,
+    NOT_HELPFUL,
+    fit_error_of_counts,
+    truncate_event,
+)
+from linter.scoring.preemption.pdb import budget_of
+from linter.scoring.preemption.pods import pod_facts
+from linter.scoring.preemption.predict import post_filter_tail
+from linter.scoring.preemption.victims import NO_VICTIMS
+from linter.scoring.requests import is_extended_resource, is_scalar_resource
+
+__all__ = ["FastPreemption", "predict_fast"]
+
+_EXACT = 2**53  # float64 sums (bincount) are exact below this
+
+
+@dataclass(frozen=True)
+class FastPreemption:
+    """The twin's answer; field meanings as in :class:`linter.scoring.preemption.Prediction`."""
+
+    needed: bool
+    eligible: bool = False
+    not_eligible_reason: str | None = None
+    nominated_node: str | None = None
+    possible_nodes: tuple[str, ...] = ()
+    victims: tuple[str, ...] = ()  # "namespace/name", most important first
+    victim_priorities: tuple[int, ...] = ()
+    pdb_violations: int = 0
+    decided_by: str | None = None
+    random: tuple[str, ...] = ()
+    message: str = ""
+    event_message: str = ""
+    potential_nodes: int = 0
+    candidates: int = 0
+    cleared_nominations: tuple[str, ...] = ()
+
+
+def _checks(request: Mapping[str, int], fit: FitArgs | None) -> list[tuple[str, int]]:
+    """The resources ``fitsRequest`` compares for this request (pods count aside), in Go's order."""
+    scalars = sorted(n for n in request if is_scalar_resource(n))
+    names = [n for n in ("cpu", "memory", "ephemeral-storage") if request.get(n, 0) > 0]
+    ignored, groups = (fit.ignored_resources, fit.ignored_resource_groups) if fit else ((), ())
+    for name in scalars:
+        if request[name] == 0 or (is_extended_resource(name) and (name in ignored or name.split("/")[0] in groups)):
+            continue
+        names.append(name)
+    return [(n, request[n]) for n in names]
+
+
+def _column(store: NodeStore, matrix: Int64Array, name: str, n: int) -> Int64Array:
+    col = store.resource_index.get(name)
+    return matrix[col, :n] if col is not None else np.zeros(n, np.int64)
+
+
+def predict_fast(
+    store: NodeStore, table: PodTable, cache: FilterCache, pod: Mapping[str, Any], profile: Profile,
+    pdbs: Sequence[Mapping[str, Any]] | BudgetIndex = (),
+) -> FastPreemption:
+    """``pdbs``: PodDisruptionBudget objects, or a :class:`BudgetIndex` the caller keeps across queries."""
+    me = pod_facts(pod)
+    me_key = (me.namespace, me.name)
+    p = me.priority
+    n = store.size
+    present = store.present[:n].copy()
+    plugins = enabled_filters(profile.filter_plugins, profile.fit_filter_enabled)
+    others = run_filters(store, cache, pod, me.request, profile.fit or FitArgs(),
+                         [f for f in plugins if f != "NodeResourcesFit"])
+    codes = others.codes()
+    open_rows = present & (codes == 0)
+    counts: Counter[str] = Counter()
+    for code, rows in zip(*np.unique(codes[present & (codes > 0)], return_counts=True), strict=True):
+        counts[others.texts[int(code) - 1]] += int(rows)
+    # Pending pods nominated with priority >= ours reserve their requests on their node.
+    checks = _checks(me.request, profile.fit) if "NodeResourcesFit" in plugins else []
+    extra = [np.zeros(n, np.int64) for _ in checks]
+    extra_pods = np.zeros(n, np.int64)
+    by_row: dict[int, list[str]] = {}
+    for key, nom in table.nominated.items():
+        row = store.row_of.get(nom.node)
+        if key == me_key or row is None or row >= n or not present[row]:
+            continue
+        if nom.facts.priority < p:
+            by_row.setdefault(row, []).append("/".join(key))
+        else:
+            extra_pods[row] += 1
+            for i, (name, _) in enumerate(checks):
+                extra[i][row] += nom.facts.request.get(name, 0)
+    alloc = [_column(store, store.alloc, name, n) for name, _ in checks]
+    used = [_column(store, store.act_req, name, n) for name, _ in checks]
+    allowed = _column(store, store.alloc, "pods", n)
+    fit_fail = np.zeros(n, np.bool_)
+    unresolvable = np.zeros(n, np.bool_)
+    if "NodeResourcesFit" in plugins:
+        too_many = open_rows & (store.pod_count[:n] + extra_pods + 1 > allowed)
+        counts[feasibility.REASON_TOO_MANY_PODS] += int(too_many.sum())
+        fit_fail |= too_many
+        for i, (name, want) in enumerate(checks):
+            short = open_rows & (want > alloc[i] - used[i] - extra[i])
+            counts[f"Insufficient {name}"] += int(short.sum())
+            fit_fail |= short
+            unresolvable |= short & (want > alloc[i])
+    if not present.any() or (open_rows & ~fit_fail).any():
+        return FastPreemption(needed=False)
+    num_nodes = int(present.sum())
+    if "DefaultPreemption" not in profile.post_filter_plugins:
+        msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, None))
+        return FastPreemption(True, nominated_node=me.nominated_node or None, message=msg,
+                              not_eligible_reason="DefaultPreemption is not enabled in this profile",
+                              event_message=truncate_event(msg))
+    potential = open_rows & fit_fail & ~unresolvable
+    slot_rows = _slot_rows(store, table, present, me_key)
+    reason = None
+    if me.preemption_policy == "Never":
+        reason = NOT_ELIGIBLE_NEVER
+    elif me.nominated_node:
+        row = store.row_of.get(me.nominated_node)
+        if row is not None and row < n and potential[row] and bool(
+                ((slot_rows == row) & (table.priority < p) & table.terminating).any()):
+            reason = NOT_ELIGIBLE_TERMINATING
+    if reason is not None:
+        msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, reason))
+        return FastPreemption(True, False, reason, me.nominated_node or None,
+                              (me.nominated_node,) if me.nominated_node else (), message=msg,
+                              event_message=truncate_event(msg))
+    index = pdbs if isinstance(pdbs, BudgetIndex) else BudgetIndex([budget_of(x) for x in pdbs])
+    return _dry_run_and_choose(store, table, me.priority, profile, index, checks, present, potential, slot_rows,
+                               (alloc, used, extra, extra_pods, allowed), counts, num_nodes, by_row)
+
+
+def _slot_rows(store: NodeStore, table: PodTable, present: BoolArray, me_key: tuple[str, str]) -> Int64Array:
+    """Per table slot, the row of its node (-1: free slot, or a node without a Node object)."""
+    key = (store.version, len(table.node_names))
+    if table.row_cache is not None and table.row_cache[0] == key:
+        name_rows = table.row_cache[1]
+    else:
+        name_rows = np.array([store.row_of.get(name, -1) for name in table.node_names] or [-1], np.int64)
+        name_rows = np.where((name_rows >= 0) & present[np.maximum(name_rows, 0)], name_rows, -1)
+        table.row_cache = (key, name_rows)
+    ids = table.name_id
+    rows = np.where(ids >= 0, name_rows[np.maximum(ids, 0)], -1)
+    own = table.slot_of.get(me_key)
+    if own is not None:
+        rows[own] = -1
+    return rows
+
+
+def _dry_run_and_choose(
+    store: NodeStore, table: PodTable, p: int, profile: Profile, pdbs: BudgetIndex,
+    checks: list[tuple[str, int]], present: BoolArray, potential: BoolArray, slot_rows: Int64Array,
+    columns: tuple[list[Int64Array], list[Int64Array], list[Int64Array], Int64Array, Int64Array],
+    counts: Counter[str], num_nodes: int, by_row: dict[int, list[str]],
+) -> FastPreemption:
+    n = store.size
+    alloc, used, extra, extra_pods, allowed = columns
+    valid = slot_rows >= 0
+    lower = valid & (table.priority < p)
+    lower &= potential[np.maximum(slot_rows, 0)]
+    lower_rows = slot_rows[lower]
+    lower_count = np.bincount(lower_rows, minlength=n)[:n]
+    room: list[Int64Array] = []
+    dry_counts: Counter[str] = Counter()
+    fits = potential & (lower_count > 0)
+    for i, (name, want) in enumerate(checks):
+        col = store.resource_index.get(name)
+        freed = np.zeros(n, np.int64)
+        if col is not None and col < table.req.shape[0]:
+            weights = table.req[col][lower]
+            if weights.size and int(np.abs(weights).sum()) >= _EXACT:
+                np.add.at(freed, lower_rows, weights)
+            else:
+                freed = np.rint(np.bincount(lower_rows, weights=weights, minlength=n)[:n]).astype(np.int64)
+        free = alloc[i] - (used[i] - freed) - extra[i] - want
+        short = potential & (lower_count > 0) & (free < 0)
+        dry_counts[f"Insufficient {name}"] += int(short.sum())
+        fits &= ~short
+        room.append(free)
+    pods_room = allowed - (store.pod_count[:n] - lower_count) - extra_pods - 1
+    if "NodeResourcesFit" in enabled_filters(profile.filter_plugins, profile.fit_filter_enabled):
+        crowded = potential & (lower_count > 0) & (pods_room < 0)
+        dry_counts[feasibility.REASON_TOO_MANY_PODS] += int(crowded.sum())
+        fits &= ~crowded
+    else:
+        pods_room = np.full(n, 2**62, np.int64)
+    dry_counts[NO_VICTIMS] += int((potential & (lower_count == 0)).sum())
+    dry_counts[NOT_HELPFUL] += int((present & ~potential).sum())
+    n_potential = int(potential.sum())
+    cand_rows = np.flatnonzero(fits)
+    if not len(cand_rows):
+        inner = fit_error_of_counts(num_nodes, dry_counts)
+        msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, inner))
+        return FastPreemption(True, True, message=msg, event_message=truncate_event(msg),
+                              potential_nodes=n_potential)
+    slots = np.flatnonzero(lower & fits[np.maximum(slot_rows, 0)])
+    cols = [store.resource_index.get(name, -1) for name, _ in checks]
+    run = dry_run(table, slots, slot_rows[slots], n, pdbs,
+                  [(c, w) for c, (_, w) in zip(cols, checks, strict=True)], room, pods_room)
+    choice = choose_rows(run, cand_rows, n_potential, profile.preemption)
+    names = [str(store.row_names[r]) for r in sorted(choice.rows, key=lambda r: str(store.row_names[r]))]
+    random = list(choice.random)
+    tie_rows = {row for row, _ in run.ties}
+    for name in names:
+        if store.row_of[name] in tie_rows:
+            random += _unordered(table, run, store.row_of[name], name)
+    chosen = names[0] if len(names) == 1 else None
+    victims: tuple[str, ...] = ()
+    prios: tuple[int, ...] = ()
+    if chosen is not None:
+        row = store.row_of[chosen]
+        on_row = sorted(run.order[(run.rows == row) & run.victim].tolist(), key=lambda s: _importance_key(table, s))
+        victims = tuple("/".join(table.keys[s]) for s in on_row)
+        prios = tuple(int(table.priority[s]) for s in on_row)
+    msg = fit_error_of_counts(num_nodes, counts)
+    return FastPreemption(
+        True, True, None, chosen, tuple(names), victims, prios,
+        int(run.violations[store.row_of[chosen]]) if chosen else 0, choice.decided_by, tuple(random), msg,
+        truncate_event(msg), n_potential, len(cand_rows),
+        tuple(by_row.get(store.row_of[chosen], [])) if chosen else (),
+    )
+
+
+def _importance_key(table: PodTable, slot: int) -> tuple[int, float, str]:
+    start = float(table.start[slot])
+    return (-int(table.priority[slot]), start if start == start else float("inf"), "/".join(table.keys[slot]))
+
+
+def _unordered(table: PodTable, run: DryRun, row: int, name: str) -> list[str]:
+    """The scalar model's note for equal-importance pods on a possible node whose order matters."""
+    notes = []
+    for tie_row, group in run.ties:
+        if tie_row != row:
+            continue
+        fates = {s in run.tied_victims for s in group}
+        shapes = {(tuple(table.req[:, s].tolist()), tuple(sorted(table.signatures[int(table.signature[s])][1].items())))
+                  for s in group}
+        if len(fates) > 1 or len(shapes) > 1:
+            keys = sorted("/".join(table.keys[s]) for s in group)
+            notes.append(f"on {name}, {', '.join(keys)} are equally important (same priority and start time): "
+                         "the scheduler orders them at random, so the victims among them may differ")
+    return notes

@@ -1,0 +1,112 @@
+"""Which candidate node is nominated (``SelectCandidate``/``pickOneNodeForPreemption``, §5-§6).
+
+The five criteria, each keeping only the best nodes, amount to a lexicographic minimum of
+(PDB violations, highest victim priority, Σ(priority + 2³¹), victim count, -latest earliest start
+of the top-priority victims). What stays tied after that is a random pick. With more candidate
+nodes than ``n`` (``DefaultPreemptionArgs``), the dry run stops after a random-offset sample, so
+the answer is a *set* of possible nodes.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from linter.model import PreemptionArgs
+
+from .pods import posix_seconds
+from .victims import NodeVictims
+
+__all__ = ["CRITERIA", "Choice", "choose", "num_candidates", "selection_key"]
+
+OFFSET = 2**31
+CRITERIA = (
+    "fewest PDB violations",
+    "lowest highest-victim priority",
+    "smallest sum of (victim priority + 2^31)",
+    "fewest victims",
+    "latest start of the highest-priority victims",
+)
+
+Key = tuple[int, int, int, int, tuple[int, float]]
+
+
+def num_candidates(potential_nodes: int, args: PreemptionArgs) -> int:
+    """``calculateNumCandidates``: ⌊P·pct/100⌋, at least the absolute minimum, at most P."""
+    n = potential_nodes * args.min_candidate_nodes_percentage // 100
+    n = max(n, args.min_candidate_nodes_absolute)
+    return min(n, potential_nodes)
+
+
+def _earliest_top_start(c: NodeVictims) -> datetime | None:
+    """``GetEarliestPodStartTime``: earliest start among the victims of the top priority; None = now."""
+    top = c.victims[0].priority
+    starts = [v.start for v in c.victims if v.priority == top]
+    real = [s for s in starts if s is not None]
+    return min(real) if real else None
+
+
+def selection_key(c: NodeVictims) -> Key:
+    """Smaller is better, criterion by criterion."""
+    if not c.victims:  # cannot happen after a failed first filter pass; such a node needs nothing
+        return (c.violations, -(2**63), -(2**63), 0, (0, 0.0))
+    start = _earliest_top_start(c)
+    late = (0, 0.0) if start is None else (1, -posix_seconds(start))  # "now" is the latest of all
+    return (
+        c.violations,
+        c.victims[0].priority,
+        sum(v.priority + OFFSET for v in c.victims),
+        len(c.victims),
+        late,
+    )
+
+
+@dataclass(frozen=True)
+class Choice:
+    """``nodes``: the possible nominations (one when certain); ``decided_by``: the deciding criterion."""
+
+    nodes: tuple[str, ...]
+    decided_by: str
+    random: tuple[str, ...]
+
+
+def _pick(candidates: Sequence[NodeVictims]) -> tuple[list[NodeVictims], str]:
+    """The best candidates and the criterion that left one (or 'tie')."""
+    if len(candidates) == 1:
+        return list(candidates), "only candidate"
+    keyed = [(selection_key(c), c) for c in candidates]
+    remaining = keyed
+    for i, name in enumerate(CRITERIA):
+        best = min(k[i] for k, _ in remaining)
+        remaining = [(k, c) for k, c in remaining if k[i] == best]
+        if len(remaining) == 1:
+            return [remaining[0][1]], name
+    return [c for _, c in remaining], "tie"
+
+
+def choose(candidates: Sequence[NodeVictims], potential_nodes: int, args: PreemptionArgs) -> Choice:
+    """The nominated node(s) among the dry run's candidates (all of them computed)."""
+    best, decided = _pick(candidates)
+    random: list[str] = []
+    if decided == "tie":
+        random.append(f"{len(best)} nodes tie on all five criteria: the scheduler picks one at random")
+    if any(selection_key(c)[4] == (0, 0.0) for c in best) and decided in (CRITERIA[4], "tie"):
+        random.append("the deciding victims have no status.startTime: the scheduler compares them with 'now'")
+    nodes = {c.node for c in best}
+    n = num_candidates(potential_nodes, args)
+    non_violating = [c for c in candidates if c.violations == 0]
+    if n < potential_nodes and len(candidates) >= n and non_violating:
+        # The dry run may stop once it holds n candidates (one without violations): any
+        # non-violating node that is best among some n candidates can be the one nominated.
+        keys = sorted(selection_key(c) for c in candidates)
+        for c in non_violating:
+            if len(keys) - bisect_left(keys, selection_key(c)) >= n:
+                nodes.add(c.node)
+        if len(nodes) > 1 or decided == "tie":
+            random.append(
+                f"{potential_nodes} nodes could help but the scheduler tries only about {n} of them, from a "
+                "random offset: the nomination depends on which"
+            )
+    return Choice(tuple(sorted(nodes)), decided if len(nodes) == 1 else "random", tuple(random))

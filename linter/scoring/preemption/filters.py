@@ -1,0 +1,123 @@
+"""Filtering one node for the preemptor, with the status codes preemption cares about.
+
+Built on :func:`linter.scoring.feasibility.check_node`. The first rejecting filter decides the
+code (reference/preemption.md §3): NodeUnschedulable, NodeName, TaintToleration and NodeAffinity
+are UnschedulableAndUnresolvable; NodeResourcesFit is too when some request exceeds the node's
+*allocatable* (removing pods cannot help), otherwise plain Unschedulable (also ``Too many pods``).
+Nominated pods of priority >= the preemptor's count as present, and the filters run a second time
+without them when they passed with them (``RunFilterPluginsWithNominatedPods``, §9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from linter.scoring.feasibility import DEFAULT_FILTERS, check_node
+from linter.scoring.requests import node_allocatable
+
+from .pods import PodFacts
+
+__all__ = ["SUCCESS", "UNRESOLVABLE", "UNSCHEDULABLE", "FilterSetup", "NodeState", "Status", "node_state"]
+
+UNSCHEDULABLE = "Unschedulable"
+UNRESOLVABLE = "UnschedulableAndUnresolvable"
+_INSUFFICIENT = "Insufficient "
+
+
+@dataclass(frozen=True)
+class Status:
+    """A filter verdict: ``code`` None = the node passes."""
+
+    code: str | None
+    reasons: tuple[str, ...] = ()
+    plugin: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.code is None
+
+
+SUCCESS = Status(None)
+
+
+@dataclass(frozen=True)
+class FilterSetup:
+    """The profile's filter chain and NodeResourcesFit's ignored resources."""
+
+    filters: tuple[str, ...] = DEFAULT_FILTERS
+    ignored_resources: tuple[str, ...] = ()
+    ignored_resource_groups: tuple[str, ...] = ()
+
+
+@dataclass
+class NodeState:
+    """One node and the pods the scheduler's cache holds on it (bound, not Succeeded/Failed)."""
+
+    name: str
+    node: Mapping[str, Any]
+    allocatable: Mapping[str, int]
+    pods: list[PodFacts] = field(default_factory=list)
+
+
+def node_state(node: Mapping[str, Any]) -> NodeState:
+    meta = node.get("metadata") if isinstance(node.get("metadata"), Mapping) else {}
+    status = node.get("status") if isinstance(node.get("status"), Mapping) else {}
+    assert isinstance(meta, Mapping) and isinstance(status, Mapping)
+    name = str(meta.get("name") or "")
+    raw = status.get("allocatable")
+    return NodeState(name, node, node_allocatable(raw if isinstance(raw, Mapping) else {}, f"node {name}: "
+                                                  "status.allocatable"))
+
+
+def _sum(pods: Iterable[PodFacts]) -> tuple[dict[str, int], int]:
+    total: dict[str, int] = {}
+    count = 0
+    for pod in pods:
+        count += 1
+        for name, value in pod.request.items():
+            total[name] = total.get(name, 0) + value
+    return total, count
+
+
+def run_filters(preemptor: PodFacts, setup: FilterSetup, node: NodeState, present: Iterable[PodFacts]) -> Status:
+    """The filter chain once, with ``present`` as the node's pods."""
+    requested, count = _sum(present)
+    verdict = check_node(
+        preemptor.pod,
+        node.node,
+        pod_request=preemptor.request,
+        pod_count=count,
+        node_requested=requested,
+        node_allocatable=node.allocatable,
+        ignored_resources=setup.ignored_resources,
+        ignored_resource_groups=setup.ignored_resource_groups,
+        filters=setup.filters,
+    )
+    if verdict.feasible:
+        return SUCCESS
+    code = UNRESOLVABLE
+    if verdict.plugin == "NodeResourcesFit":
+        too_big = any(
+            r.startswith(_INSUFFICIENT)
+            and preemptor.request.get(r[len(_INSUFFICIENT):], 0) > node.allocatable.get(r[len(_INSUFFICIENT):], 0)
+            for r in verdict.reasons
+        )
+        code = UNRESOLVABLE if too_big else UNSCHEDULABLE
+    return Status(code, verdict.reasons, verdict.plugin)
+
+
+def filter_with_nominated(
+    preemptor: PodFacts, setup: FilterSetup, node: NodeState, present: Sequence[PodFacts],
+    nominated: Sequence[PodFacts],
+) -> Status:
+    """Filters with the node's nominated pods of priority >= the preemptor's, then (if any) without."""
+    extra = [p for p in nominated if p.priority >= preemptor.priority
+             and (p.namespace, p.name) != (preemptor.namespace, preemptor.name)]
+    if not extra:
+        return run_filters(preemptor, setup, node, present)
+    status = run_filters(preemptor, setup, node, [*present, *extra])
+    if not status.ok:
+        return status
+    return run_filters(preemptor, setup, node, present)

@@ -1,0 +1,174 @@
+"""Preemption for one pending pod on a static cluster (reference/preemption.md §11).
+
+:func:`predict_preemption` runs the recipe: filter every node (nominated pods counted); if one
+passes, nothing is preempted. Otherwise check eligibility, dry-run every node whose failure is
+resolvable, choose the node, and build the FailedScheduling message. What the real scheduler
+decides at random is reported as such (``Prediction.random``, ``possible_nodes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from linter.model import PreemptionArgs
+from linter.scoring.nodes import is_counted_pod
+
+from .choice import Choice, choose, num_candidates
+from .filters import UNSCHEDULABLE, FilterSetup, NodeState, Status, filter_with_nominated, node_state
+from .messages import (
+    DRA_NO_CLAIMS,
+    NOT_ELIGIBLE_NEVER,
+    NOT_ELIGIBLE_TERMINATING,
+    NOT_HELPFUL,
+    fit_error,
+    truncate_event,
+)
+from .pdb import Budget, budget_of
+from .pods import PodFacts, pod_facts
+from .victims import NodeVictims, select_victims
+
+__all__ = ["Prediction", "PreemptionOptions", "post_filter_tail", "predict_preemption"]
+
+_TERMINAL = ("Succeeded", "Failed")
+
+
+@dataclass(frozen=True)
+class PreemptionOptions:
+    """The profile's filters, PostFilter plugins and ``DefaultPreemptionArgs``."""
+
+    setup: FilterSetup = field(default_factory=FilterSetup)
+    args: PreemptionArgs = field(default_factory=PreemptionArgs)
+    post_filter_plugins: tuple[str, ...] = ("DynamicResources", "DefaultPreemption")
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """What the scheduler does with the pod this cycle."""
+
+    preemptor: PodFacts
+    needed: bool  # False: some node passes the filters, the pod is bound, nothing is preempted
+    node_statuses: dict[str, Status]  # the scheduling cycle's filter verdicts
+    eligible: bool = False
+    not_eligible_reason: str | None = None
+    nominated_node: str | None = None  # status.nominatedNodeName afterwards, when certain
+    possible_nodes: tuple[str, ...] = ()  # every node it may be nominated to
+    victims: tuple[PodFacts, ...] = ()  # on nominated_node
+    candidates: tuple[NodeVictims, ...] = ()  # every node where preemption would succeed
+    dry_run_failures: dict[str, Status] = field(default_factory=dict)
+    not_helpful: tuple[str, ...] = ()  # nodes whose failure no eviction can fix
+    choice: Choice | None = None
+    potential_nodes: int = 0
+    sample_size: int = 0
+    random: tuple[str, ...] = ()
+    message: str = ""
+    event_message: str = ""
+    cleared_nominations: tuple[str, ...] = ()  # lower-priority pods nominated to the chosen node
+
+
+def _index(
+    preemptor: PodFacts, nodes: Sequence[Mapping[str, Any]], pods: Sequence[Mapping[str, Any]]
+) -> tuple[dict[str, NodeState], dict[str, list[PodFacts]]]:
+    states = {s.name: s for s in map(node_state, nodes)}
+    nominated: dict[str, list[PodFacts]] = {}
+    me = (preemptor.namespace, preemptor.name)
+    for pod in pods:
+        facts = pod_facts(pod)
+        if (facts.namespace, facts.name) == me:
+            continue
+        if is_counted_pod(pod):
+            if facts.node_name in states:
+                states[facts.node_name].pods.append(facts)
+            continue
+        phase = pod.get("status", {}).get("phase") if isinstance(pod.get("status"), Mapping) else None
+        if facts.nominated_node and not facts.node_name and phase not in _TERMINAL:
+            nominated.setdefault(facts.nominated_node, []).append(facts)
+    return states, nominated
+
+
+def _terminating_victim(preemptor: PodFacts, node: NodeState | None) -> bool:
+    return node is not None and any(
+        p.priority < preemptor.priority and p.terminating_by_preemption for p in node.pods
+    )
+
+
+def post_filter_tail(plugins: Sequence[str], preemption: str | None) -> str:
+    """RunPostFilterPlugins: every Unschedulable plugin's reason, joined by ', '."""
+    parts = [DRA_NO_CLAIMS if p == "DynamicResources" else f"preemption: {preemption}"
+             for p in plugins if p == "DynamicResources" or (p == "DefaultPreemption" and preemption)]
+    return ", ".join(parts)
+
+
+def predict_preemption(
+    pod: Mapping[str, Any],
+    nodes: Sequence[Mapping[str, Any]],
+    pods: Sequence[Mapping[str, Any]],
+    pdbs: Sequence[Mapping[str, Any]] = (),
+    options: PreemptionOptions | None = None,
+) -> Prediction:
+    """Predict the scheduling cycle's preemption for the pending ``pod``.
+
+    ``pods`` holds every pod of the cluster: bound ones occupy their nodes, pending ones with
+    ``status.nominatedNodeName`` are nominated there; the pod itself is skipped if listed.
+    """
+    options = options or PreemptionOptions()
+    me = pod_facts(pod)
+    states, nominated = _index(me, nodes, pods)
+    statuses = {name: filter_with_nominated(me, options.setup, s, s.pods, nominated.get(name, ()))
+                for name, s in states.items()}
+    if not states or any(s.ok for s in statuses.values()):
+        return Prediction(me, needed=False, node_statuses=statuses)
+    first = [s.reasons for s in statuses.values()]
+    plugins = options.post_filter_plugins
+    if "DefaultPreemption" not in plugins:
+        msg = fit_error(len(states), first, post_filter_tail(plugins, None))
+        return Prediction(me, True, statuses, nominated_node=me.nominated_node or None,
+                          not_eligible_reason="DefaultPreemption is not enabled in this profile",
+                          message=msg, event_message=truncate_event(msg))
+    reason = None
+    if me.preemption_policy == "Never":
+        reason = NOT_ELIGIBLE_NEVER
+    elif me.nominated_node:
+        own = statuses.get(me.nominated_node)
+        if own is not None and own.code == UNSCHEDULABLE and _terminating_victim(me, states[me.nominated_node]):
+            reason = NOT_ELIGIBLE_TERMINATING
+    if reason is not None:
+        msg = fit_error(len(states), first, post_filter_tail(plugins, reason))
+        return Prediction(me, True, statuses, eligible=False, not_eligible_reason=reason,
+                          nominated_node=me.nominated_node or None,
+                          possible_nodes=(me.nominated_node,) if me.nominated_node else (),
+                          message=msg, event_message=truncate_event(msg))
+    budgets: list[Budget] = [budget_of(p) for p in pdbs]
+    potential = [name for name, s in statuses.items() if s.code == UNSCHEDULABLE]
+    candidates: list[NodeVictims] = []
+    failures: dict[str, Status] = {}
+    for name in potential:
+        result = select_victims(me, options.setup, states[name], nominated.get(name, ()), budgets)
+        if isinstance(result, NodeVictims):
+            candidates.append(result)
+        else:
+            failures[name] = result
+    not_helpful = tuple(n for n in states if n not in set(potential))
+    sample = num_candidates(len(potential), options.args)
+    common: dict[str, Any] = dict(candidates=tuple(candidates), dry_run_failures=failures, not_helpful=not_helpful,
+                                  potential_nodes=len(potential), sample_size=sample, eligible=True)
+    if not candidates:
+        inner = fit_error(len(states), [*(f.reasons for f in failures.values()),
+                                        *([NOT_HELPFUL] for _ in not_helpful)])
+        msg = fit_error(len(states), first, post_filter_tail(plugins, inner))
+        return Prediction(me, True, statuses, message=msg, event_message=truncate_event(msg), **common)
+    choice = choose(candidates, len(potential), options.args)
+    msg = fit_error(len(states), first)  # DefaultPreemption succeeded: its empty message replaces the tail
+    random = list(choice.random)
+    chosen = choice.nodes[0] if len(choice.nodes) == 1 else None
+    by_node = {c.node: c for c in candidates}
+    for name in choice.nodes:
+        for group in by_node[name].unordered:
+            random.append(f"on {name}, {', '.join(group)} are equally important (same priority and start time): "
+                          "the scheduler orders them at random, so the victims among them may differ")
+    victims = by_node[chosen].victims if chosen else ()
+    cleared = tuple(p.key for p in nominated.get(chosen or "", ()) if p.priority < me.priority)
+    return Prediction(me, True, statuses, nominated_node=chosen, possible_nodes=choice.nodes, victims=victims,
+                      choice=choice, random=tuple(random), message=msg, event_message=truncate_event(msg),
+                      cleared_nominations=cleared, **common)

@@ -1,0 +1,145 @@
+"""The webhook's fast preemption twin equals the scalar model: every oracle case, and generated
+clusters (hypothesis), on nomination, possible nodes, victims, message and the random notes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from linter.model import PreemptionArgs, Profile
+from linter.scoring.cluster.state import ClusterState
+from linter.scoring.preemption import PreemptionOptions, predict_preemption
+
+from .build import node, pdb, pod
+from .oracle import ORACLE, cluster
+
+Obj = Mapping[str, Any]
+
+
+def both(pending: Obj, nodes: Sequence[Obj], pods: Sequence[Obj], pdbs: Sequence[Obj],
+         args: PreemptionArgs | None = None) -> tuple[Any, Any]:
+    profile = Profile("default-scheduler", preemption=args or PreemptionArgs())
+    state = ClusterState()
+    for n in nodes:
+        state.apply_node(n)
+    for p in pods:
+        state.apply_pod(p)
+    fast = state.preempt(pending, profile, pdbs)
+    scalar = predict_preemption(pending, nodes, pods, pdbs, PreemptionOptions(args=profile.preemption))
+    return scalar, fast
+
+
+def assert_equal(scalar: Any, fast: Any) -> None:
+    assert fast.needed == scalar.needed
+    if not scalar.needed:
+        return
+    assert fast.message == scalar.message
+    assert fast.event_message == scalar.event_message
+    assert fast.eligible == scalar.eligible
+    assert fast.not_eligible_reason == scalar.not_eligible_reason
+    assert fast.nominated_node == scalar.nominated_node
+    assert fast.possible_nodes == scalar.possible_nodes
+    assert fast.victims == tuple(v.key for v in scalar.victims)
+    assert fast.random == scalar.random
+    assert sorted(fast.cleared_nominations) == sorted(scalar.cleared_nominations)
+    if scalar.choice is not None:
+        assert fast.decided_by == scalar.choice.decided_by
+
+
+@pytest.mark.parametrize("case", ORACLE, ids=[c["id"] for c in ORACLE])
+def test_oracle_case_fast(case: dict[str, Any]) -> None:
+    nodes, pods, pdbs, pending = cluster(case)
+    scalar, fast = both(pending, nodes, pods, pdbs)
+    assert_equal(scalar, fast)
+    assert fast.nominated_node == case["outcome"]["nominatedNode"] or not case["outcome"]["preemptionNeeded"]
+
+
+STARTS = ["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z", "2026-01-03T00:00:00Z", None]
+PRIORITIES = [-2**31, -1000, 0, 100, 200, 500, 1000]
+LABELS = [{}, {"app": "web"}, {"app": "db"}, {"app": "web", "tier": "x"}]
+
+
+@st.composite
+def clusters(draw: st.DrawFn) -> tuple[Obj, list[Obj], list[Obj], list[Obj], PreemptionArgs]:
+    n_nodes = draw(st.integers(1, 5))
+    taint = [{"key": "k", "effect": "NoSchedule"}]
+    nodes = [node(f"n{i}", cpu=str(draw(st.integers(2, 6))), pods=str(draw(st.integers(2, 6))),
+                  allocatable={"example.com/gpu": str(draw(st.integers(0, 2)))},
+                  taints=taint if draw(st.integers(0, 5)) == 0 else [])
+             for i in range(n_nodes)]
+    pods = []
+    for i in range(draw(st.integers(0, 14))):
+        reqs = {"cpu": f"{draw(st.integers(0, 3)) * 500}m"}
+        if draw(st.booleans()):
+            reqs["example.com/gpu"] = "1"
+        reqs = {k: v for k, v in reqs.items() if v != "0m"}
+        meta: dict[str, Any] = {}
+        if draw(st.integers(0, 6)) == 0:
+            meta = {"deletionTimestamp": "2026-11-23T00:00:00Z",
+                    "conditions": [{"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}]}
+        pods.append(pod(f"p{i}", f"n{draw(st.integers(0, n_nodes - 1))}", draw(st.sampled_from(PRIORITIES)),
+                        requests=reqs, start=draw(st.sampled_from(STARTS)), labels=draw(st.sampled_from(LABELS)),
+                        **meta))
+    for i in range(draw(st.integers(0, 2))):
+        pods.append(pod(f"nom{i}", None, draw(st.sampled_from(PRIORITIES)), f"{draw(st.integers(1, 3))}",
+                        nominated=f"n{draw(st.integers(0, n_nodes))}"))
+    pdbs = [pdb(f"b{i}", draw(st.sampled_from([{"matchLabels": {"app": "web"}}, {"matchLabels": {"tier": "x"}}, {}])),
+                draw(st.integers(0, 2)), disrupted=("p1",) if draw(st.booleans()) else ())
+            for i in range(draw(st.integers(0, 2)))]
+    preq = {"cpu": f"{draw(st.integers(1, 4)) * 500}m"}
+    if draw(st.booleans()):
+        preq["example.com/gpu"] = str(draw(st.integers(1, 2)))
+    policy = "Never" if draw(st.integers(0, 8)) == 0 else None
+    nominated = f"n{draw(st.integers(0, n_nodes - 1))}" if draw(st.integers(0, 3)) == 0 else None
+    pending = pod("pre", None, draw(st.sampled_from(PRIORITIES)), requests=preq, policy=policy, nominated=nominated)
+    args = PreemptionArgs(draw(st.sampled_from([10, 50, 0])), draw(st.sampled_from([100, 1, 2])))
+    if args.min_candidate_nodes_percentage == 0 and args.min_candidate_nodes_absolute == 0:
+        args = PreemptionArgs()
+    return pending, nodes, pods, pdbs, args
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(clusters())
+def test_fast_twin_equals_scalar(case: tuple[Obj, list[Obj], list[Obj], list[Obj], PreemptionArgs]) -> None:
+    pending, nodes, pods, pdbs, args = case
+    scalar, fast = both(pending, nodes, pods, pdbs, args)
+    assert_equal(scalar, fast)
+
+
+def test_status_updates_reach_the_twin() -> None:
+    """A pod that starts terminating by preemption after it was first seen blocks a re-preemption."""
+    nodes = [node("n1")]
+    victim = pod("old", "n1", 0, "2")
+    pods = [victim, pod("x", "n1", 5000, "2")]
+    state = ClusterState()
+    state.apply_node(nodes[0])
+    for p in pods:
+        state.apply_pod(p)
+    pending = pod("p", None, 1000, "2", nominated="n1")
+    profile = Profile("default-scheduler")
+    assert state.preempt(pending, profile).eligible
+    state.apply_pod({**victim, "metadata": {**victim["metadata"], "deletionTimestamp": "2026-11-23T00:00:00Z"},
+                     "status": {**victim["status"], "conditions": [
+                         {"type": "DisruptionTarget", "status": "True", "reason": "PreemptionByScheduler"}]}})
+    assert not state.preempt(pending, profile).eligible
+    state.delete_pod("default", "old")
+    assert state.preempt(pending, profile).candidates == 0
+
+
+def test_a_burst_of_replicas_reuses_the_prediction_until_the_cluster_changes() -> None:
+    state = ClusterState()
+    state.apply_node(node("n1"))
+    state.apply_pod(pod("a", "n1", 0, "4"))
+    profile = Profile("default-scheduler")
+    first = state.preempt(pod("replica-1", None, 1000, "2"), profile)
+    assert state.preempt(pod("replica-2", None, 1000, "2"), profile) is first  # same shape, no event between
+    assert state.preempt(pod("replica-2", None, 1000, "3"), profile) is not first  # another shape
+    state.apply_pod(pod("b", "n1", 500, "0"))  # any event
+    again = state.preempt(pod("replica-3", None, 1000, "2"), profile)
+    assert again is not first and again.victims == first.victims == ("default/a",)
+    state.delete_pod("default", "a")
+    assert not state.preempt(pod("replica-4", None, 1000, "2"), profile).needed
