@@ -22,6 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
 from paths import SHARED
 
 WATCH_FIXTURES = SHARED / "fixtures/watch"
@@ -33,6 +34,7 @@ RESOURCE_PATHS = {
     "/apis/policy/v1/poddisruptionbudgets": "poddisruptionbudgets",
 }
 LEASE_PREFIX = "/apis/coordination.k8s.io/v1/namespaces/"
+CLASS_PREFIX = "/apis/scheduling.k8s.io/v1/priorityclasses/"  # GET one class by name (the live read)
 
 
 @dataclass
@@ -129,6 +131,7 @@ class ReplayServer:
         self.defaults: dict[tuple[str, str], Reply | Responder] = {}
         self.requests: list[tuple[str, str, dict[str, str]]] = []
         self.leases = LeaseTable()
+        self.classes: dict[str, dict[str, Any]] = {}  # what GET .../priorityclasses/{name} answers (else 404)
         self.stopping = threading.Event()
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", 0), _make_handler(self))
@@ -215,6 +218,9 @@ def _make_handler(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
             if parts.path.startswith(LEASE_PREFIX):
                 self._lease("GET", parts.path)
                 return
+            if parts.path.startswith(CLASS_PREFIX):
+                self._get_class(parts.path[len(CLASS_PREFIX):])
+                return
             resource = RESOURCE_PATHS.get(parts.path)
             if resource is None:
                 self._send(404, status_body(404, "NotFound", parts.path))
@@ -270,6 +276,20 @@ def _make_handler(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
                     return
             self._chunks([])
             self.close_connection = True
+
+        def _get_class(self, name: str) -> None:
+            server.record("priorityclasses", "get", {"name": name})
+            with server._lock:
+                queue = server.queues[("priorityclasses", "get")]
+                scripted = queue.popleft() if queue else None
+            if isinstance(scripted, Reply):
+                time.sleep(scripted.delay)
+                self._send(scripted.status, scripted.body)
+            elif name in server.classes:
+                self._send(200, json.dumps(server.classes[name]).encode())
+            else:
+                message = f'priorityclasses.scheduling.k8s.io "{name}" not found'
+                self._send(404, status_body(404, "NotFound", message))
 
         def _lease(self, method: str, path: str) -> None:
             # /apis/coordination.k8s.io/v1/namespaces/{ns}/leases[/{name}]

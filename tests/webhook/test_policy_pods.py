@@ -25,6 +25,7 @@ from linter.scoring.strategies import fit_score_node
 from webhook.admission.decide import pods
 from webhook.admission.decide.pods import PREDICTION_ANNOTATION, SCORES_ANNOTATION, TOTAL_ANNOTATION_SIZE_LIMIT
 from webhook.admission.encode import encode
+from webhook.admission.ports import ViewNotReady
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.cluster.static import StaticClusterView
 from webhook.settings import Settings
@@ -204,11 +205,13 @@ def test_second_profile_and_volcano_models_are_used(cluster: StaticClusterView) 
     assert scores is not None and len(scores) == 3
 
 
-def test_not_synced_view_does_not_score(cluster: StaticClusterView) -> None:
-    cluster.synced = False
-    obj = pod()
-    scores, prediction = _annotations(obj, _decide(obj, cluster))
-    assert scores is None and "not synced" in prediction["reason"]
+@pytest.mark.parametrize(("synced", "healthy", "says"), [(False, True, "first list"), (True, False, "lost its watch")])
+def test_a_view_not_synced_and_fresh_decides_nothing(
+    cluster: StaticClusterView, synced: bool, healthy: bool, says: str
+) -> None:
+    cluster.synced, cluster.healthy = synced, healthy
+    with pytest.raises(ViewNotReady, match=says):
+        _decide(pod(), cluster)
 
 
 def test_annotations_never_exceed_the_total_size_limit() -> None:
@@ -231,16 +234,3 @@ def test_annotations_never_exceed_the_total_size_limit() -> None:
     bigger = dict(ranked[: len(scores) + 1])
     grown = len(json.dumps(bigger, separators=(",", ":"))) - len(annotations[SCORES_ANNOTATION])
     assert total + grown > TOTAL_ANNOTATION_SIZE_LIMIT
-
-
-def test_class_missing_from_a_lagging_cache_trusts_the_in_tree_resolution(cluster: StaticClusterView) -> None:
-    # spec.priority is only ever filled before webhooks by the in-tree plugin, which found the class;
-    # a cache that has not seen the class yet must not contradict the apiserver.
-    obj = pod(priorityClassName="created-a-moment-ago", priority=7000, preemptionPolicy="PreemptLowerPriority")
-    response = _decide(obj, cluster)
-    assert response["allowed"] is True
-    assert not any(op["path"].startswith("/spec/priority") for op in patch_ops(response))
-    assert any("created-a-moment-ago" in w for w in response["warnings"])
-    # Without spec.priority (plugin off), the webhook is the only check and denies as the plugin would.
-    denied = _decide(pod(priorityClassName="created-a-moment-ago"), cluster)
-    assert denied["status"]["code"] == 403

@@ -1,9 +1,10 @@
 """What the admission decisions may ask of the world outside the request: the two protocols they read.
 
-Decisions never talk to the API server. They read a ``ClusterView``: a PriorityClass snapshot, the
-incrementally maintained scheduling state (held under the view's lock while a pod is scored), and whether the
-view is synced and healthy; and they claim "the one globalDefault PriorityClass" through a
-``DefaultClassClaim``. The implementations live in the cluster wing (``webhook.cluster.cache.ClusterCache``,
+Decisions read a ``ClusterView``: a PriorityClass snapshot, the incrementally maintained scheduling state (held
+under the view's lock while a pod is scored), and whether the view is synced and healthy. The one time a decision
+reaches the apiserver is ``read_priority_class``: a pod names a class the snapshot lacks, and only a live read can
+tell "created a moment ago" from "does not exist" (a short-timeout GET). They also claim "the one globalDefault
+PriorityClass" through a ``DefaultClassClaim``. The implementations live in the cluster wing (``webhook.cluster.cache.ClusterCache``,
 ``webhook.cluster.static.StaticClusterView``, ``webhook.cluster.lease.LeaseDefaultClassClaim``), which this wing
 never imports.
 """
@@ -18,11 +19,31 @@ from linter.formats.priorityclass.validate import PriorityClassInfo
 from linter.scoring.cluster.state import ClusterState
 
 
+class ViewNotReady(Exception):
+    """The view is not synced and fresh, so nothing it says may decide; answered with HTTP 503 (no review),
+    which sends the apiserver down the webhook's ``failurePolicy``."""
+
+
+def require_ready(view: ClusterView) -> None:
+    """Raise ``ViewNotReady`` unless the view is synced and healthy (its watches are live)."""
+    synced, healthy = view.is_synced(), view.is_healthy()
+    if not (synced and healthy):
+        state = "has not finished its first list" if not synced else "has lost its watch on the apiserver"
+        raise ViewNotReady(f"binpack-guard's cluster cache {state}; no decision is taken from it (retry later)")
+
+
 class ClusterView(Protocol):
     """Read side of the cluster cache, as the admission decisions use it."""
 
     def priority_classes(self) -> Mapping[str, PriorityClassInfo]:
         """A consistent snapshot (a copy or an immutable mapping) keyed by class name."""
+        ...
+
+    def read_priority_class(self, name: str) -> PriorityClassInfo | None:
+        """The class as the apiserver has it now (a live read), None when it does not exist.
+
+        Raises ``webhook.errors.LiveReadError`` when the apiserver cannot be asked; views without an apiserver
+        answer from what they hold."""
         ...
 
     def scheduling_state(self) -> AbstractContextManager[ClusterState]:

@@ -24,9 +24,15 @@ from typing import Any
 
 from linter.formats.priorityclass.validate import PriorityClassInfo
 from linter.scoring.cluster.state import ClusterState
-from webhook.cluster.kubeclient import ClientConfiguration, kind_sources, load_client_configuration
-from webhook.cluster.reflector import DEFAULT_BACKOFF, Backoff, KindStore, Reflector
+from webhook.cluster.kubeclient import (
+    ClientConfiguration,
+    kind_sources,
+    load_client_configuration,
+    read_priority_class,
+)
+from webhook.cluster.reflector import DEFAULT_BACKOFF, Backoff, KindStore, Reflector, SourceError
 from webhook.cluster.stores import NodeNameStore, PdbStore, PodKeyStore, PriorityClassStore
+from webhook.errors import LiveReadError
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +99,18 @@ class ClusterCache:
 
     def priority_classes(self) -> Mapping[str, PriorityClassInfo]:
         return self._classes.current
+
+    def read_priority_class(self, name: str) -> PriorityClassInfo | None:
+        try:
+            found = read_priority_class(self._configuration, name)
+        except SourceError as exc:
+            raise LiveReadError(str(exc)) from None
+        if found is None:
+            return None
+        try:
+            return PriorityClassInfo.from_object(found)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise LiveReadError(f"get priorityclass {name}: unusable answer: {exc}") from None
 
     @contextlib.contextmanager
     def scheduling_state(self) -> Iterator[ClusterState]:

@@ -28,6 +28,7 @@ ApiClient = client.ApiClient
 
 CONNECT_TIMEOUT = 5.0  # seconds; a loopback/in-cluster apiserver answers a TCP connect far faster
 LIST_READ_TIMEOUT = 60.0  # seconds per LIST page; a 500-item page is small
+LIVE_READ_TIMEOUT = 2.0  # seconds for a GET made while the apiserver waits on our admission answer
 
 
 class ClientConfigError(Exception):
@@ -161,6 +162,25 @@ def kind_sources(configuration: ClientConfiguration, watch_timeout: int) -> list
         KubeSource("priorityclasses", scheduling.list_priority_class, watch_timeout),
         KubeSource("poddisruptionbudgets", policy.list_pod_disruption_budget_for_all_namespaces, watch_timeout),
     ]
+
+
+def read_priority_class(configuration: ClientConfiguration, name: str,
+                        timeout: float = LIVE_READ_TIMEOUT) -> dict[str, Any] | None:
+    """GET one PriorityClass as raw JSON (None on 404); ``SourceError`` when the apiserver cannot answer."""
+    api = client.SchedulingV1Api(client.ApiClient(configuration))
+    try:
+        response: Any = api.read_priority_class(name, _preload_content=False,
+                                                _request_timeout=(min(timeout, CONNECT_TIMEOUT), timeout))
+        found = json.loads(response.data)
+    except ApiException as exc:
+        if exc.status == 404:
+            return None
+        raise SourceError(f"get priorityclass {name}: HTTP {exc.status} {exc.reason}") from None
+    except Exception as exc:
+        raise SourceError(f"get priorityclass {name}: {' '.join(str(exc).split())[:200]}") from None
+    if not isinstance(found, dict):
+        raise SourceError(f"get priorityclass {name}: the answer is not a JSON object")
+    return found
 
 
 class ApiError(Exception):

@@ -61,6 +61,11 @@ class StaticClusterView:
         with self._lock:
             return MappingProxyType(dict(self._classes))
 
+    def read_priority_class(self, name: str) -> PriorityClassInfo | None:
+        """No apiserver behind this view: the live read is what the view holds."""
+        with self._lock:
+            return self._classes.get(name)
+
     @contextmanager
     def _locked_state(self) -> Iterator[ClusterState]:
         with self._lock:

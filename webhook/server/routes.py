@@ -25,7 +25,7 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 from webhook.admission.decide import configmaps, pods, priorityclasses
 from webhook.admission.decode import AdmissionRequest, MalformedReview, decode
 from webhook.admission.encode import Decision, encode, error_body
-from webhook.admission.ports import ClusterView, DefaultClassClaim
+from webhook.admission.ports import ClusterView, DefaultClassClaim, ViewNotReady
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.server.jsonlog import JsonLine
 from webhook.server.metrics import CONTENT_TYPE, Metrics
@@ -105,7 +105,15 @@ def admission_view(endpoint: str, policy: Policy) -> Callable[[], Response]:
         except MalformedReview as exc:
             reply = json_response(error_body(str(exc), exc.uid), 400)
             return _finish(d, endpoint, started, "bad_request", reply, None, uid=exc.uid, message=str(exc))
-        decision = policy(review, d)
+        try:
+            decision = policy(review, d)
+        except ViewNotReady as exc:  # HTTP 503 without a review: the webhook's failurePolicy decides
+            reply = json_response(error_body(str(exc), review.uid), 503)
+            return _finish(d, endpoint, started, "unready", reply, review, uid=review.uid, message=str(exc))
+        except Exception as exc:  # a bug: counted as outcome="error" (the shipped alert) with one log line
+            message = f"internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+            reply = json_response(error_body(message, review.uid), 500)
+            return _finish(d, endpoint, started, "error", reply, review, uid=review.uid, message=message)
         outcome = "patched" if decision.allowed and decision.patch else "allowed" if decision.allowed else "denied"
         return _finish(d, endpoint, started, outcome, json_response(encode(review.uid, decision)), review, decision)
 
@@ -173,8 +181,9 @@ def _finish(
         record["message"] = message
     # The message is the JSON line itself (encoded only if a formatter reads it); `admission` carries the
     # same fields for webhook.server.jsonlog.JsonFormatter, which puts them on the line it writes.
-    if log.isEnabledFor(logging.INFO):
-        log.info(JsonLine(record), extra={"admission": record})
+    level = logging.ERROR if outcome == "error" else logging.INFO
+    if log.isEnabledFor(level):
+        log.log(level, JsonLine(record), extra={"admission": record})
     return reply
 
 

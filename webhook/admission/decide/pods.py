@@ -1,6 +1,8 @@
 """Pod CREATE: Priority-plugin resolution, then the predicted bin-packing scores as annotations.
 
-UPDATE (and any subresource) is allowed untouched. On CREATE the priority is resolved
+A subresource is allowed untouched. UPDATE gets the plugin's carry-over only (``spec.priority`` and
+``spec.preemptionPolicy`` the new object omits come back from ``oldObject``). CREATE needs a synced, fresh
+cluster view (else ``ViewNotReady``: HTTP 503, the webhook's failurePolicy decides); the priority is resolved
 first (``webhook.admission.decide.priority``; a denial there ends the decision). A pod not yet
 bound is then ranked on every node with the model of its ``spec.schedulerName``: a
 kube-scheduler profile (NodeResourcesFit) or, for the configured Volcano scheduler
@@ -31,7 +33,7 @@ from webhook.admission.decide.k8serrors import bad_request
 from webhook.admission.decode import AdmissionRequest
 from webhook.admission.encode import Decision
 from webhook.admission.patch import PatchOp, set_members
-from webhook.admission.ports import ClusterView
+from webhook.admission.ports import ClusterView, require_ready
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.settings import Settings
 
@@ -44,12 +46,15 @@ TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024  # apimachinery TotalAnnotationSizeLimi
 def decide(request: AdmissionRequest, view: ClusterView, settings: Settings, models: SchedulerModels) -> Decision:
     if request.kind.group != "" or request.kind.kind != "Pod":
         return bad_request(f"expected a v1 Pod, got kind {request.kind.kind!r}")
-    if request.operation != "CREATE" or request.sub_resource:
+    if request.sub_resource or request.operation not in ("CREATE", "UPDATE"):
         return Decision.allow()
     pod = request.object
     if pod is None:
-        return bad_request("request.object: missing on CREATE")
-    outcome = priority.resolve(pod, view.priority_classes())
+        return bad_request(f"request.object: missing on {request.operation}")
+    if request.operation == "UPDATE":
+        return Decision.allow(patch=priority.carry_over(pod, request.old_object))
+    require_ready(view)
+    outcome = priority.resolve(pod, view.priority_classes(), view.read_priority_class)
     if outcome.denial is not None:
         return outcome.denial
     warnings = [outcome.warning] if outcome.warning else []
@@ -80,9 +85,8 @@ def annotation_ops(
     scheduler = scheduler if isinstance(scheduler, str) and scheduler else DEFAULT_SCHEDULER_NAME
     kube, volcano = models.current()
     target, why_not = _pick_model(scheduler, kube, volcano, settings)
-    if target is None or not view.is_synced():
-        reason = why_not if target is None else "the cluster view is not synced yet"
-        return _unscored(pod, scheduler, reason)
+    if target is None:
+        return _unscored(pod, scheduler, why_not)
     model, profile = target
     preemption: dict[str, Any] | None = None
     try:

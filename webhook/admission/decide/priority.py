@@ -7,11 +7,16 @@ and PreemptLowerPriority; unknown class -> 403. A pod that already carries
 the plugin's text otherwise). When the plugin already ran (the usual case) every field
 is present and equal, and the patch is empty: the webhook only adds what is missing,
 never rewrites ``priorityClassName``, so the plugin's re-invocation accepts the result.
+
+A class missing from the cache snapshot is never trusted on the pod's word: ``lookup`` (the view's live read)
+asks the apiserver. Found -> resolved from the live object (the cache was only behind); not found -> the
+plugin's 403; the apiserver unreachable -> 503 ``ServiceUnavailable`` (nothing proves the priority).
+``carry_over`` is the plugin's UPDATE step: fields the new pod omits are copied back from the old one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +24,7 @@ from linter.formats.priorityclass.validate import PREEMPT_LOWER_PRIORITY, Priori
 from webhook.admission.decide.k8serrors import bad_request, forbidden_decision
 from webhook.admission.encode import Decision
 from webhook.admission.patch import PatchOp, set_member
+from webhook.errors import LiveReadError
 
 PODS_RESOURCE = "pods"
 
@@ -59,8 +65,13 @@ def object_display_name(obj: Mapping[str, Any] | None) -> str:
     return "Unknown"
 
 
-def resolve(pod: Mapping[str, Any], classes: Mapping[str, PriorityClassInfo]) -> PriorityOutcome:
-    """Resolve a pod being created; pure function of the pod and the PriorityClass snapshot."""
+ClassLookup = Callable[[str], PriorityClassInfo | None]
+
+
+def resolve(
+    pod: Mapping[str, Any], classes: Mapping[str, PriorityClassInfo], lookup: ClassLookup | None = None
+) -> PriorityOutcome:
+    """Resolve a pod being created from the PriorityClass snapshot (and ``lookup`` on a snapshot miss)."""
     spec = pod.get("spec")
     if not isinstance(spec, Mapping):
         return PriorityOutcome(bad_request("object.spec: missing or not an object"), None)
@@ -83,17 +94,31 @@ def resolve(pod: Mapping[str, Any], classes: Mapping[str, PriorityClassInfo]) ->
             resolution = Resolution(default.name, default.value, default.preemption_policy)
     else:
         found = classes.get(class_name)
-        if found is None and given_priority is not None:
-            # Only the in-tree plugin fills spec.priority before webhooks, and it has just found
-            # this class: our watch cache is behind (the class was created moments ago). Denying
-            # would contradict the apiserver's own verdict, so trust it and say so.
-            note = f"PriorityClass {class_name} is not in binpack-guard's cache yet; priority not re-checked"
-            return PriorityOutcome(None, None, (), note)
+        warning = None
+        if found is None and lookup is not None:
+            try:
+                found = lookup(class_name)
+            except LiveReadError as exc:
+                message = (f"PriorityClass {class_name} is not in binpack-guard's cache and the apiserver "
+                           f"could not be asked ({exc}); the pod's priority cannot be checked, retry")
+                return PriorityOutcome(Decision.deny(503, "ServiceUnavailable", message), None)
+            if found is not None:
+                warning = f"PriorityClass {class_name} was read from the apiserver (binpack-guard's cache is behind)"
         if found is None:
             why = f"no PriorityClass with name {class_name} was found"
             return PriorityOutcome(forbidden_decision(PODS_RESOURCE, name, why), None)
         resolution = Resolution(found.name, found.value, found.preemption_policy)
+        if warning is not None:
+            outcome = _complete(pod, name, class_name, given_priority, given_policy, resolution)
+            return PriorityOutcome(outcome.denial, outcome.resolution, outcome.ops, warning)
+    return _complete(pod, name, class_name, given_priority, given_policy, resolution)
 
+
+def _complete(
+    pod: Mapping[str, Any], name: str, class_name: str | None, given_priority: int | None, given_policy: str | None,
+    resolution: Resolution,
+) -> PriorityOutcome:
+    """Check the pod's own fields against the resolution, then patch in what is missing."""
     if given_priority is not None and given_priority != resolution.priority:
         why = (
             f"the integer value of priority ({given_priority}) must not be provided in pod spec; "
@@ -116,3 +141,15 @@ def resolve(pod: Mapping[str, Any], classes: Mapping[str, PriorityClassInfo]) ->
     if given_policy is None:
         ops += set_member(pod, ["spec", "preemptionPolicy"], resolution.preemption_policy)
     return PriorityOutcome(None, resolution, tuple(ops))
+
+
+def carry_over(pod: Mapping[str, Any], old_pod: Mapping[str, Any] | None) -> tuple[PatchOp, ...]:
+    """The plugin on UPDATE: ``spec.priority``/``spec.preemptionPolicy`` the new pod omits come back from the old."""
+    spec, old_spec = pod.get("spec"), old_pod.get("spec") if old_pod is not None else None
+    if not isinstance(spec, Mapping) or not isinstance(old_spec, Mapping):
+        return ()
+    ops: list[PatchOp] = []
+    for field in ("priority", "preemptionPolicy"):
+        if spec.get(field) is None and old_spec.get(field) is not None:
+            ops += set_member(pod, ["spec", field], old_spec[field])
+    return tuple(ops)

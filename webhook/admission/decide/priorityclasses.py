@@ -23,7 +23,7 @@ from webhook.admission.decide.k8serrors import bad_request, forbidden_decision, 
 from webhook.admission.decide.priority import default_class, object_display_name
 from webhook.admission.decode import AdmissionRequest
 from webhook.admission.encode import Decision
-from webhook.admission.ports import ClusterView, DefaultClassClaim
+from webhook.admission.ports import ClusterView, DefaultClassClaim, require_ready
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,7 @@ def decide(
     if errors:
         return invalid(pc.invalid_message(pc.name_of(new), errors))
     if new["globalDefault"] is True:
+        require_ready(view)  # uniqueness is judged against the cache: only a synced, fresh one
         existing = default_class(view.priority_classes())
         holder = pc.conflicting_default(
             pc.name_of(new), existing.name if existing is not None else None, update=old is not None

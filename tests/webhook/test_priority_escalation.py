@@ -1,0 +1,102 @@
+"""Issue 9 §2: with the Priority plugin off, a pod cannot pick its own priority, and an UPDATE keeps it.
+
+A class missing from the cache snapshot is read live from a local apiserver stand-in (the replay server) through
+the real ``ClusterCache`` and kubernetes client: not found -> the plugin's 403, found -> resolved from it, the
+apiserver failing -> 503. The UPDATE carry-over is the plugin's: omitted fields come back from ``oldObject``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from replay_server import ReplayServer, Reply, status_body
+from webhook_helpers import apply_response_patch, pod, priority_class, request_of, review
+
+from webhook.admission.decide import pods
+from webhook.admission.encode import encode
+from webhook.admission.scheduler_models import SchedulerModels
+from webhook.cluster.cache import ClusterCache
+from webhook.cluster.reflector import Backoff
+from webhook.cluster.static import StaticClusterView
+from webhook.settings import Settings
+
+FORGED = 2_000_001_000  # system-node-critical's value, chosen by the pod itself
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[tuple[ReplayServer, ClusterCache]]:
+    server = ReplayServer().serve_fixtures().start()
+    cache = ClusterCache.from_kubeconfig(str(server.kubeconfig(tmp_path / "kubeconfig")),
+                                         backoff=Backoff(base=0.01, cap=0.05))
+    cache.start()
+    assert cache.wait_synced(10)
+    yield server, cache
+    cache.stop()
+    server.stop()
+
+
+def _decide(obj: dict[str, Any], view: Any, operation: str = "CREATE", old: dict[str, Any] | None = None) -> Any:
+    document = review("Pod", operation, obj, old)
+    decision = pods.decide(request_of(document), view, Settings(), SchedulerModels.static())
+    return encode(document["request"]["uid"], decision)["response"]
+
+
+def test_unknown_class_with_a_self_chosen_priority_is_denied_after_a_live_read(
+    live: tuple[ReplayServer, ClusterCache],
+) -> None:
+    server, cache = live
+    response = _decide(pod(priorityClassName="sneaky", priority=FORGED), cache)
+    assert response["allowed"] is False
+    assert response["status"]["code"] == 403
+    assert response["status"]["message"] == 'pods "web" is forbidden: no PriorityClass with name sneaky was found'
+    assert server.requests_for("priorityclasses", "get") == [{"name": "sneaky"}]
+
+
+def test_a_class_the_cache_has_not_seen_yet_is_resolved_from_the_apiserver(
+    live: tuple[ReplayServer, ClusterCache],
+) -> None:
+    server, cache = live
+    server.classes["fresh"] = priority_class("fresh", 7000, policy="Never")
+    assert "fresh" not in cache.priority_classes()
+    forged = _decide(pod(priorityClassName="fresh", priority=FORGED), cache)
+    assert forged["allowed"] is False and "computed 7000" in forged["status"]["message"]
+    filled = _decide(pod(priorityClassName="fresh"), cache)
+    assert filled["allowed"] is True
+    spec = apply_response_patch(pod(priorityClassName="fresh"), filled)["spec"]
+    assert (spec["priority"], spec["preemptionPolicy"]) == (7000, "Never")
+    assert any("read from the apiserver" in w for w in filled["warnings"])
+
+
+def test_an_apiserver_that_cannot_answer_the_live_read_denies_with_503(
+    live: tuple[ReplayServer, ClusterCache],
+) -> None:
+    server, cache = live
+    server.enqueue("priorityclasses", "get", Reply(status=500, body=status_body(500, "InternalError", "etcd down")))
+    response = _decide(pod(priorityClassName="sneaky", priority=FORGED), cache)
+    assert response["allowed"] is False
+    assert (response["status"]["code"], response["status"]["reason"]) == (503, "ServiceUnavailable")
+    assert "sneaky" in response["status"]["message"] and "HTTP 500" in response["status"]["message"]
+
+
+def test_update_that_drops_priority_gets_the_old_values_back() -> None:
+    view = StaticClusterView(priority_classes=[priority_class("high", 1000, policy="Never")])
+    old = pod(priorityClassName="high", priority=1000, preemptionPolicy="Never")
+    new = pod(priorityClassName="high")
+    response = _decide(new, view, "UPDATE", old)
+    assert response["allowed"] is True
+    spec = apply_response_patch(new, response)["spec"]
+    assert (spec["priority"], spec["preemptionPolicy"]) == (1000, "Never")
+    # Fields the new object still carries are left alone (the apiserver's immutability check judges them).
+    kept = pod(priorityClassName="high", priority=5, preemptionPolicy="Never")
+    assert "patch" not in _decide(kept, view, "UPDATE", old)
+
+
+def test_a_subresource_update_is_untouched() -> None:
+    view = StaticClusterView()
+    document = review("Pod", "UPDATE", pod(), pod(priority=3))
+    document["request"]["subResource"] = "status"
+    decision = pods.decide(request_of(document), view, Settings(), SchedulerModels.static())
+    assert decision.allowed and not decision.patch
