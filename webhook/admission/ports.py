@@ -4,9 +4,9 @@ Decisions read a ``ClusterView``: a PriorityClass snapshot, the incrementally ma
 under the view's lock while a pod is scored), and whether the view is synced and healthy. The one time a decision
 reaches the apiserver is ``read_priority_class``: a pod names a class the snapshot lacks, and only a live read can
 tell "created a moment ago" from "does not exist" (a short-timeout GET). They also claim "the one globalDefault
-PriorityClass" through a ``DefaultClassClaim``. The implementations live in the cluster wing (``webhook.cluster.cache.ClusterCache``,
-``webhook.cluster.static.StaticClusterView``, ``webhook.cluster.lease.LeaseDefaultClassClaim``), which this wing
-never imports.
+PriorityClass" through a ``DefaultClassClaim``. The implementations live in the cluster wing
+(``webhook.cluster.cache.ClusterCache``, ``webhook.cluster.static.StaticClusterView``,
+``webhook.cluster.lease.LeaseDefaultClassClaim``), which this wing never imports.
 """
 
 from __future__ import annotations
