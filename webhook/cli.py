@@ -34,6 +34,9 @@ SERVE_FLAGS: tuple[tuple[str, str, Callable[[str], Any], str], ...] = (
     ("--bind", "bind", str, "HOST:PORT to listen on (default 0.0.0.0:8443)"),
     ("--tls-cert-file", "tls_cert_file", str, "PEM certificate (chain); re-read when it changes"),
     ("--tls-private-key-file", "tls_private_key_file", str, "PEM private key matching --tls-cert-file"),
+    ("--client-ca-file", "client_ca_file", str,
+     "CA of the apiserver's webhook client certificate; only such callers may drive the globalDefault claim"),
+    ("--apiserver-client-name", "apiserver_client_name", str, "CN or DNS SAN the apiserver's client cert must have"),
     ("--kubeconfig", "kubeconfig", str, "kubeconfig file (default: in-cluster, then $KUBECONFIG)"),
     ("--scheduler-config", "scheduler_config", str, "KubeSchedulerConfiguration file to score with"),
     ("--volcano-config", "volcano_config", str, "Volcano scheduler config file to score with"),
@@ -99,7 +102,10 @@ def check_serve(settings: Settings) -> str | None:
         return "--tls-cert-file and --tls-private-key-file must be given together"
     try:
         if settings.tls_cert_file and settings.tls_private_key_file:
-            build_server_context(settings.tls_cert_file, settings.tls_private_key_file)
+            build_server_context(settings.tls_cert_file, settings.tls_private_key_file, settings.client_ca_file,
+                                 settings.client_cert_required)
+        elif settings.client_ca_file:
+            return "--client-ca-file needs --tls-cert-file and --tls-private-key-file"
         load_client_configuration(settings.kubeconfig)
         SchedulerModels(settings.scheduler_config, settings.volcano_config).current()
     except (TLSConfigError, ClientConfigError, ModelLoadError) as exc:

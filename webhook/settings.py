@@ -5,6 +5,11 @@ Every field can be set through ``BINPACK_GUARD_<FIELD IN UPPER SNAKE CASE>`` (fo
 An empty variable counts as unset. Bad values raise ``SettingsError`` with a one-line
 message naming the variable. Booleans read ``true``/``false`` (also ``1``/``0``, ``yes``/``no``).
 
+``client_ca_file`` turns on client-certificate verification: the TLS context asks every client for a certificate
+(``CERT_OPTIONAL``, or ``CERT_REQUIRED`` with ``client_cert_required``) and only a caller whose certificate chains to
+that CA (and carries ``apiserver_client_name``, if set) counts as the apiserver, the only caller allowed to drive
+the globalDefault Lease claim.
+
 ``benchmark_routes`` (off by default, keep it off in production) adds ``/bench/allow-all``: an
 admission endpoint that reads, decodes and logs a review like the real ones and then allows it
 without looking, the fair baseline for ``benchmarks/webhook_bench.py``.
@@ -33,6 +38,9 @@ class Settings:
     bind: str = "0.0.0.0:8443"
     tls_cert_file: str | None = None
     tls_private_key_file: str | None = None
+    client_ca_file: str | None = None  # CA that signed the apiserver's webhook client certificate
+    client_cert_required: bool = False  # CERT_REQUIRED (refuse every handshake without one) vs CERT_OPTIONAL
+    apiserver_client_name: str = ""  # if set, the client certificate's CN or a DNS SAN must equal it
     kubeconfig: str | None = None
     scheduler_config: str | None = None
     volcano_config: str | None = None
@@ -55,6 +63,8 @@ class Settings:
             raise SettingsError(f"{env_name('log_level')}: must be one of {', '.join(LOG_LEVELS)}")
         if not isinstance(self.benchmark_routes, bool):
             raise SettingsError(f"{env_name('benchmark_routes')}: must be true or false, got {self.benchmark_routes!r}")
+        if self.client_cert_required and not self.client_ca_file:
+            raise SettingsError(f"{env_name('client_cert_required')}: needs {env_name('client_ca_file')}")
         if not self.volcano_scheduler_name:
             raise SettingsError(f"{env_name('volcano_scheduler_name')}: must not be empty")
 

@@ -64,7 +64,7 @@ def make_ca(common_name: str) -> KeyPair:
     return KeyPair(cert, key)
 
 
-def make_leaf(ca: KeyPair, common_name: str = "binpack-guard") -> KeyPair:
+def make_leaf(ca: KeyPair, common_name: str = "binpack-guard", *, client: bool = False) -> KeyPair:
     key = ec.generate_private_key(ec.SECP256R1())
     now = dt.datetime.now(dt.UTC)
     sans = [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
@@ -74,7 +74,8 @@ def make_leaf(ca: KeyPair, common_name: str = "binpack-guard") -> KeyPair:
         .not_valid_before(now - dt.timedelta(minutes=5)).not_valid_after(now + dt.timedelta(days=1))
         .add_extension(x509.SubjectAlternativeName(sans), critical=False)
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.CLIENT_AUTH if client
+                                              else x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
         .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca.key.public_key()), critical=False)
         .sign(ca.key, hashes.SHA256())
     )
@@ -88,10 +89,19 @@ def free_port() -> int:
         return port
 
 
-def client_context(*cas: KeyPair, maximum: ssl.TLSVersion | None = None) -> ssl.SSLContext:
+def client_context(
+    *cas: KeyPair, maximum: ssl.TLSVersion | None = None, identity: KeyPair | None = None, tmp: Path | None = None
+) -> ssl.SSLContext:
+    """Trusts ``cas``; presents ``identity`` as client certificate (written under ``tmp``) when given."""
     context = ssl.create_default_context(cadata="".join(ca.cert_pem.decode() for ca in cas))
     if maximum is not None:
         context.maximum_version = maximum
+    if identity is not None:
+        assert tmp is not None
+        cert, key = tmp / f"client-{id(identity)}.crt", tmp / f"client-{id(identity)}.key"
+        cert.write_bytes(identity.cert_pem)
+        key.write_bytes(identity.key_pem)
+        context.load_cert_chain(cert, key)
     return context
 
 

@@ -1,4 +1,5 @@
-"""Issue 9 §2: with the Priority plugin off, a pod cannot pick its own priority, and an UPDATE keeps it.
+"""Issue 9 §2: with the Priority plugin off a pod cannot pick its own priority, an UPDATE keeps it, and a
+globalDefault claim naming a class that does not exist (read live) blocks no real default.
 
 A class missing from the cache snapshot is read live from a local apiserver stand-in (the replay server) through
 the real ``ClusterCache`` and kubernetes client: not found -> the plugin's 403, found -> resolved from it, the
@@ -7,18 +8,21 @@ apiserver failing -> 503. The UPDATE carry-over is the plugin's: omitted fields 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from replay_server import ReplayServer, Reply, status_body
-from webhook_helpers import apply_response_patch, pod, priority_class, request_of, review
+from replay_server import ReplayServer, Reply, fixture_bytes, status_body, synthetic_list
+from webhook_helpers import InMemoryLeaseStore, apply_response_patch, pod, priority_class, request_of, review
 
-from webhook.admission.decide import pods
+from webhook.admission.decide import pods, priorityclasses
 from webhook.admission.encode import encode
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.cluster.cache import ClusterCache
+from webhook.cluster.lease import LeaseDefaultClassClaim
 from webhook.cluster.reflector import Backoff
 from webhook.cluster.static import StaticClusterView
 from webhook.settings import Settings
@@ -29,6 +33,10 @@ FORGED = 2_000_001_000  # system-node-critical's value, chosen by the pod itself
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[ReplayServer, ClusterCache]]:
     server = ReplayServer().serve_fixtures().start()
+    # the recorded classes minus the globalDefault one, so a claim is the only thing that can block a default
+    classes = [c for c in json.loads(fixture_bytes("list-priorityclasses.raw.json"))["items"]
+               if not c.get("globalDefault")]
+    server.defaults[("priorityclasses", "list")] = synthetic_list("PriorityClassList", classes, "239")
     cache = ClusterCache.from_kubeconfig(str(server.kubeconfig(tmp_path / "kubeconfig")),
                                          backoff=Backoff(base=0.01, cap=0.05))
     cache.start()
@@ -100,3 +108,32 @@ def test_a_subresource_update_is_untouched() -> None:
     document["request"]["subResource"] = "status"
     decision = pods.decide(request_of(document), view, Settings(), SchedulerModels.static())
     assert decision.allowed and not decision.patch
+
+
+def _claim_review(name: str) -> Any:
+    return request_of(review("PriorityClass", "CREATE", priority_class(name, 500, global_default=True)))
+
+
+def test_a_claim_naming_a_class_that_does_not_exist_blocks_nobody_after_its_grace(
+    live: tuple[ReplayServer, ClusterCache],
+) -> None:
+    server, cache = live
+    store = InMemoryLeaseStore()
+    ago = datetime.now(UTC) - timedelta(seconds=20)
+    store.create("ghost", ago)  # e.g. a forged or failed create: no such class, live or cached
+    claim = LeaseDefaultClassClaim(store)
+    assert priorityclasses.decide(_claim_review("real-default"), cache, claim).allowed
+    assert store.record is not None and store.record.holder == "real-default"
+    assert {"name": "ghost"} in server.requests_for("priorityclasses", "get")
+
+
+def test_a_claim_whose_class_exists_live_but_not_yet_in_the_cache_still_holds(
+    live: tuple[ReplayServer, ClusterCache],
+) -> None:
+    server, cache = live
+    server.classes["lagging"] = priority_class("lagging", 900, global_default=True)
+    store = InMemoryLeaseStore()
+    store.create("lagging", datetime.now(UTC) - timedelta(minutes=5))
+    decision = priorityclasses.decide(_claim_review("second"), cache, LeaseDefaultClassClaim(store))
+    assert not decision.allowed and "PriorityClass lagging is already marked as default" in decision.message
+    assert store.record is not None and store.record.holder == "lagging"

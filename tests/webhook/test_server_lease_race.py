@@ -3,6 +3,8 @@
 Both servers (real gunicorn, two workers each) share one Lease on the local replay server, which
 implements Lease GET/POST/PUT with real resourceVersion checks (409 on a stale write). No cluster state
 helps here: none of the new classes exists in any cache, so only the Lease can keep them apart.
+The racers present the apiserver's client certificate (the servers verify it against ``--client-ca-file``):
+only such a caller drives the claim; a forged review without it changes no Lease.
 """
 
 from __future__ import annotations
@@ -49,18 +51,25 @@ def replay() -> Iterator[ReplayServer]:
 
 
 def test_exactly_one_of_many_concurrent_global_defaults_is_allowed(replay: ReplayServer, tmp_path: Path) -> None:
-    ca = make_ca("race CA")
+    ca, clients_ca = make_ca("race CA"), make_ca("apiserver client CA")
+    (tmp_path / "clients-ca.crt").write_bytes(clients_ca.cert_pem)
     servers = []
     for index in range(2):
         home = tmp_path / f"server{index}"
         home.mkdir()
         servers.append(ServerProcess(home, replay.kubeconfig(home / "kubeconfig"), tls=make_leaf(ca),
                                      extra=["--workers", "2", "--threads", "4"], kubeconfig_from_env=True,
-                                     env={"BINPACK_GUARD_LEASE_NAMESPACE": "binpack-guard"}))
+                                     env={"BINPACK_GUARD_LEASE_NAMESPACE": "binpack-guard",
+                                          "BINPACK_GUARD_CLIENT_CA_FILE": str(tmp_path / "clients-ca.crt"),
+                                          "BINPACK_GUARD_APISERVER_CLIENT_NAME": "kube-apiserver"}))
     try:
-        context = client_context(ca)
+        apiserver = make_leaf(clients_ca, "kube-apiserver", client=True)
+        context = client_context(ca, identity=apiserver, tmp=tmp_path)
+        anyone = client_context(ca)
+        other_name = client_context(ca, identity=make_leaf(clients_ca, "kubelet", client=True), tmp=tmp_path)
 
-        def post(server: ServerProcess, path: str, body: bytes | None = None) -> tuple[int, Any]:
+        def post(server: ServerProcess, path: str, body: bytes | None = None,
+                 context: Any = context) -> tuple[int, Any]:
             conn = http.client.HTTPSConnection(*server.address, context=context, timeout=30)
             try:
                 conn.request("POST" if body else "GET", path, body=body,
@@ -73,6 +82,13 @@ def test_exactly_one_of_many_concurrent_global_defaults_is_allowed(replay: Repla
         for server in servers:
             server.wait_listening()
             assert wait_until(lambda s=server: post(s, "/readyz")[0] == 200, timeout=30)  # type: ignore[misc]
+
+        # Forged reviews (no client certificate, or one without the apiserver's name) claim nothing.
+        for forger in (anyone, other_name):
+            status, answer = post(servers[0], "/validate/priorityclasses", review_for("forged"), forger)
+            assert status == 200 and answer["response"]["allowed"] is True  # the cache-only check
+        assert not [r for r in replay.requests if r[0] == "leases"]
+        assert ("binpack-guard", "binpack-guard-global-default") not in replay.leases.leases
 
         answers: dict[str, dict[str, Any]] = {}
         barrier = threading.Barrier(RACERS)

@@ -6,9 +6,12 @@ coordination.k8s.io Lease whose ``holderIdentity`` is the class name. Writes use
 resourceVersion (optimistic concurrency), so of N racing claimers exactly one create/replace succeeds; the
 losers re-read and see the winner.
 
-A holder stays valid while its class is still the default in the cache (``is_still_default``) *or* its claim
-is younger than ``grace``: the winner's own object is not in any cache until the apiserver has stored it, so
-without the grace period a second claimer could read the lease, find the holder "missing" and take over.
+A holder stays valid while its class is still the default (``is_still_default``: the cache, else a live read) *or*
+its claim is younger than ``grace``: the winner's own object does not exist until the apiserver has stored it
+(after every admission webhook answered), so without the grace period a second claimer could read the lease,
+find the holder "missing" and take over. The grace (15 s) covers the apiserver's admission chain (each webhook
+call is bounded by its ``timeoutSeconds``, 3 s in the chart); after it, a claim naming a class that does not
+exist blocks nobody.
 ``KubeLeaseStore`` is the ``LeaseStore`` over the real Lease (its I/O goes through ``webhook.cluster.kubeclient``).
 """
 
@@ -59,7 +62,7 @@ class LeaseDefaultClassClaim:
     """``DefaultClassClaim`` over a ``LeaseStore``; ``claim`` raises ``LeaseUnavailable`` if it cannot decide."""
 
     def __init__(
-        self, store: LeaseStore, *, grace: timedelta = timedelta(seconds=30), max_attempts: int = 8,
+        self, store: LeaseStore, *, grace: timedelta = timedelta(seconds=15), max_attempts: int = 8,
         clock: Callable[[], datetime] = _utc_now, unavailable_budget: float = 3.0,
     ) -> None:
         self._store, self._grace, self._max_attempts, self._clock = store, grace, max_attempts, clock

@@ -63,7 +63,8 @@ http_protocols = "h1"
 certfile = _settings.tls_cert_file
 keyfile = _settings.tls_private_key_file
 _tls = (
-    ReloadingTLSContext(_settings.tls_cert_file, _settings.tls_private_key_file)
+    ReloadingTLSContext(_settings.tls_cert_file, _settings.tls_private_key_file,
+                        client_ca_file=_settings.client_ca_file, client_cert_required=_settings.client_cert_required)
     if _settings.tls_cert_file and _settings.tls_private_key_file
     else None
 )

@@ -29,6 +29,7 @@ from webhook.admission.ports import ClusterView, DefaultClassClaim, ViewNotReady
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.server.jsonlog import JsonLine
 from webhook.server.metrics import CONTENT_TYPE, Metrics
+from webhook.server.tls import peer_names
 from webhook.settings import Settings
 
 log = logging.getLogger("webhook.requests")
@@ -55,9 +56,22 @@ Policy = Callable[[AdmissionRequest, Deps], Decision]
 
 POLICIES: dict[str, tuple[str, Policy]] = {
     "/mutate/pods": ("pods", lambda r, d: pods.decide(r, d.view, d.settings, d.models)),
-    "/validate/priorityclasses": ("priorityclasses", lambda r, d: priorityclasses.decide(r, d.view, d.claim)),
+    "/validate/priorityclasses": (
+        "priorityclasses", lambda r, d: priorityclasses.decide(r, d.view, claim_for_caller(d))
+    ),
     "/validate/configmaps": ("configmaps", lambda r, d: configmaps.decide(r)),
 }
+
+
+def claim_for_caller(d: Deps) -> DefaultClassClaim | None:
+    """The globalDefault claim, only for the apiserver: a caller with a verified client certificate (from
+    ``client_ca_file``, naming ``apiserver_client_name`` if set). Anyone else gets the cache-only check."""
+    if d.claim is None or not d.settings.client_ca_file:
+        return None
+    names = peer_names(request.environ)
+    if not names or (d.settings.apiserver_client_name and d.settings.apiserver_client_name not in names):
+        return None
+    return d.claim
 
 
 def allow_all(review: AdmissionRequest, deps: Deps) -> Decision:

@@ -6,7 +6,12 @@ certificate and key files and, if they changed, builds a complete new ``SSLConte
 context replaces the old one only if it loaded cleanly, i.e. both files parse and the key matches the
 certificate (``load_cert_chain`` checks that). A half-written file or a cert/key pair caught mid-rotation
 therefore keeps the previous context, and the check is retried later. Connections already open keep the
-context they were accepted with, so no in-flight request is dropped. TLS 1.2 is the minimum version.
+context they were accepted with, so no in-flight request is dropped. TLS 1.2 is the minimum version, with an
+explicit list of forward-secret AEAD suites (TLS 1.3 suites are fixed by OpenSSL and all qualify).
+
+With a client CA the context asks for a client certificate (``CERT_OPTIONAL`` or ``CERT_REQUIRED``) and verifies
+it; ``peer_names`` then reads the verified certificate's CN and DNS SANs from the request's socket, which is how
+the routes recognise the apiserver (it presents the client certificate its AdmissionConfiguration names).
 """
 
 from __future__ import annotations
@@ -17,28 +22,64 @@ import os
 import ssl
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
+
+
+# TLS 1.2 suites the Go TLS stack of kube-apiserver offers by default and that are forward-secret AEADs.
+TLS12_CIPHERS = ":".join((
+    "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256",
+    "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-RSA-AES256-GCM-SHA384",
+    "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
+))
 
 
 class TLSConfigError(Exception):
     """The certificate or key file cannot be used (one-line message naming the file)."""
 
 
-def build_server_context(cert_file: str, key_file: str) -> ssl.SSLContext:
-    """A TLS>=1.2 server context for ``cert_file``/``key_file``; raises TLSConfigError if they are unusable."""
-    for path in (cert_file, key_file):
+def build_server_context(
+    cert_file: str, key_file: str, client_ca_file: str | None = None, client_cert_required: bool = False
+) -> ssl.SSLContext:
+    """A TLS>=1.2 server context for ``cert_file``/``key_file`` (verifying client certificates against
+    ``client_ca_file`` when given); raises TLSConfigError if a file is unusable."""
+    for path in (cert_file, key_file, *([client_ca_file] if client_ca_file else [])):
         if not os.path.isfile(path):
             raise TLSConfigError(f"{path}: no such file")
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_2  # the apiserver speaks 1.2/1.3; nothing older is safe
+    context.set_ciphers(TLS12_CIPHERS)
     context.set_alpn_protocols(["http/1.1"])  # gthread serves HTTP/1.1; never advertise h2
     try:
         context.load_cert_chain(certfile=cert_file, keyfile=key_file)
     except (ssl.SSLError, OSError, ValueError) as exc:
         raise TLSConfigError(f"{cert_file} / {key_file}: not a matching PEM certificate and key: {exc}") from None
+    if client_ca_file:
+        try:
+            context.load_verify_locations(cafile=client_ca_file)
+        except (ssl.SSLError, OSError, ValueError) as exc:
+            raise TLSConfigError(f"{client_ca_file}: not a PEM CA certificate: {exc}") from None
+        context.verify_mode = ssl.CERT_REQUIRED if client_cert_required else ssl.CERT_OPTIONAL
     return context
+
+
+def peer_names(environ: Mapping[str, Any]) -> frozenset[str]:
+    """CN and DNS SANs of the client certificate verified on this request's connection (empty if none)."""
+    sock = environ.get("gunicorn.socket") or environ.get("gunicorn.sock")  # gthread/sync; gevent
+    if not isinstance(sock, ssl.SSLSocket):
+        return frozenset()
+    try:
+        cert = sock.getpeercert()
+    except (ValueError, OSError):
+        return frozenset()
+    if not cert:
+        return frozenset()
+    names = {value for rdn in cert.get("subject", ()) for key, value in rdn if key == "commonName"}
+    names |= {value for kind, value in cert.get("subjectAltName", ()) if kind == "DNS"}
+    return frozenset(str(n) for n in names)
 
 
 def _signature(*paths: str) -> tuple[tuple[int, int, int], ...]:
@@ -60,12 +101,17 @@ def _digest(*paths: str) -> bytes:
 class ReloadingTLSContext:
     """Holds the current server context and swaps in a new one when the files on disk change."""
 
-    def __init__(self, cert_file: str, key_file: str, *, check_interval: float = 1.0) -> None:
+    def __init__(
+        self, cert_file: str, key_file: str, *, check_interval: float = 1.0, client_ca_file: str | None = None,
+        client_cert_required: bool = False,
+    ) -> None:
         self.cert_file, self.key_file, self.check_interval = cert_file, key_file, check_interval
+        self._client = (client_ca_file, client_cert_required)
+        self._files = (cert_file, key_file, *([client_ca_file] if client_ca_file else []))
         self._lock = threading.Lock()
-        self._signature = _signature(cert_file, key_file)
-        self._digest = _digest(cert_file, key_file)
-        self._context = build_server_context(cert_file, key_file)
+        self._signature = _signature(*self._files)
+        self._digest = _digest(*self._files)
+        self._context = build_server_context(cert_file, key_file, *self._client)
         self._checked_at = time.monotonic()
         self.reloads = 0
 
@@ -81,15 +127,15 @@ class ReloadingTLSContext:
 
     def _maybe_reload(self) -> None:
         try:
-            signature = _signature(self.cert_file, self.key_file)
+            signature = _signature(*self._files)
             if signature == self._signature:
                 return
-            digest = _digest(self.cert_file, self.key_file)
+            digest = _digest(*self._files)
             if digest == self._digest:  # touched but identical
                 self._signature = signature
                 return
-            context = build_server_context(self.cert_file, self.key_file)
-            if _digest(self.cert_file, self.key_file) != digest:  # changed again while loading: retry later
+            context = build_server_context(self.cert_file, self.key_file, *self._client)
+            if _digest(*self._files) != digest:  # changed again while loading: retry later
                 return
         except (OSError, TLSConfigError) as exc:
             log.warning("TLS files changed but are not usable yet (keeping the current certificate): %s", exc)

@@ -98,7 +98,10 @@ def _already_default(name: str, holder: str) -> Decision:
 
 def _claim(name: str, view: ClusterView, claim: DefaultClassClaim) -> Decision:
     def is_still_default(holder: str) -> bool:
-        info = view.priority_classes().get(holder)
+        # The cache first; a holder it lacks is read live, so a claim naming a class that does not exist
+        # (a create that failed after we answered) stops blocking once its in-flight grace is over, while a
+        # class the cache has not seen yet keeps its claim. A failed live read raises: uniqueness is unproven.
+        info = view.priority_classes().get(holder) or view.read_priority_class(holder)
         return info is not None and info.global_default
 
     try:
