@@ -48,6 +48,9 @@ SCENARIOS: dict[str, dict[str, Any]] = {
         }
     },
     "pod-webhook-off": {"webhooks": {"pods": {"enabled": False}}},
+    "priority-plugin-off": {"webhooks": {"pods": {"priorityPluginOff": True}},
+                            "apiserverClientAuth": {"caSecret": "apiserver-client-ca", "clientName": "kube-apiserver",
+                                                    "required": False}},
 }
 
 

@@ -149,9 +149,17 @@ def test_webhook_configurations(scenario: tuple[str, Manifests]) -> None:
         assert mutating["webhooks"] == []
         return
     pods = hooks["pods.binpack-guard.io"]
+    assert pods["reinvocationPolicy"] == "IfNeeded" and pods["rules"][0]["resources"] == ["pods"]
+    if name == "priority-plugin-off":
+        # the webhook is the priority check: no opt-out label, bound pods and UPDATEs included, outages fail
+        assert (pods["failurePolicy"], pods["sideEffects"], pods["timeoutSeconds"]) == ("Fail", "None", 3)
+        assert pods["rules"][0]["operations"] == ["CREATE", "UPDATE"]
+        assert "objectSelector" not in pods and "matchConditions" not in pods
+        (names,) = pods["namespaceSelector"]["matchExpressions"]
+        assert set(names["values"]) == {"kube-system", "kube-node-lease", NAMESPACE}
+        return
     assert (pods["failurePolicy"], pods["sideEffects"], pods["timeoutSeconds"]) == ("Ignore", "None", 3)
-    assert pods["reinvocationPolicy"] == "IfNeeded"
-    assert pods["rules"][0]["operations"] == ["CREATE"] and pods["rules"][0]["resources"] == ["pods"]
+    assert pods["rules"][0]["operations"] == ["CREATE"]
     assert _namespace_exemptions(pods) == ({"kube-system", "kube-node-lease", NAMESPACE}, {"true"})
     assert pods["objectSelector"]["matchExpressions"] == [
         {"key": "binpack-guard.io/ignore", "operator": "NotIn", "values": ["true"]}
@@ -161,6 +169,23 @@ def test_webhook_configurations(scenario: tuple[str, Manifests]) -> None:
         condition["expression"]
         == 'request.operation != "DELETE" && (!has(object.spec.nodeName) || object.spec.nodeName == "")'
     )
+
+
+def test_apiserver_client_ca_is_mounted_and_named_in_the_environment(render: Any) -> None:
+    auth = {"caSecret": "apiserver-client-ca", "clientName": "kube-apiserver", "required": False}
+    m = render({"apiserverClientAuth": auth}, RELEASE, NAMESPACE)
+    spec = m.one("Deployment")["spec"]["template"]["spec"]
+    env = {e["name"]: e.get("value") for e in spec["containers"][0]["env"]}
+    mount = next(v for v in spec["containers"][0]["volumeMounts"] if v["name"] == "apiserver-client-ca")
+    assert env["BINPACK_GUARD_CLIENT_CA_FILE"] == mount["mountPath"] + "/ca.crt"
+    assert env["BINPACK_GUARD_APISERVER_CLIENT_NAME"] == "kube-apiserver"
+    volume = next(v for v in spec["volumes"] if v["name"] == "apiserver-client-ca")
+    assert volume["secret"]["secretName"] == "apiserver-client-ca"
+    assert spec["priorityClassName"] == "system-cluster-critical"
+    assert "cpu" not in spec["containers"][0]["resources"]["limits"]
+    plain = render({}, RELEASE, NAMESPACE).one("Deployment")["spec"]["template"]["spec"]["containers"][0]
+    defaults = {e["name"] for e in plain["env"]}
+    assert "BINPACK_GUARD_CLIENT_CA_FILE" not in defaults
 
 
 def test_release_namespace_and_extra_exemptions_follow_values(render: Any) -> None:

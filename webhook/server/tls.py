@@ -77,9 +77,11 @@ def peer_names(environ: Mapping[str, Any]) -> frozenset[str]:
         return frozenset()
     if not cert:
         return frozenset()
-    names = {value for rdn in cert.get("subject", ()) for key, value in rdn if key == "commonName"}
-    names |= {value for kind, value in cert.get("subjectAltName", ()) if kind == "DNS"}
-    return frozenset(str(n) for n in names)
+    subject: Any = cert.get("subject", ())  # ((("commonName", "x"),), ...) as the ssl module decodes it
+    alt_names: Any = cert.get("subjectAltName", ())
+    names = {str(pair[1]) for rdn in subject for pair in rdn if pair[0] == "commonName"}
+    names |= {str(value) for kind, value in alt_names if kind == "DNS"}
+    return frozenset(names)
 
 
 def _signature(*paths: str) -> tuple[tuple[int, int, int], ...]:

@@ -49,6 +49,14 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 
 {{/* Namespaces skipped by the namespaced webhooks: the configured list plus the release namespace. */}}
 {{- define "binpack-guard.namespaceSelector" -}}
+{{- include "binpack-guard.exemptNamespaces" . }}
+  - key: {{ .Values.webhooks.optOutLabel | quote }}
+    operator: NotIn
+    values: ["true"]
+{{- end }}
+
+{{/* The exempt namespaces only (no opt-out label): the pod webhook's selector when it enforces priorities. */}}
+{{- define "binpack-guard.exemptNamespaces" -}}
 matchExpressions:
   - key: kubernetes.io/metadata.name
     operator: NotIn
@@ -56,9 +64,6 @@ matchExpressions:
       {{- range (append .Values.webhooks.namespaceExemptions .Release.Namespace | uniq) }}
       - {{ . | quote }}
       {{- end }}
-  - key: {{ .Values.webhooks.optOutLabel | quote }}
-    operator: NotIn
-    values: ["true"]
 {{- end }}
 
 {{/* One scoring source (kubeScheduler or volcano): "" when unset, else "<configmap>|<key>|<file name>". */}}
