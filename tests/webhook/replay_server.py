@@ -45,6 +45,7 @@ class Reply:
     body: bytes = b""
     lines: list[bytes] | None = None
     hold: bool = True  # watches: keep the stream open after the lines, as an idle apiserver does
+    hang: bool = False  # watches: ignore timeoutSeconds too (a hung apiserver connection)
     delay: float = 0.0
 
 
@@ -269,7 +270,7 @@ def _make_handler(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             for line in reply.lines or []:
                 self._chunks([line + b"\n"], end=False)
-            deadline = time.monotonic() + timeout
+            deadline = time.monotonic() + (3600.0 if reply.hang else timeout)
             while reply.hold and not server.stopping.is_set() and time.monotonic() < deadline:
                 readable, _, _ = select.select([self.connection], [], [], 0.05)
                 if readable and not self.connection.recv(1, 0x2):  # MSG_PEEK: empty = client closed

@@ -25,6 +25,7 @@ from typing import Any
 from linter.formats.priorityclass.validate import PriorityClassInfo
 from linter.scoring.cluster.state import ClusterState
 from webhook.cluster.kubeclient import (
+    WATCH_READ_MARGIN,
     ClientConfiguration,
     kind_sources,
     load_client_configuration,
@@ -36,13 +37,16 @@ from webhook.errors import LiveReadError
 
 log = logging.getLogger(__name__)
 
+STALE_MARGIN = 30.0  # seconds past the watch timeout before a silent kind counts as stale
+
 
 class ClusterCache:
     """The ClusterView over a live cluster. ``start()`` once per process (after fork), ``stop()`` to end."""
 
     def __init__(
-        self, client_configuration: ClientConfiguration, *, page_size: int = 500, watch_timeout: int = 300,
-        backoff: Backoff = DEFAULT_BACKOFF, unhealthy_after: float = 30.0, freeze_gc: bool = False,
+        self, client_configuration: ClientConfiguration, *, page_size: int = 500, watch_timeout: int = 60,
+        backoff: Backoff = DEFAULT_BACKOFF, unhealthy_after: float = 30.0, stale_after: float | None = None,
+        watch_read_margin: float = WATCH_READ_MARGIN, freeze_gc: bool = False,
     ) -> None:
         self._freeze_gc = freeze_gc  # process-wide effect: only for the one cache of a server worker
         self._configuration = client_configuration
@@ -52,8 +56,11 @@ class ClusterCache:
         self._nodes, self._pods = NodeNameStore(self._state), PodKeyStore(self._state)
         self._classes = PriorityClassStore()
         self._pdbs = PdbStore(self._state)
-        self._page_size, self._watch_timeout = page_size, watch_timeout
+        self._page_size, self._watch_timeout, self._read_margin = page_size, watch_timeout, watch_read_margin
         self._backoff, self._unhealthy_after = backoff, unhealthy_after
+        # every watch ends (server-side timeout) or delivers a BOOKMARK within watch_timeout: silence past
+        # this means a hung connection, and the cache stops calling itself fresh
+        self._stale_after = stale_after if stale_after is not None else watch_timeout + STALE_MARGIN
         self._reflectors: list[Reflector] = []
         self._threads: list[threading.Thread] = []
         self.started_at: float | None = None
@@ -69,7 +76,8 @@ class ClusterCache:
 
     def start(self) -> None:
         stores: list[KindStore] = [self._nodes, self._pods, self._classes, self._pdbs]
-        sources = list(zip(kind_sources(self._configuration, self._watch_timeout), stores, strict=True))
+        kinds = kind_sources(self._configuration, self._watch_timeout, self._read_margin)
+        sources = list(zip(kinds, stores, strict=True))
         self.started_at = time.monotonic()
         for source, store in sources:
             reflector = Reflector(source, store, self._lock, self._stop, page_size=self._page_size,
@@ -142,9 +150,10 @@ class ClusterCache:
             gc.freeze()
 
     def is_healthy(self) -> bool:
+        """Every reflector thread alive, none failing for ``unhealthy_after`` s, none silent for ``stale_after`` s."""
         now = time.monotonic()
         return bool(self._threads) and all(t.is_alive() for t in self._threads) and all(
-            r.failing_since is None or now - r.failing_since < self._unhealthy_after for r in self._reflectors
+            r.is_healthy(now, self._unhealthy_after, self._stale_after) for r in self._reflectors
         )
 
     def stats(self) -> Mapping[str, float]:
@@ -154,6 +163,7 @@ class ClusterCache:
                 "priorityclasses": len(self._classes.current),
                 "poddisruptionbudgets": len(self._pdbs.keys()),
                 "watch_restarts": sum(r.relists for r in self._reflectors),
+                "watch_errors": sum(r.errors for r in self._reflectors),
                 "synced": float(self.is_synced()),
             }
 

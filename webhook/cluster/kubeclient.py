@@ -21,13 +21,14 @@ from kubernetes import client, config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.watch.watch import iter_resp_lines
 
-from webhook.cluster.reflector import Expired, Page, SourceError
+from webhook.cluster.reflector import Expired, MalformedEvent, Page, SourceError
 
 ClientConfiguration = client.Configuration
 ApiClient = client.ApiClient
 
 CONNECT_TIMEOUT = 5.0  # seconds; a loopback/in-cluster apiserver answers a TCP connect far faster
 LIST_READ_TIMEOUT = 60.0  # seconds per LIST page; a 500-item page is small
+WATCH_READ_MARGIN = 15  # seconds a watch may stay silent past its server-side timeout before we drop it
 LIVE_READ_TIMEOUT = 2.0  # seconds for a GET made while the apiserver waits on our admission answer
 
 
@@ -67,8 +68,9 @@ def _is_gone(code: object, reason: object) -> bool:
 class KubeSource:
     """List pages and watch streams of one kind, read raw through the kubernetes client's transport."""
 
-    def __init__(self, kind: str, list_fn: Callable[..., Any], watch_timeout: int) -> None:
-        self.kind = kind
+    def __init__(self, kind: str, list_fn: Callable[..., Any], watch_timeout: int,
+                 read_margin: float = WATCH_READ_MARGIN) -> None:
+        self.kind, self._read_margin = kind, read_margin
         self._list_fn = list_fn
         self._watch_timeout = watch_timeout
         self._response: Any = None
@@ -80,14 +82,20 @@ class KubeSource:
             resp = self._list_fn(limit=limit, _continue=continue_token, _preload_content=False,
                                  _request_timeout=(CONNECT_TIMEOUT, LIST_READ_TIMEOUT))
             body = json.loads(resp.data)
+            items = body.get("items", ()) if isinstance(body, dict) else ()
+            if items is None:  # Go's nil slice: an empty list
+                items = []
+            if not isinstance(items, list):  # never "no items": applying it would delete the whole kind
+                raise SourceError(f"list {self.kind}: the answer has no items list")
             meta = body.get("metadata") or {}
-            return Page(body.get("items") or [], str(meta.get("resourceVersion") or ""),
-                        meta.get("continue") or None)
+            return Page(items, str(meta.get("resourceVersion") or ""), meta.get("continue") or None)
         except ApiException as exc:
             status = _status_of(exc.body)
             if _is_gone(exc.status, status.get("reason")):
                 raise Expired(f"HTTP 410 on list: {status.get('message', exc.reason)}") from None
             raise SourceError(f"list {self.kind}: HTTP {exc.status} {exc.reason}") from None
+        except SourceError:
+            raise
         except Exception as exc:
             raise SourceError(f"list {self.kind}: {exc}") from None
 
@@ -96,8 +104,8 @@ class KubeSource:
             response = self._list_fn(
                 watch=True, allow_watch_bookmarks=True, resource_version=resource_version,
                 timeout_seconds=self._watch_timeout, _preload_content=False,
-                # the read timeout outlives the server-side timeout, so only a dead connection trips it
-                _request_timeout=(CONNECT_TIMEOUT, self._watch_timeout + 30),
+                # the read timeout outlives the server-side timeout, so only a hung connection trips it
+                _request_timeout=(CONNECT_TIMEOUT, self._watch_timeout + self._read_margin),
             )
         except ApiException as exc:
             if _is_gone(exc.status, _status_of(exc.body).get("reason")):
@@ -120,14 +128,14 @@ class KubeSource:
                     event = json.loads(line)
                     event_type, obj = event["type"], event["object"]
                 except (ValueError, KeyError, TypeError):
-                    raise SourceError(f"watch {self.kind}: undecodable event {line[:80]!r}") from None
+                    raise MalformedEvent(f"watch {self.kind}: undecodable event {line[:80]!r}") from None
                 if event_type == "ERROR":  # a Status inside a 200 stream; 410 means relist
                     obj = obj if isinstance(obj, dict) else {}
                     if _is_gone(obj.get("code"), obj.get("reason")):
                         raise Expired(str(obj.get("message", "watch expired")))
                     raise SourceError(f"watch {self.kind}: ERROR event {obj.get('code')} {obj.get('reason')}")
                 yield event_type, obj
-        except (Expired, SourceError):
+        except (Expired, SourceError, MalformedEvent):
             raise
         except Exception as exc:
             raise SourceError(f"watch {self.kind}: stream broke: {exc}") from None
@@ -151,16 +159,18 @@ class KubeSource:
                 sock.shutdown(socket.SHUT_RDWR)
 
 
-def kind_sources(configuration: ClientConfiguration, watch_timeout: int) -> list[KubeSource]:
+def kind_sources(configuration: ClientConfiguration, watch_timeout: int,
+                 read_margin: float = WATCH_READ_MARGIN) -> list[KubeSource]:
     """The list+watch sources of the cache, in its order: nodes, pods (all namespaces), priorityclasses,
     poddisruptionbudgets (all namespaces, policy/v1)."""
     api = client.ApiClient(configuration)
     core, scheduling, policy = client.CoreV1Api(api), client.SchedulingV1Api(api), client.PolicyV1Api(api)
     return [
-        KubeSource("nodes", core.list_node, watch_timeout),
-        KubeSource("pods", core.list_pod_for_all_namespaces, watch_timeout),
-        KubeSource("priorityclasses", scheduling.list_priority_class, watch_timeout),
-        KubeSource("poddisruptionbudgets", policy.list_pod_disruption_budget_for_all_namespaces, watch_timeout),
+        KubeSource("nodes", core.list_node, watch_timeout, read_margin),
+        KubeSource("pods", core.list_pod_for_all_namespaces, watch_timeout, read_margin),
+        KubeSource("priorityclasses", scheduling.list_priority_class, watch_timeout, read_margin),
+        KubeSource("poddisruptionbudgets", policy.list_pod_disruption_budget_for_all_namespaces, watch_timeout,
+                   read_margin),
     ]
 
 
