@@ -24,6 +24,7 @@ from webhook.certs import cli as certs_cli
 from webhook.server.worker import REQUEST_TIMEOUT_ENV
 from webhook.settings import Settings, SettingsError, env_name
 
+READINESS_DIR_ENV = "BINPACK_GUARD_READINESS_DIR"  # webhook.server.readiness reads it (not imported here: cheap CLI)
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"  # read by prometheus_client when it is first imported
 
 PROG = "binpack-webhook"
@@ -140,6 +141,9 @@ def run_serve(args: argparse.Namespace) -> int:
         # Must happen before gunicorn_conf imports the app (and prometheus_client) in this master,
         # so that every forked worker writes its metrics where any worker's /metrics can sum them.
         os.environ[MULTIPROC_ENV] = tempfile.mkdtemp(prefix="binpack-guard-metrics-")
+    if settings.workers > 1 and not os.environ.get(READINESS_DIR_ENV):
+        # every worker's cache must be ready for the pod to be: see webhook.server.readiness
+        os.environ[READINESS_DIR_ENV] = tempfile.mkdtemp(prefix="binpack-guard-readiness-")
     if not settings.tls_cert_file:
         print(f"{PROG} serve: warning: no TLS files given, serving plain HTTP (local testing only)",
               file=sys.stderr)

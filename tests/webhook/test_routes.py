@@ -30,7 +30,8 @@ def test_readyz_follows_the_view(
 ) -> None:
     view.synced, view.healthy = synced, healthy
     reply = client.get("/readyz")
-    assert reply.status_code == status and reply.get_json() == {"synced": synced, "healthy": healthy}
+    assert reply.status_code == status
+    assert reply.get_json() == {"synced": synced, "healthy": healthy, "allWorkersReady": True}
 
 
 def test_unknown_path_and_wrong_method_are_json(client: FlaskClient) -> None:
@@ -144,7 +145,14 @@ def test_unexpected_errors_are_json_500(make_app: AppFactory, caplog: pytest.Log
         def priority_classes(self) -> Any:
             raise RuntimeError("boom")
 
-    client = make_app(BrokenView()).test_client()
-    with caplog.at_level(logging.CRITICAL):
+    app = make_app(BrokenView())
+    client = app.test_client()
+    with caplog.at_level(logging.ERROR, logger="webhook.requests"):
         reply = client.post("/mutate/pods", json=review("Pod", "CREATE", pod(), uid="x"))
-    assert reply.status_code == 500 and reply.get_json() == {"error": "internal error: RuntimeError"}
+    assert reply.status_code == 500
+    assert reply.get_json() == {"error": "internal error: RuntimeError: boom", "uid": "x"}
+    # counted for the shipped alert (outcome="error") and logged once, at ERROR
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 1 and '"decision":"error"' in errors[0].getMessage()
+    metrics = client.get("/metrics").get_data(as_text=True)
+    assert 'binpack_guard_admission_requests_total{endpoint="pods",outcome="error"} 1.0' in metrics

@@ -101,9 +101,10 @@ def post_worker_init(worker: Any) -> None:
     # Each worker has its own cache, but the pod's readiness is answered by whichever worker takes the
     # probe. A worker that took connections before its sync would score against an empty cluster while
     # the pod already looks Ready, so it accepts nothing until it has synced (bounded: after the limit it
-    # serves anyway and its predictions say "not synced yet"). Heartbeats keep the arbiter patient.
+    # serves anyway, answering reviews with HTTP 503 and making every worker's /readyz 503 through
+    # webhook.server.readiness until it syncs). Heartbeats keep the arbiter patient.
     if not wsgi.wait_for_sync(worker.wsgi, heartbeat=worker.notify, limit=SYNC_WAIT_LIMIT):
-        worker.log.warning("cache not synced after %.0fs; serving with predictions marked unsynced",
+        worker.log.warning("cache not synced after %.0fs; serving unready (reviews get HTTP 503)",
                            SYNC_WAIT_LIMIT)
 
 

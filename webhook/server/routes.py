@@ -29,6 +29,7 @@ from webhook.admission.ports import ClusterView, DefaultClassClaim, ViewNotReady
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.server.jsonlog import JsonLine
 from webhook.server.metrics import CONTENT_TYPE, Metrics
+from webhook.server.readiness import all_workers_ready, readiness_dir
 from webhook.server.tls import peer_names
 from webhook.settings import Settings
 
@@ -206,9 +207,13 @@ def _healthz() -> Response:
 
 
 def _readyz() -> Response:
+    """503 unless this worker's view is synced and fresh and (with several workers) every live worker's is."""
     view = deps().view
     synced, healthy = view.is_synced(), view.is_healthy()
-    return json_response({"synced": synced, "healthy": healthy}, 200 if synced and healthy else 503)
+    shared = readiness_dir()
+    workers = all_workers_ready(shared) if shared is not None else True
+    body = {"synced": synced, "healthy": healthy, "allWorkersReady": workers}
+    return json_response(body, 200 if synced and healthy and workers else 503)
 
 
 def _metrics() -> Response:

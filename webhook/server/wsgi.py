@@ -9,6 +9,7 @@ cache is started by ``gunicorn_conf.post_worker_init`` and stopped by ``worker_e
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,7 @@ from flask import Flask
 from webhook.cluster.cache import ClusterCache
 from webhook.cluster.lease import KubeLeaseStore, LeaseDefaultClassClaim
 from webhook.server.app import create_app
+from webhook.server.readiness import publish, readiness_dir
 from webhook.settings import Settings
 
 CACHE_EXTENSION = "binpack_guard.cache"
@@ -52,10 +54,16 @@ def application() -> Flask:
     return app
 
 
+_heartbeat_stop = threading.Event()
+
+
 def start_cache(app: object) -> None:
     cache = getattr(app, "extensions", {}).get(CACHE_EXTENSION)
     if isinstance(cache, ClusterCache):
         cache.start()
+        shared = readiness_dir()
+        if shared is not None:  # several workers: publish this one's readiness for the others' /readyz
+            publish(cache, shared, _heartbeat_stop)
 
 
 def wait_for_sync(app: object, heartbeat: Callable[[], object], limit: float) -> bool:
@@ -73,6 +81,7 @@ def wait_for_sync(app: object, heartbeat: Callable[[], object], limit: float) ->
 
 
 def stop_cache(app: object) -> None:
+    _heartbeat_stop.set()
     cache = getattr(app, "extensions", {}).get(CACHE_EXTENSION)
     if isinstance(cache, ClusterCache):
         cache.stop()
