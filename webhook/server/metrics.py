@@ -1,7 +1,7 @@
 """Prometheus metrics, one ``CollectorRegistry`` per app (no process-global state, so apps and tests never clash).
 
 Request counters and latency histograms are labelled by endpoint and outcome
-(``allowed``, ``patched``, ``denied``, ``bad_request``, ``too_large``, ``error``);
+(``allowed``, ``patched``, ``denied``, ``bad_request``, ``too_large``, ``unready``, ``error``);
 denials by endpoint and Status reason. Cache gauges are read from the view at
 scrape time.
 
