@@ -38,6 +38,8 @@ SERVE_FLAGS: tuple[tuple[str, str, Callable[[str], Any], str], ...] = (
     ("--client-ca-file", "client_ca_file", str,
      "CA of the apiserver's webhook client certificate; only such callers may drive the globalDefault claim"),
     ("--apiserver-client-name", "apiserver_client_name", str, "CN or DNS SAN the apiserver's client cert must have"),
+    ("--cluster-file", "cluster_file", str,
+     "kubectl get nodes,pods,priorityclasses,pdb -A -o yaml dump to serve from instead of an apiserver"),
     ("--kubeconfig", "kubeconfig", str, "kubeconfig file (default: in-cluster, then $KUBECONFIG)"),
     ("--scheduler-config", "scheduler_config", str, "KubeSchedulerConfiguration file to score with"),
     ("--volcano-config", "volcano_config", str, "Volcano scheduler config file to score with"),
@@ -60,7 +62,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog=PROG, description="binpack-guard admission webhook")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{serve,certs}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{serve,review,certs}")
     serve = commands.add_parser("serve", help="run the admission webhook under gunicorn with TLS")
     for flag, field, kind, help_text in SERVE_FLAGS:
         serve.add_argument(flag, dest=field, type=kind, default=None,
@@ -68,6 +70,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--request-timeout", type=float, default=None,
                        help=f"seconds before a stalled request is cut off (default 30) [env {REQUEST_TIMEOUT_ENV}]")
     serve.set_defaults(func=run_serve)
+    review = commands.add_parser(
+        "review", help="print the webhook's AdmissionReview response for each file (exit 1 if one is denied)")
+    review.add_argument("reviews", nargs="+", metavar="REVIEW.json", help="AdmissionReview request files")
+    review.add_argument("--cluster-file", help="cluster dump (kubectl get nodes,pods,priorityclasses,pdb -A -o yaml); "
+                        "default: an empty cluster with the built-in PriorityClasses")
+    review.add_argument("--scheduler-config", help="KubeSchedulerConfiguration to score with")
+    review.add_argument("--volcano-config", help="Volcano scheduler config to score with")
+    review.add_argument("--top", type=int, default=None, help="best nodes per pod (default 10)")
+    review.add_argument("--server", metavar="URL", help="send the reviews to this running webhook instead")
+    review.add_argument("--patched", action="store_true",
+                        help="print the allowed object with the response's patch applied, not the response")
+    review.set_defaults(func=run_review)
     certs_cli.add_parser(cast("argparse._SubParsersAction[argparse.ArgumentParser]", commands))
     return parser
 
@@ -107,11 +121,25 @@ def check_serve(settings: Settings) -> str | None:
                                  settings.client_cert_required)
         elif settings.client_ca_file:
             return "--client-ca-file needs --tls-cert-file and --tls-private-key-file"
-        load_client_configuration(settings.kubeconfig)
+        if settings.cluster_file:
+            from webhook.cluster.dumpfile import DumpFileError, load_view
+
+            try:
+                load_view(settings.cluster_file)
+            except DumpFileError as exc:
+                return str(exc)
+        else:
+            load_client_configuration(settings.kubeconfig)
         SchedulerModels(settings.scheduler_config, settings.volcano_config).current()
     except (TLSConfigError, ClientConfigError, ModelLoadError) as exc:
         return str(exc)
     return None
+
+
+def run_review(args: argparse.Namespace) -> int:
+    from webhook.review import run
+
+    return run(args, sys.stdout, sys.stderr)
 
 
 def run_serve(args: argparse.Namespace) -> int:

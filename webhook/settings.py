@@ -42,6 +42,7 @@ class Settings:
     client_cert_required: bool = False  # CERT_REQUIRED (refuse every handshake without one) vs CERT_OPTIONAL
     apiserver_client_name: str = ""  # if set, the client certificate's CN or a DNS SAN must equal it
     kubeconfig: str | None = None
+    cluster_file: str | None = None  # a kubectl dump instead of an apiserver (reloaded when it changes)
     scheduler_config: str | None = None
     volcano_config: str | None = None
     volcano_scheduler_name: str = "volcano"

@@ -17,6 +17,7 @@ from pathlib import Path
 from flask import Flask
 
 from webhook.cluster.cache import ClusterCache
+from webhook.cluster.dumpfile import DumpClusterView
 from webhook.cluster.lease import KubeLeaseStore, LeaseDefaultClassClaim
 from webhook.server.app import create_app
 from webhook.server.readiness import publish, readiness_dir
@@ -36,8 +37,11 @@ def lease_namespace(settings: Settings) -> str | None:
         return None
 
 
-def build(settings: Settings) -> tuple[Flask, ClusterCache]:
-    """The app wired to a (not yet started) cache; without a Lease namespace there is no cross-replica claim."""
+def build(settings: Settings) -> tuple[Flask, ClusterCache | None]:
+    """The app wired to a (not yet started) cache; without a Lease namespace there is no cross-replica claim.
+    With ``cluster_file`` the view is the dump (no apiserver, no cache, no claim)."""
+    if settings.cluster_file:
+        return create_app(settings, DumpClusterView(settings.cluster_file)), None
     cache = ClusterCache.from_kubeconfig(settings.kubeconfig, freeze_gc=True)
     namespace = lease_namespace(settings)
     claim = None

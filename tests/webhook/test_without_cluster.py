@@ -1,0 +1,135 @@
+"""Issue 9 §5: the webhook without a cluster (``--cluster-file``, ``review``) and ``kubectl binpack explain``.
+
+``review`` runs in-process through the real CLI; ``serve --cluster-file`` is a real gunicorn server that a
+``review --server --patched`` call reaches over loopback; ``kubectl-binpack`` reads the local replay
+apiserver through a kubeconfig, and its output must equal ``binpack-lint explain`` on the same objects.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+from paths import SHARED
+from replay_server import ReplayServer, fixture_bytes, wait_until
+from server_helpers import ServerProcess
+
+from linter.cli import main as lint_main
+from webhook import kubectl_binpack
+from webhook.cli import main as webhook_main
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "examples/webhook/pod-review.json"
+DOCS_CLUSTER = ROOT / "examples/explain/docs-cluster.yaml"
+PLUGIN_OFF = SHARED / "fixtures/admission/priority-plugin-off"
+
+
+def run(main: Any, *argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
+
+def documents(text: str) -> list[Any]:
+    decoder, found, at = json.JSONDecoder(), [], 0
+    while at < len(text.strip()):
+        doc, end = decoder.raw_decode(text, at)
+        found.append(doc)
+        at = end
+        while at < len(text) and text[at].isspace():
+            at += 1
+    return found
+
+
+def test_review_prints_each_response_and_exits_0_when_all_are_allowed() -> None:
+    code, out, err = run(webhook_main, "review", "--cluster-file", str(DOCS_CLUSTER), str(SAMPLE),
+                         str(PLUGIN_OFF / "priorityclass-create-plain.json"))
+    assert (code, err) == (0, "")
+    first, second = documents(out)
+    assert first["response"]["uid"] == json.loads(SAMPLE.read_text())["request"]["uid"]
+    assert first["response"]["allowed"] is True and first["response"]["patchType"] == "JSONPatch"
+    assert second["response"]["allowed"] is True
+
+
+def test_review_exits_1_when_one_is_denied_and_2_for_a_bad_file(tmp_path: Path) -> None:
+    unknown = str(PLUGIN_OFF / "pod-create-unknown-class.json")
+    code, out, _ = run(webhook_main, "review", str(SAMPLE), unknown)
+    denied = documents(out)[1]["response"]
+    assert code == 1 and denied["allowed"] is False and denied["status"]["code"] == 403
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"kind": "AdmissionReview"')
+    code, out, err = run(webhook_main, "review", str(broken), str(SAMPLE))
+    assert code == 2 and err.startswith(f"binpack-webhook review: error: {broken}: body is not JSON")
+    assert len(documents(out)) == 1  # the other file still ran
+
+
+def test_review_patched_prints_the_scored_pod() -> None:
+    code, out, _ = run(webhook_main, "review", "--cluster-file", str(DOCS_CLUSTER), "--patched", str(SAMPLE))
+    (patched,) = documents(out)
+    scores = json.loads(patched["metadata"]["annotations"]["binpack-guard.io/scores"])
+    assert code == 0 and set(scores) == {"node1", "node2"} and patched["spec"]["priority"] == 0
+
+
+def test_a_bad_cluster_file_is_one_line_exit_2(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("apiVersion: v1\nkind: List\nitems: []\n")
+    code, _, err = run(webhook_main, "review", "--cluster-file", str(empty), str(SAMPLE))
+    assert code == 2 and err.count("\n") == 1 and "no Node objects found" in err
+
+
+@pytest.mark.slow
+def test_serve_cluster_file_answers_a_sample_review_and_follows_the_file(tmp_path: Path) -> None:
+    dump = tmp_path / "cluster.yaml"
+    shutil.copy(DOCS_CLUSTER, dump)
+    server = ServerProcess(tmp_path, tmp_path / "no-kubeconfig", tls=None,
+                           extra=["--cluster-file", str(dump), "--workers", "1"])
+    try:
+        server.wait_listening()
+        url = "http://{}:{}".format(*server.address)
+
+        def scored_nodes() -> set[str]:
+            code, out, err = run(webhook_main, "review", "--server", url, "--patched", str(SAMPLE))
+            assert code == 0, err
+            return set(json.loads(documents(out)[0]["metadata"]["annotations"]["binpack-guard.io/scores"]))
+
+        assert scored_nodes() == {"node1", "node2"}
+        text = dump.read_text()
+        marker = "- apiVersion: v1\n  kind: Node"
+        first = text.index(marker)
+        third = text[first:text.index(marker, first + 1)]
+        dump.write_text(text.replace("items:\n", "items:\n" + third.replace("node1", "node3"), 1))
+        assert wait_until(lambda: "node3" in scored_nodes(), timeout=10)
+    finally:
+        server.stop()
+
+
+def test_kubectl_binpack_explain_equals_binpack_lint_explain_on_the_live_cluster(tmp_path: Path) -> None:
+    server = ReplayServer().serve_fixtures().start()
+    try:
+        kubeconfig = server.kubeconfig(tmp_path / "kubeconfig")
+        pod = tmp_path / "pod.json"
+        pod.write_text(json.dumps(json.loads(SAMPLE.read_text())["request"]["object"]))
+        code, live, err = run(kubectl_binpack.main, "explain", "-f", str(pod), "--kubeconfig", str(kubeconfig))
+        assert code == 0, err
+        dump = tmp_path / "dump.json"
+        items = [{**n, "kind": "Node"} for n in json.loads(fixture_bytes("list-nodes.raw.json"))["items"]]
+        items += [{**p, "kind": "Pod"} for p in json.loads(fixture_bytes("list-pods-all-namespaces.raw.json"))["items"]]
+        dump.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
+        code, offline, _ = run(lint_main, "explain", "--cluster", str(dump), "--pod", str(pod))
+        assert code == 0 and live == offline and "node-a" in live
+    finally:
+        server.stop()
+
+
+def test_kubectl_binpack_without_a_reachable_cluster_is_one_line_exit_2(tmp_path: Path) -> None:
+    code, _, err = run(kubectl_binpack.main, "explain", "-f", str(SAMPLE), "--kubeconfig", str(tmp_path / "none"))
+    assert code == 2 and err.count("\n") == 1 and "cannot read the cluster" in err

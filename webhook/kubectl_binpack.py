@@ -1,0 +1,73 @@
+"""``kubectl binpack explain -f pod.yaml``: ``binpack-lint explain`` on the live cluster of the current kubeconfig.
+
+Installed as the ``kubectl-binpack`` console script, which kubectl finds on ``$PATH`` as the plugin
+``kubectl binpack``. It lists every Node and Pod through the webhook's kubernetes client
+(``webhook.cluster.kubeclient``, paginated, raw JSON), writes them as one ``v1/List`` to a private temporary
+file and runs explain's own command on it, so the output, the flags and the exit codes are exactly
+``binpack-lint explain``'s (0 explained, 1 invalid scheduler config, 2 bad input), plus 2 with one line when
+the cluster cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from linter.explain import command
+from webhook.cluster.kubeclient import ClientConfigError, kind_sources, load_client_configuration
+from webhook.cluster.reflector import Expired, SourceError
+
+PROG = "kubectl binpack"
+PAGE = 500
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description="binpack-guard against the current cluster")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{explain}")
+    p = commands.add_parser("explain", help="why the scheduler would score each node as it does for this pod")
+    p.add_argument("-f", "--filename", dest="pod", metavar="POD", required=True, help="the pending Pod (YAML/JSON)")
+    p.add_argument("--config", metavar="SCHED", help="KubeSchedulerConfiguration or Volcano config "
+                   "(default: kube-scheduler 1.36 defaults)")
+    p.add_argument("--profile", metavar="NAME", help="scheduler profile (default: the pod's schedulerName)")
+    p.add_argument("-o", "--output", dest="format", choices=("text", "json"), default="text")
+    p.add_argument("--plot", action="store_true", help="draw the strategy's score line with the nodes marked")
+    p.add_argument("--kubeconfig", help="kubeconfig file (default: $KUBECONFIG, ~/.kube/config)")
+    return parser
+
+
+def list_cluster(kubeconfig: str | None) -> dict[str, Any]:
+    """Every Node and Pod of the cluster as one ``v1/List`` document."""
+    configuration = load_client_configuration(kubeconfig)
+    items: list[Mapping[str, Any]] = []
+    for source, kind in zip(kind_sources(configuration, 60)[:2], ("Node", "Pod"), strict=True):
+        token: str | None = None
+        while True:
+            page = source.list_page(PAGE, token)
+            items += [{**item, "kind": kind, "apiVersion": "v1"} for item in page.items]
+            token = page.continue_token
+            if not token:
+                break
+    return {"apiVersion": "v1", "kind": "List", "items": items}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        cluster = list_cluster(args.kubeconfig)
+    except (ClientConfigError, SourceError, Expired) as exc:
+        print(f"{PROG} explain: error: cannot read the cluster: {exc}", file=sys.stderr)
+        return command.EXIT_BAD_INPUT
+    with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="kubectl-binpack-") as dump:
+        json.dump(cluster, dump)
+        dump.flush()
+        explain_args = argparse.Namespace(config=args.config, cluster=dump.name, pod=args.pod,
+                                          profile=args.profile, format=args.format, plot=args.plot)
+        return command.run(explain_args, sys.stdout, sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
