@@ -41,8 +41,10 @@ def test_allow_all_route_allows_without_looking(
     # the same view code: bad input is still a 400 with one log line
     assert client.post(ALLOW_ALL_PATH, data=b"junk").status_code == 400
     metrics = client.get("/metrics").get_data(as_text=True)
-    assert 'binpack_guard_admission_requests_total{endpoint="bench_allow_all",outcome="allowed"} 1.0' in metrics
-    assert 'binpack_guard_admission_requests_total{endpoint="bench_allow_all",outcome="bad_request"} 1.0' in metrics
+    name = "binpack_guard_admission_requests_total"
+    assert f'{name}{{dry_run="false",endpoint="bench_allow_all",operation="CREATE",outcome="allowed"}} 1.0' in metrics
+    bad = 'dry_run="false",endpoint="bench_allow_all",operation="unknown",outcome="bad_request"'
+    assert f"{name}{{{bad}}} 1.0" in metrics
 
 
 @pytest.mark.parametrize(("raw", "expected"), [("true", True), ("1", True), ("Yes", True), ("false", False),

@@ -36,16 +36,19 @@ def test_metrics_count_requests_denials_and_cache_state(make_app: AppFactory, vi
     assert reply.status_code == 200 and reply.content_type.startswith("text/plain")
     samples = _samples(reply.get_data(as_text=True))
 
+    create = {"operation": "CREATE", "dry_run": "false"}
+
     def value(name: str, **labels: str) -> float:
         return samples[(name, tuple(sorted(labels.items())))]
 
-    assert value("binpack_guard_admission_requests_total", endpoint="pods", outcome="patched") == 2
-    assert value("binpack_guard_admission_requests_total", endpoint="pods", outcome="denied") == 1
-    assert value("binpack_guard_admission_requests_total", endpoint="priorityclasses", outcome="denied") == 1
-    assert value("binpack_guard_admission_requests_total", endpoint="configmaps", outcome="bad_request") == 1
+    assert value("binpack_guard_admission_requests_total", endpoint="pods", outcome="patched", **create) == 2
+    assert value("binpack_guard_admission_requests_total", endpoint="pods", outcome="denied", **create) == 1
+    assert value("binpack_guard_admission_requests_total", endpoint="priorityclasses", outcome="denied", **create) == 1
+    assert value("binpack_guard_admission_requests_total", endpoint="configmaps", outcome="bad_request",
+                 operation="unknown", dry_run="false") == 1
     assert value("binpack_guard_denials_total", endpoint="pods", reason="Forbidden") == 1
     assert value("binpack_guard_denials_total", endpoint="priorityclasses", reason="Invalid") == 1
-    assert value("binpack_guard_admission_duration_seconds_count", endpoint="pods", outcome="patched") == 2
+    assert value("binpack_guard_admission_duration_seconds_count", endpoint="pods", outcome="patched", **create) == 2
     assert value("binpack_guard_cache_objects", resource="nodes") == view.stats()["nodes"] == 3
     assert value("binpack_guard_cache_objects", resource="priorityclasses") == 2
     assert value("binpack_guard_cache_synced") == 1
@@ -55,7 +58,8 @@ def test_metrics_count_requests_denials_and_cache_state(make_app: AppFactory, vi
 def test_each_app_has_its_own_registry(make_app: AppFactory, view: StaticClusterView) -> None:
     first, second = make_app(view).test_client(), make_app(view).test_client()
     first.post("/mutate/pods", json=review("Pod", "UPDATE", pod(), pod()))
-    key = ("binpack_guard_admission_requests_total", (("endpoint", "pods"), ("outcome", "allowed")))
+    key = ("binpack_guard_admission_requests_total",
+           (("dry_run", "false"), ("endpoint", "pods"), ("operation", "UPDATE"), ("outcome", "allowed")))
     assert _samples(first.get("/metrics").get_data(as_text=True))[key] == 1
     assert key not in _samples(second.get("/metrics").get_data(as_text=True))
 
@@ -80,6 +84,17 @@ def test_multiprocess_mode_sums_every_worker(tmp_path: Path, monkeypatch: pytest
         subprocess.run([sys.executable, "-c", record.format(n=n)], env=env, check=True, timeout=60)
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
     text = Metrics(StaticClusterView()).render().decode()
-    line = 'binpack_guard_admission_requests_total{endpoint="pods",outcome="patched"} 8.0'
-    assert line in text
+    labels = (("dry_run", "false"), ("endpoint", "pods"), ("operation", "unknown"), ("outcome", "patched"))
+    assert _samples(text)[("binpack_guard_admission_requests_total", labels)] == 8
     assert 'binpack_guard_watch_restarts_total{worker="' in text
+
+
+def test_requests_are_labelled_by_operation_and_dry_run(make_app: AppFactory, view: StaticClusterView) -> None:
+    client = make_app(view).test_client()
+    client.post("/mutate/pods", json=review("Pod", "CREATE", pod(), dry_run=True))
+    client.post("/mutate/pods", json=review("Pod", "UPDATE", pod(), pod()))
+    samples = _samples(client.get("/metrics").get_data(as_text=True))
+    dry = (("dry_run", "true"), ("endpoint", "pods"), ("operation", "CREATE"), ("outcome", "patched"))
+    update = (("dry_run", "false"), ("endpoint", "pods"), ("operation", "UPDATE"), ("outcome", "allowed"))
+    assert samples[("binpack_guard_admission_requests_total", dry)] == 1
+    assert samples[("binpack_guard_admission_requests_total", update)] == 1

@@ -155,4 +155,5 @@ def test_unexpected_errors_are_json_500(make_app: AppFactory, caplog: pytest.Log
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert len(errors) == 1 and '"decision":"error"' in errors[0].getMessage()
     metrics = client.get("/metrics").get_data(as_text=True)
-    assert 'binpack_guard_admission_requests_total{endpoint="pods",outcome="error"} 1.0' in metrics
+    name = "binpack_guard_admission_requests_total"
+    assert f'{name}{{dry_run="false",endpoint="pods",operation="CREATE",outcome="error"}} 1.0' in metrics

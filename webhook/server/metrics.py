@@ -1,6 +1,7 @@
 """Prometheus metrics, one ``CollectorRegistry`` per app (no process-global state, so apps and tests never clash).
 
-Request counters and latency histograms are labelled by endpoint and outcome
+Request counters and latency histograms are labelled by endpoint, outcome, ``operation`` (CREATE, UPDATE,
+DELETE, CONNECT; ``unknown`` when the body was not a readable review) and ``dry_run`` (true/false), and by outcome
 (``allowed``, ``patched``, ``denied``, ``bad_request``, ``too_large``, ``unready``, ``error``);
 denials by endpoint and Status reason. Cache gauges are read from the view at
 scrape time.
@@ -73,14 +74,14 @@ class Metrics:
         self.registry = CollectorRegistry(auto_describe=True)
         self.requests = Counter(
             "binpack_guard_admission_requests",
-            "Admission requests answered, by endpoint and outcome.",
-            ["endpoint", "outcome"],
+            "Admission requests answered, by endpoint, outcome, operation and dry run.",
+            ["endpoint", "outcome", "operation", "dry_run"],
             registry=self.registry,
         )
         self.duration = Histogram(
             "binpack_guard_admission_duration_seconds",
-            "Time to answer an admission request, by endpoint and outcome.",
-            ["endpoint", "outcome"],
+            "Time to answer an admission request, by endpoint, outcome, operation and dry run.",
+            ["endpoint", "outcome", "operation", "dry_run"],
             buckets=LATENCY_BUCKETS,
             registry=self.registry,
         )
@@ -92,13 +93,17 @@ class Metrics:
         )
         self._cache_collector = _CacheCollector(view)
         self.registry.register(self._cache_collector)
-        self._children: dict[tuple[str, str], tuple[Counter, Histogram]] = {}
+        self._children: dict[tuple[str, str, str, str], tuple[Counter, Histogram]] = {}
 
-    def observe(self, endpoint: str, outcome: str, seconds: float, denial_reason: str | None = None) -> None:
-        children = self._children.get((endpoint, outcome))
-        if children is None:  # a handful of (endpoint, outcome) pairs: look each one's children up once
-            children = (self.requests.labels(endpoint, outcome), self.duration.labels(endpoint, outcome))
-            self._children[(endpoint, outcome)] = children
+    def observe(
+        self, endpoint: str, outcome: str, seconds: float, denial_reason: str | None = None, *,
+        operation: str = "unknown", dry_run: bool = False,
+    ) -> None:
+        key = (endpoint, outcome, operation, "true" if dry_run else "false")
+        children = self._children.get(key)
+        if children is None:  # a few dozen label sets: look each one's children up once
+            children = (self.requests.labels(*key), self.duration.labels(*key))
+            self._children[key] = children
         children[0].inc()
         children[1].observe(seconds)
         if denial_reason is not None:

@@ -174,7 +174,9 @@ def _finish(
 ) -> Response:
     seconds = time.perf_counter() - started
     denial_reason = decision.reason if decision is not None and not decision.allowed else None
-    d.metrics.observe(endpoint, outcome, seconds, denial_reason)
+    d.metrics.observe(endpoint, outcome, seconds, denial_reason,
+                      operation=review.operation if review is not None else "unknown",
+                      dry_run=review.dry_run if review is not None else False)
     record: dict[str, Any] = {
         "event": "admission",
         "endpoint": endpoint,
