@@ -24,7 +24,7 @@ from server_helpers import KeyPair, ServerProcess, client_context, make_ca, make
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.cluster.static import StaticClusterView
 from webhook.server.app import create_app
-from webhook.server.tls import build_server_context
+from webhook.server.tls import TLS12_CIPHERS, build_server_context
 from webhook.settings import Settings
 
 pytestmark = pytest.mark.slow
@@ -78,7 +78,8 @@ def test_health_and_readiness_over_tls(server: ServerProcess, ca: KeyPair) -> No
     context = client_context(ca)
     assert request(context, server.address, "GET", "/healthz") == (200, {"status": "ok"})
     assert wait_until(lambda: request(context, server.address, "GET", "/readyz")[0] == 200, timeout=20)
-    assert request(context, server.address, "GET", "/readyz")[1] == {"synced": True, "healthy": True}
+    assert request(context, server.address, "GET", "/readyz")[1] == {"synced": True, "healthy": True,
+                                                                     "allWorkersReady": True}
 
 
 def test_server_context_refuses_anything_older_than_tls_1_2(tmp_path: Path, ca: KeyPair) -> None:
@@ -87,6 +88,9 @@ def test_server_context_refuses_anything_older_than_tls_1_2(tmp_path: Path, ca: 
     (tmp_path / "k.pem").write_bytes(leaf.key_pem)
     context = build_server_context(str(tmp_path / "c.pem"), str(tmp_path / "k.pem"))
     assert context.minimum_version == ssl.TLSVersion.TLSv1_2
+    # TLS 1.2 offers exactly the explicit list; nothing without forward secrecy or AEAD
+    tls12 = {c["name"] for c in context.get_ciphers() if c["protocol"] == "TLSv1.2"}
+    assert tls12 and tls12 <= set(TLS12_CIPHERS.split(":"))
 
 
 def test_tls_versions_and_keep_alive(server: ServerProcess, ca: KeyPair) -> None:
