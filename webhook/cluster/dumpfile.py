@@ -33,7 +33,8 @@ def load_view(path: str) -> StaticClusterView:
     """A StaticClusterView of the dump; the built-in system classes are added when the dump lacks them."""
     try:
         dump = load_cluster(read_text(path, "STATE"), path)
-        view = StaticClusterView(nodes=dump.nodes, pods=dump.pods, priority_classes=dump.priority_classes)
+        view = StaticClusterView(nodes=dump.nodes, pods=dump.pods, priority_classes=dump.priority_classes,
+                                 pdbs=dump.pdbs)
     except ExplainInputError as exc:
         raise DumpFileError(str(exc)) from None
     except (ValueError, KeyError, TypeError) as exc:
