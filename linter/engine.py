@@ -11,6 +11,7 @@ other files are still checked.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from linter import formats, rules
 from linter.filecodes import EMPTY_FILE as CODE_EMPTY
 from linter.filecodes import INTERNAL_ERROR as CODE_INTERNAL
+from linter.filecodes import INVALID_YAML
 from linter.filecodes import UNREADABLE_FILE as CODE_UNREADABLE
 from linter.filecodes import UNRECOGNIZED_DOCUMENT as CODE_UNRECOGNIZED
 from linter.findings import Finding, Severity, Violation
@@ -167,6 +169,12 @@ def _analyze_text(text: str, path: str, settings: LintSettings, *,
         return [], findings
     reading = read_stream(text, path, settings.kind, is_json=path.endswith(".json"))
     if (exc := reading.error) is not None:
+        if settings.kind is None and exc.code == INVALID_YAML and not _mentions_a_known_format(text):
+            # A Helm template or any other file that is not YAML and names none of our kinds is not ours
+            # to judge: the pre-commit hook must never fail on it, not even with --strict.
+            return [], [Finding(path, exc.line, exc.column, CODE_UNRECOGNIZED, Severity.WARNING,
+                                "not checked: not valid YAML, and nothing in it names a scheduler config, "
+                                f"Volcano conf or PriorityClass ({exc.message})")]
         return [], [Finding(path, exc.line, exc.column, exc.code, Severity.ERROR, exc.message)]
     findings.extend(reading.findings)
     analyzed: list[_Analyzed] = []
@@ -254,3 +262,16 @@ def _finish(findings: list[Finding], settings: LintSettings, texts: dict[str, st
         for f in kept
     ]
     return sorted(set(kept))
+
+
+# Words every supported document carries somewhere (kinds, API groups, Policy and Volcano keys): a file
+# that fails to parse but contains one of them is a broken config of ours and keeps its BPL001 error.
+_KNOWN_FORMAT_MARKERS = re.compile(
+    r"KubeSchedulerConfiguration|kubescheduler\.config\.k8s\.io|PriorityClass|scheduling\.k8s\.io"
+    r"|\bkind\W{0,3}:\s*\W?Policy\b|\bpredicates\b|\bpriorities\b|\bactions\W{0,3}:|\btiers\W{0,3}:"
+    r"|volcano|policy\.cfg|scheduler-config"
+)
+
+
+def _mentions_a_known_format(text: str) -> bool:
+    return _KNOWN_FORMAT_MARKERS.search(text) is not None

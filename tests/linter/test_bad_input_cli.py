@@ -52,8 +52,9 @@ CASES = [
     ("binary.yaml", b"\x7fELF\x02\x01\x01\x00\x00\x00" * 50, "BPL002", 2),
     ("latin1.yaml", "name: caf\xe9\n".encode("latin-1"), "BPL002", 2),
     ("utf16.yaml", "kind: KubeSchedulerConfiguration\n".encode("utf-16"), "BPL002", 2),
-    ("invalid.yaml", b"a: b: c\n", "BPL001", 1),
-    ("tabs.yaml", b"a:\n\t- b\n", "BPL001", 1),
+    ("invalid.yaml", b"kind: KubeSchedulerConfiguration\na: b: c\n", "BPL001", 1),
+    ("tabs.yaml", b"kind: PriorityClass\na:\n\t- b\n", "BPL001", 1),
+    ("helm-template.yaml", b"kind: ConfigMap\ndata: {{ .Values.x }}\n", "BPL004", 0),
     ("bomb.yaml", alias_bomb(), "BPL005", 1),
     ("deep-flow.yaml", b"[" * 100_000 + b"]" * 100_000, "BPL005", 1),
     ("deep-block.yaml", b"".join(b"  " * i + b"k:\n" for i in range(1000)), "BPL005", 1),
@@ -99,7 +100,7 @@ def test_file_symlink_loop_and_dangling_link_are_unreadable(tmp_path: Path) -> N
 def test_directory_symlink_loop_is_walked_once(tmp_path: Path) -> None:
     tree = tmp_path / "tree"
     (tree / "sub").mkdir(parents=True)
-    (tree / "sub" / "broken.yaml").write_bytes(b"a: [\n")
+    (tree / "sub" / "broken.yaml").write_bytes(b"kind: PriorityClass\na: [\n")
     os.symlink("..", tree / "sub" / "up")
     result = lint(tmp_path, "tree")
     found = finding_lines(result)
@@ -133,7 +134,7 @@ def test_directory_with_thousands_of_files(tmp_path: Path) -> None:
     tree.mkdir()
     for i in range(3000):
         (tree / f"f{i:04d}.yaml").write_text(f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{i}}}\n")
-    (tree / "f1234.yaml").write_text("a: [\n")
+    (tree / "f1234.yaml").write_text("kind: PriorityClass\na: [\n")
     result = run_cli(["-f", "json", "many"], cwd=tmp_path, limit_memory=True)
     assert_no_traceback(result)
     document = json.loads(result.stdout)
@@ -146,7 +147,7 @@ def test_file_name_that_is_not_utf8_is_printed_not_crashed_on(tmp_path: Path) ->
     tree = tmp_path / "odd"
     tree.mkdir()
     with open(os.path.join(os.fsencode(tree), b"caf\xe9.yaml"), "wb") as fh:
-        fh.write(b"a: [\n")
+        fh.write(b"kind: PriorityClass\na: [\n")
     for fmt in ("text", "json", "sarif", "github", "junit"):
         result = run_cli(["-f", fmt, "odd"], cwd=tmp_path)
         assert_no_traceback(result)
@@ -162,7 +163,7 @@ def test_reader_closing_the_pipe_early_is_not_a_traceback(tmp_path: Path) -> Non
     tree = tmp_path / "many"
     tree.mkdir()
     for i in range(2000):
-        (tree / f"f{i:04d}.yaml").write_text("a: [\n")
+        (tree / f"f{i:04d}.yaml").write_text("kind: PriorityClass\na: [\n")
     proc = subprocess.Popen([*CLI, "-f", "text", "many"], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None

@@ -23,7 +23,7 @@ from linter.cli import main
 from linter.engine import lint_paths
 from linter.findings import Severity
 
-INVALID_YAML = "apiVersion: v1\nkind: [unclosed\n"
+INVALID_YAML = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: [unclosed\n"
 NOT_A_CONFIG = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n"
 # a valid scheduler config followed by a document kube-scheduler never reads: one BPL006 warning
 TWO_DOCUMENTS = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n---\nkind: Other\n"

@@ -16,7 +16,7 @@ from lint_cli_helpers import CliResult, assert_no_traceback, run_cli
 from linter.config import ConfigError, ProjectConfig, discover, load
 from linter.findings import Severity
 
-INVALID_YAML = "kind: [unclosed\n"
+INVALID_YAML = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: [unclosed\n"
 NOT_A_CONFIG = "apiVersion: apps/v1\nkind: Deployment\n"
 
 

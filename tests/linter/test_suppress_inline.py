@@ -12,7 +12,7 @@ from linter.findings import Finding, Severity
 from linter.suppress import is_suppressed
 
 NOT_A_CONFIG = "apiVersion: apps/v1\nkind: Deployment\n"  # BPL004 at 1:1
-BROKEN = "a: 1\nb: 2\nc: [unclosed\nd: 4\n"
+BROKEN = "kind: PriorityClass\nb: 2\nc: [unclosed\nd: 4\n"
 
 
 def rules_found(text: str) -> list[str]:

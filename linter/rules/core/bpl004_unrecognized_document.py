@@ -4,6 +4,9 @@ What it does:
     Warns when a file given explicitly holds no KubeSchedulerConfiguration, legacy Policy,
     Volcano scheduler conf, PriorityClass, or ConfigMap/List wrapping one. Files found by
     walking a directory are skipped silently instead. ``--kind`` forces a format.
+    A file that is not valid YAML and names none of the supported formats anywhere in its
+    text (a Helm template, say) gets this warning instead of BPL001, so the pre-commit hook
+    never fails on it, even with ``--strict``; a broken file that does name one keeps BPL001.
 
 Why it matters:
     A typo in ``kind`` or ``apiVersion`` (``KubeSchedulerConfig``) would otherwise make the
