@@ -179,7 +179,8 @@ def _analyze_text(text: str, path: str, settings: LintSettings, *,
     findings.extend(reading.findings)
     analyzed: list[_Analyzed] = []
     for doc in _flatten(reading.documents, findings):
-        handler = formats.handler_for(doc.data, settings.kind or reading.kind, doc.embedded_key)
+        handler = formats.handler_for(doc.data, settings.kind or reading.kind, doc.embedded_key,
+                                      scheduler=settings.scheduler, custom_plugins=settings.custom_plugins)
         if handler is not None:
             analyzed.append(_Analyzed(doc, handler.analyze(doc)))
     if not analyzed and not findings and explicit:

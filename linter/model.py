@@ -157,6 +157,14 @@ class Profile:
     # PostFilter plugins in their order, and DefaultPreemption's args (issue 10).
     post_filter_plugins: tuple[str, ...] = ("DynamicResources", "DefaultPreemption")
     preemption: PreemptionArgs = field(default_factory=PreemptionArgs)
+    # Score plugins of a custom build (scheduler-plugins, the user's own): their scores are not
+    # modelled, so totals leave them out and say so.
+    out_of_tree_score_plugins: tuple[str, ...] = ()
+
+    @property
+    def unmodelled_scores(self) -> dict[str, int]:
+        """Out-of-tree score plugin -> its weight (what explain and the webhook name as left out)."""
+        return {n: self.score_plugin_weights.get(n, 1) for n in self.out_of_tree_score_plugins}
 
     @property
     def fit_weight(self) -> int:

@@ -9,10 +9,13 @@ that); what they share lives below them (``linter.source``, ``linter.findings``,
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from linter.formats.base import FormatHandler
+from linter.formats.kubesched.builds import resolve
 from linter.formats.kubesched.handler import HANDLER as KUBE_SCHEDULER
+from linter.formats.kubesched.handler import KubeSchedulerHandler
 from linter.formats.policy import handler as policy
 from linter.formats.policy import schedpod
 from linter.formats.priorityclass.handler import HANDLER as PRIORITY_CLASS
@@ -27,9 +30,24 @@ HANDLERS: tuple[FormatHandler, ...] = (KUBE_SCHEDULER, policy.HANDLER, PRIORITY_
 KIND_BY_EMBEDDED_KEY = {volcano.CONFIGMAP_KEY: volcano.KIND, policy.CONFIGMAP_KEY: policy.KIND}
 
 
-def handler_for(data: Any, forced_kind: str | None = None, embedded_key: str | None = None) -> FormatHandler | None:
+def handler_for(data: Any, forced_kind: str | None = None, embedded_key: str | None = None, *,
+                scheduler: str = "kube-scheduler",
+                custom_plugins: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> FormatHandler | None:
     """The handler for a document: the forced one, else the first whose ``matches`` says yes,
-    else the one its ConfigMap data key names."""
+    else the one its ConfigMap data key names. A kube-scheduler config is judged for the build
+    ``scheduler`` plus ``custom_plugins``."""
+    found = _handler_for(data, forced_kind, embedded_key)
+    if found is KUBE_SCHEDULER and (scheduler != "kube-scheduler" or custom_plugins):
+        return _kube_scheduler_handler(scheduler, custom_plugins)
+    return found
+
+
+@lru_cache(maxsize=16)
+def _kube_scheduler_handler(scheduler: str, custom_plugins: tuple[tuple[str, tuple[str, ...]], ...]) -> FormatHandler:
+    return KubeSchedulerHandler(resolve(scheduler, custom_plugins))
+
+
+def _handler_for(data: Any, forced_kind: str | None, embedded_key: str | None) -> FormatHandler | None:
     if forced_kind:
         return next((h for h in HANDLERS if h.kind == forced_kind), None)
     found = next((h for h in HANDLERS if h.matches(data)), None)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from linter.formats.kubesched import codes as c
+from linter.formats.kubesched.builds import VANILLA, Build
 from linter.formats.kubesched.defaults import Profile, build_globals, build_profiles
 from linter.formats.kubesched.framework import Built, build, score_plugins
 from linter.formats.kubesched.issues import Issue
@@ -37,23 +38,23 @@ class Analysis:
         return self.decoded is not None and not any(i.stage != "lint" for i in self.issues)
 
 
-def analyze(doc: Document) -> Analysis:
+def analyze(doc: Document, binary: Build = VANILLA) -> Analysis:
     result = Analysis()
-    meta = type_meta_issues(doc)
+    meta = type_meta_issues(doc, binary.args_kinds)
     if meta:
         result.issues = meta
         return result
-    decoded, typed, issues = decode_stage(doc, doc.data)
+    decoded, typed, issues = decode_stage(doc, doc.data, binary)
     result.issues += issues
     if decoded is None:
         return result
     result.decoded = decoded
-    profiles = build_profiles(decoded, typed)
+    profiles = build_profiles(decoded, typed, binary)
     result.profiles = profiles
     result.issues += validate_stage(validate_config(decoded, build_globals(decoded), profiles))
     init_issues: list[Issue] = []
     for profile in profiles:
-        built = build(profile)
+        built = build(profile, binary)
         result.built.append(built)
         if built.error is not None:
             init_issues += _init_issues(built, profile)
@@ -62,9 +63,9 @@ def analyze(doc: Document) -> Analysis:
     result.issues += init_issues
     result.issues = _drop_echoes(result.issues)
     for profile, built in zip(profiles, result.built, strict=True):
-        result.issues += lint_profile(profile, built)
+        result.issues += lint_profile(profile, built, binary)
     if result.accepted:
-        result.model = _model(profiles, result.built, typed)
+        result.model = _model(profiles, result.built, typed, binary)
     return result
 
 
@@ -102,7 +103,7 @@ def _init_issues(built: Built, profile: Profile) -> list[Issue]:
             for fe, ptr in zip(error.field_errors, error.pointers, strict=True)]
 
 
-def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any]) -> KubeSchedulerModel:
+def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any], binary: Build) -> KubeSchedulerModel:
     out: list[ModelProfile] = []
     for profile, b in zip(profiles, built, strict=True):
         weights = score_plugins(b)
@@ -121,5 +122,6 @@ def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any
             filter_plugins=tuple(b.points.get("filter", [])),
             post_filter_plugins=tuple(b.points.get("postFilter", [])),
             preemption=PreemptionArgs.from_args(user_args("DefaultPreemption")),
+            out_of_tree_score_plugins=tuple(n for n in weights if binary.is_out_of_tree(n)),
         ))
     return KubeSchedulerModel(profiles=tuple(out))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,7 @@ from linter.goint import int_bounds
 from linter.source import Pointer
 
 _FLOAT32_MAX = 3.4028234663852886e38
+_FLOAT64_MAX = 1.7976931348623157e308
 _FIND_KIND = ('struct { APIVersion string "json:\\"apiVersion,omitempty\\""; '
               'Kind string "json:\\"kind,omitempty\\"" }')
 
@@ -149,7 +151,7 @@ class _Decoder:
         literal = json_number(value)
         if t.kind == "float":
             number = float(literal)
-            if abs(number) > _FLOAT32_MAX:
+            if abs(number) > (_FLOAT32_MAX if t.bits == 32 else _FLOAT64_MAX):
                 self.type_error(f"number {literal}", t, struct, fields, rel)
                 return None
             return number
@@ -206,17 +208,21 @@ def find_kind_error(data: Any) -> tuple[str, str | None] | None:
     return None
 
 
-def decode_args(name: str, raw: Any, base: Pointer) -> tuple[dict[str, Any] | None, DecodeError | None,
-                                                                 list[DecodeError]]:
-    """Decode one plugin's args as ``<name>Args``: (typed args, fatal error, strict errors)."""
-    t = ARGS_TYPES[name]
+def decode_args(name: str, raw: Any, base: Pointer, types: Mapping[str, GoType] | None = None,
+                kinds: frozenset[str] | None = None) -> tuple[dict[str, Any] | None, DecodeError | None,
+                                                              list[DecodeError]]:
+    """Decode one plugin's args as ``<name>Args``: (typed args, fatal error, strict errors).
+
+    ``types``/``kinds``: the args types and kinds the scheduler's scheme knows (default: in-tree).
+    """
+    t = (types or ARGS_TYPES)[name]
     if raw is None:
         return {}, None, []
     meta_error = find_kind_error(raw)
     if meta_error is not None:
         text, key = meta_error
         return None, DecodeError(text, base if key is None else (*base, key), kind="args-kind"), []
-    kind_error = args_kind_error(name, raw.get("apiVersion") or "", raw.get("kind") or "")
+    kind_error = args_kind_error(name, raw.get("apiVersion") or "", raw.get("kind") or "", kinds)
     if kind_error is not None:
         return None, DecodeError(kind_error, base, kind="args-kind"), []
     decoder = _Decoder(base)
@@ -228,7 +234,7 @@ GROUP = "kubescheduler.config.k8s.io"
 ARGS_KINDS = {f"{n}Args" for n in ARGS_TYPES}
 
 
-def args_kind_error(name: str, api_version: str, kind: str) -> str | None:
+def args_kind_error(name: str, api_version: str, kind: str, kinds: frozenset[str] | None = None) -> str | None:
     """The error for args whose own apiVersion/kind does not decode to ``<name>Args``."""
     want = f"{name}Args"
     group, _, version = api_version.rpartition("/") if "/" in api_version else ("", "", api_version)
@@ -240,7 +246,7 @@ def args_kind_error(name: str, api_version: str, kind: str) -> str | None:
     elif not version and group == GROUP:
         version = "v1"
     gv = f"{group}/{version}" if group else version
-    if gv != f"{GROUP}/v1" or kind not in ARGS_KINDS | {"KubeSchedulerConfiguration"}:
+    if gv != f"{GROUP}/v1" or kind not in (kinds or ARGS_KINDS) | {"KubeSchedulerConfiguration"}:
         return f"no kind {go_quote(kind)} is registered for version {go_quote(gv)} {SCHEME}"
     if kind != want:
         return f"args for plugin {name} were not of type {want}.{GROUP}, got {kind}.{GROUP}"

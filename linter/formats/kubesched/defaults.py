@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from linter.formats.kubesched.builds import VANILLA, Build
+from linter.formats.kubesched.outoftree_args.defaults import default_args as out_of_tree_defaults
 from linter.formats.kubesched.registry import DEFAULT_MULTI_POINT
 from linter.formats.kubesched.types import ARGS_TYPES, EXTENSION_POINTS
 from linter.source import Pointer
@@ -97,7 +99,8 @@ def enabled_names(plugins: dict[str, PluginSet]) -> list[str]:
     return sorted({p.name for s in plugins.values() for p in s.enabled})
 
 
-def build_profiles(config: dict[str, Any], typed_args: dict[Pointer, dict[str, Any]]) -> list[Profile]:
+def build_profiles(config: dict[str, Any], typed_args: dict[Pointer, dict[str, Any]],
+                   build: Build = VANILLA) -> list[Profile]:
     written = config.get("profiles") or []
     raw_profiles: list[tuple[Pointer, dict[str, Any]]] = [(("profiles", i), p) for i, p in enumerate(written)]
     if not raw_profiles:
@@ -115,8 +118,11 @@ def build_profiles(config: dict[str, Any], typed_args: dict[Pointer, dict[str, A
         for j, entry in enumerate(raw.get("pluginConfig") or []):
             cp = (*pointer, "pluginConfig", j)
             cname = entry.get("name", "")
-            typed = cname in ARGS_TYPES
-            args = default_args(cname, typed_args.get(cp, {})) if typed else None
+            typed = cname in build.args_types
+            args = None
+            if typed:  # out-of-tree args are defaulted by their own project's SetDefaults
+                given = typed_args.get(cp, {})
+                args = default_args(cname, given) if cname in ARGS_TYPES else out_of_tree_defaults(cname, given)
             configs.append(ConfigEntry(cname, args, entry.get("args"), cp, typed))
         have = {c.name for c in configs}
         for cname in enabled_names(merged):

@@ -10,12 +10,15 @@ Each failure is reported with the full ``initializing profiles: ...`` prefix.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from linter.formats.kubesched import codes as c
 from linter.formats.kubesched.argsvalid import validate_fit
 from linter.formats.kubesched.defaults import PluginRef, Profile
-from linter.formats.kubesched.registry import EXTENSION_ORDER, PLUGINS, UNMODELLED_POINTS
+from linter.formats.kubesched.builds import VANILLA, Build
+from linter.formats.kubesched.outoftree_args.construct import construct
+from linter.formats.kubesched.registry import EXTENSION_ORDER, UNMODELLED_POINTS
 from linter.gofmt import FieldError, aggregate
 from linter.goint import INT64_MAX, wrap_int64
 from linter.source import Pointer
@@ -47,13 +50,14 @@ def prefix(profile: Profile) -> str:
     return f"initializing profiles: creating profile for scheduler name {profile.shown_name}: "
 
 
-def _implements(name: str, point: str) -> bool | None:
-    points = PLUGINS.get(name)
+def _implements(name: str, point: str, plugins: Mapping[str, frozenset[str] | None]) -> bool | None:
+    points = plugins.get(name)
     return None if points is None or point in UNMODELLED_POINTS else point in points
 
 
-def build(profile: Profile) -> Built:
+def build(profile: Profile, binary: Build = VANILLA) -> Built:
     built = Built()
+    registered = binary.plugins
     plugins = profile.plugins
     built.needed = {p.name for s in plugins.values() for p in s.enabled}
     head = prefix(profile)
@@ -67,10 +71,13 @@ def build(profile: Profile) -> Built:
                                     tuple(fe for fe, _ in errors),
                                     tuple((*base, "args", *rel) for _, rel in errors))
             return built
+    built.error = _construct_out_of_tree(profile, binary, built.needed, head)
+    if built.error is not None:
+        return built
     for point, iface in EXTENSION_ORDER:
         names: list[str] = []
         for ref in plugins[point].enabled:
-            error = _point_error(ref, point, iface, names)
+            error = _point_error(ref, point, iface, names, binary)
             if error:
                 built.error = InitError(_code(error), head + error, ref.pointer or profile.pointer)
                 return built
@@ -87,11 +94,11 @@ def build(profile: Profile) -> Built:
             override: list[str] = []
             expanded: list[str] = []
             for ref in multi:
-                if ref.name not in PLUGINS:
-                    built.error = InitError(c.UNKNOWN_PLUGIN, f'{head}{iface} "{ref.name}" does not exist',
-                                            ref.pointer or profile.pointer)
+                if ref.name not in registered:
+                    built.error = InitError(c.UNKNOWN_PLUGIN, f'{head}{iface} "{ref.name}" does not exist'
+                                            + binary.did_you_mean(ref.name), ref.pointer or profile.pointer)
                     return built
-                if not _implements(ref.name, point) or ref.name in disabled:
+                if not _implements(ref.name, point, registered) or ref.name in disabled:
                     continue
                 if ref.name in explicit:
                     override.append(ref.name)
@@ -114,29 +121,51 @@ def build(profile: Profile) -> Built:
         built.error = InitError(c.PROFILE_PLUGINS, f"{head}at least one bind plugin is needed for profile with "
                                 f'scheduler name "{name}"', (*profile.pointer, "plugins"))
         return built
-    built.error = _score_weights(built, plugins["score"].enabled + multi, head, profile.pointer)
+    built.error = _score_weights(built, plugins["score"].enabled + multi, head, profile.pointer, registered)
     return built
 
 
+def _construct_out_of_tree(profile: Profile, binary: Build, needed: set[str], head: str) -> InitError | None:
+    """What the out-of-tree plugins' ``New()`` reject. The framework builds plugins in Go map order
+    (random), so when several fail the scheduler names one of them; this reports the first by name."""
+    for name in sorted(n for n in needed if binary.is_out_of_tree(n) and n not in binary.declared):
+        cfg = next((x for x in profile.configs if x.name == name), None)
+        args = cfg.args if cfg is not None and cfg.typed else None
+        error = construct(name, args)
+        if error is not None:
+            pointer = cfg.pointer if cfg is not None and cfg.pointer is not None else _enabled_at(profile, name)
+            return InitError(c.OUT_OF_TREE_ARGS, f'{head}initializing plugin "{name}": {error}', pointer)
+    return None
+
+
+def _enabled_at(profile: Profile, name: str) -> Pointer:
+    for point in profile.written_plugins.values():
+        for ref in point.enabled:
+            if ref.name == name and ref.pointer is not None:
+                return (*ref.pointer, "name")
+    return profile.pointer
+
+
 def _code(error: str) -> str:
-    return c.UNKNOWN_PLUGIN if error.endswith("does not exist") else c.EXTENSION_MISMATCH
+    return c.UNKNOWN_PLUGIN if "does not exist" in error else c.EXTENSION_MISMATCH
 
 
-def _point_error(ref: PluginRef, point: str, iface: str, names: list[str]) -> str:
-    if ref.name not in PLUGINS:
-        return f'{iface} "{ref.name}" does not exist'
-    if _implements(ref.name, point) is False:
+def _point_error(ref: PluginRef, point: str, iface: str, names: list[str], binary: Build) -> str:
+    if ref.name not in binary.plugins:
+        return f'{iface} "{ref.name}" does not exist' + binary.did_you_mean(ref.name)
+    if _implements(ref.name, point, binary.plugins) is False:
         return f'plugin "{ref.name}" does not extend {iface} plugin'
     if ref.name in names:
         return f'plugin "{ref.name}" already registered as "{iface}"'
     return ""
 
 
-def _score_weights(built: Built, refs: list[PluginRef], head: str, pointer: Pointer) -> InitError | None:
+def _score_weights(built: Built, refs: list[PluginRef], head: str, pointer: Pointer,
+                   registered: Mapping[str, frozenset[str] | None]) -> InitError | None:
     total = 0
     cause: Pointer | None = None  # the first negative weight: it is what makes later plugins "overflow"
     for ref in refs:
-        if not _implements(ref.name, "score") or ref.name in built.score_weights:
+        if not _implements(ref.name, "score", registered) or ref.name in built.score_weights:
             continue
         weight = ref.weight or 1
         built.score_weights[ref.name] = weight

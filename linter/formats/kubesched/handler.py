@@ -12,6 +12,7 @@ from typing import Any
 
 from linter.formats.kubesched import codes
 from linter.formats.kubesched.analysis import Analysis, analyze
+from linter.formats.kubesched.builds import VANILLA, Build
 from linter.formats.kubesched.issues import Issue
 from linter.formats.kubesched.versions import GROUP_PREFIXES, KIND
 from linter.model import SchedulerModel
@@ -35,7 +36,12 @@ class KubeSchedulerContext:
 
 
 class KubeSchedulerHandler:
+    """Judges documents for one scheduler ``build`` (plain kube-scheduler 1.36 by default)."""
+
     kind = "kube-scheduler"
+
+    def __init__(self, build: Build = VANILLA) -> None:
+        self.build = build
 
     def matches(self, data: Any) -> bool:
         if not isinstance(data, dict):
@@ -46,7 +52,7 @@ class KubeSchedulerHandler:
         return kind == KIND
 
     def analyze(self, document: Document) -> KubeSchedulerContext:
-        result = analyze(document)
+        result = analyze(document, self.build)
         ctx = KubeSchedulerContext(document, result, result.model)
         # The schema is a strict subset of the scheduler's own checks (the tests hold it to never
         # rejecting a file the scheduler accepts), so a file with no issue cannot fail it: skip the

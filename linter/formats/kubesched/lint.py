@@ -13,13 +13,14 @@ from linter.formats.kubesched.argsvalid import validate_fit
 from linter.formats.kubesched.defaults import Profile
 from linter.formats.kubesched.framework import Built
 from linter.formats.kubesched.issues import Issue
-from linter.formats.kubesched.registry import DEFAULT_MULTI_POINT, LEGACY_SCORE_PLUGINS, PLUGINS, REMOVED_PLUGINS_V1
+from linter.formats.kubesched.builds import VANILLA, Build
+from linter.formats.kubesched.registry import DEFAULT_MULTI_POINT, LEGACY_SCORE_PLUGINS, REMOVED_PLUGINS_V1
 
 _POLICY = "binpack-guard policy: weights are never negative"
 _DEFAULT_WEIGHTS = {name: weight for name, weight in DEFAULT_MULTI_POINT if weight is not None}
 
 
-def lint_profile(p: Profile, built: Built | None) -> list[Issue]:
+def lint_profile(p: Profile, built: Built | None, binary: Build = VANILLA) -> list[Issue]:
     out: list[Issue] = []
     who = f"profile {p.shown_name!r}" if p.shown_name else f"profiles[{p.index}]"
     needed = built.needed if built is not None else {r.name for s in p.plugins.values() for r in s.enabled}
@@ -46,7 +47,7 @@ def lint_profile(p: Profile, built: Built | None) -> list[Issue]:
             out += _fit_args(p, cfg.args or {}, cfg.pointer, "NodeResourcesFit" in needed, who)
         elif cfg.name == "NodeResourcesBalancedAllocation":
             out += _zero_weights(cfg.raw, cfg.pointer, ("resources",))
-        if cfg.name in needed and cfg.name in PLUGINS and not cfg.typed:
+        if cfg.name in needed and cfg.name in binary.plugins and cfg.name not in binary.declared and not cfg.typed:
             out.append(Issue(c.UNUSED_CONFIG, "lint", f"pluginConfig {cfg.name!r}: the plugin has no args kind, so "
                              f"kube-scheduler hands these args to it unread and the plugin ignores them", name_ptr))
             continue
@@ -54,8 +55,9 @@ def lint_profile(p: Profile, built: Built | None) -> list[Issue]:
             continue
         if cfg.name == "NodeResourcesFitArgs":
             continue
-        if cfg.name not in PLUGINS:
-            text = f"pluginConfig {cfg.name!r}: kube-scheduler 1.36 has no plugin of that name and ignores these args"
+        if cfg.name not in binary.plugins:
+            text = (f"pluginConfig {cfg.name!r}: {binary.label} has no plugin of that name and ignores these "
+                    f"args{binary.did_you_mean(cfg.name)}")
             if cfg.name in LEGACY_SCORE_PLUGINS:
                 text += (f" (folded into NodeResourcesFit in v1beta2: use its scoringStrategy.type "
                          f"{LEGACY_SCORE_PLUGINS[cfg.name]})")

@@ -13,7 +13,8 @@ from typing import Any
 from linter.formats.kubesched import codes as c
 from linter.formats.kubesched.decode import DecodeError, decode_args, decode_object
 from linter.formats.kubesched.issues import Issue
-from linter.formats.kubesched.types import ARGS_TYPES, CONFIGURATION
+from linter.formats.kubesched.builds import VANILLA, Build
+from linter.formats.kubesched.types import CONFIGURATION
 from linter.formats.kubesched.validate import Found
 from linter.gofmt import aggregate, go_quote
 from linter.source import Document, Pointer
@@ -28,7 +29,7 @@ def _with_full(issues: list[Issue], full: str) -> list[Issue]:
     return issues
 
 
-def decode_stage(doc: Document, data: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[Pointer, Any],
+def decode_stage(doc: Document, data: dict[str, Any], build: Build = VANILLA) -> tuple[dict[str, Any] | None, dict[Pointer, Any],
                                                                 list[Issue]]:
     """Strict decode of the whole object and its typed args: (decoded, typed args, issues).
 
@@ -56,11 +57,11 @@ def decode_stage(doc: Document, data: dict[str, Any]) -> tuple[dict[str, Any] | 
     for i, profile in enumerate(decoded.get("profiles") or []):
         for j, entry in enumerate(profile.get("pluginConfig") or []):
             name = entry.get("name", "")
-            if name not in ARGS_TYPES:
+            if name not in build.args_types:
                 continue
             base: Pointer = ("profiles", i, "pluginConfig", j, "args")
             head = f"decoding .profiles[{i}].pluginConfig[{j}]: "
-            args, fatal, strict = decode_args(name, entry.get("args"), base)
+            args, fatal, strict = decode_args(name, entry.get("args"), base, build.args_types, build.args_kinds)
             if fatal is not None:
                 if fatal.kind == "args-kind" and fatal.text.startswith("args for plugin"):
                     text = head + fatal.text

@@ -20,7 +20,7 @@ from linter.source import Document
 KIND = "KubeSchedulerConfiguration"
 
 
-def type_meta_issues(doc: Document) -> list[Issue]:
+def type_meta_issues(doc: Document, args_kinds: frozenset[str] = ARGS_KINDS) -> list[Issue]:
     """Problems with apiVersion/kind; an empty list means the document decodes as v1."""
     data = doc.data
     meta_error = find_kind_error(data)
@@ -42,7 +42,7 @@ def type_meta_issues(doc: Document) -> list[Issue]:
     gv = f"{group}/{version}" if group else version
     if gv == V1 and kind == KIND:
         return []
-    if gv == V1 and kind in ARGS_KINDS:
+    if gv == V1 and kind in args_kinds:
         text = f"couldn't decode as KubeSchedulerConfiguration, got {V1}, Kind={kind}: "
         return [Issue(c.UNKNOWN_VERSION, "decode", text, ("kind",))]
     text = f"no kind {go_quote(kind)} is registered for version {go_quote(gv)} {SCHEME}"
