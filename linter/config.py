@@ -9,6 +9,9 @@ without the table is passed over). Keys::
     enable: [BPL301]            # wins over disable for the same rule
     severity: {BPL201: error}   # report a rule with another severity (error | warning)
     strict: true                # warnings fail the run too
+    scheduler: scheduler-plugins   # the build kube-scheduler configs are for (default kube-scheduler)
+    plugins:                    # plugins your own scheduler build registers on top of it
+    - {name: MyPlugin, extensionPoints: [filter, score]}
 
 Unknown keys, unknown codes and wrong types are errors, so a typo cannot silently switch a
 check off.
@@ -23,12 +26,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linter.findings import Severity
+from linter.settings import PLUGIN_EXTENSION_POINTS, SCHEDULERS, CustomPlugins
 from linter.textfile import TextFileError, read_text
 
 YAML_NAMES = (".binpack-lint.yaml", ".binpack-lint.yml")
 PYPROJECT = "pyproject.toml"
 TOOL_TABLE = "binpack-lint"
-KEYS = ("disable", "enable", "severity", "strict")
+KEYS = ("disable", "enable", "severity", "strict", "scheduler", "plugins")
 _SELECTOR = re.compile(r"^(ALL|BPL\d{0,3})$")
 
 
@@ -49,6 +53,8 @@ class ProjectConfig:
     enable: frozenset[str] = frozenset()
     severity: Mapping[str, Severity] = field(default_factory=dict)
     strict: bool = False
+    scheduler: str | None = None  # None: not set in the file
+    plugins: CustomPlugins = ()
 
 
 def normalize_selector(selector: str) -> str:
@@ -197,4 +203,36 @@ def _validate(data: dict[str, Any], path: str, line_of: LineOf) -> ProjectConfig
     strict = data.get("strict", False)
     if not isinstance(strict, bool):
         raise fail("'strict' must be true or false", "strict")
-    return ProjectConfig(path, selections["disable"], selections["enable"], overrides, strict)
+    scheduler = data.get("scheduler")
+    if scheduler is not None and scheduler not in SCHEDULERS:
+        raise fail(f"'scheduler' must be one of: {', '.join(SCHEDULERS)} (got {scheduler!r})", "scheduler")
+    return ProjectConfig(path, selections["disable"], selections["enable"], overrides, strict, scheduler,
+                         _plugins(data.get("plugins", []), fail))
+
+
+def _plugins(value: Any, fail: Callable[..., ConfigError]) -> CustomPlugins:
+    """``plugins: [{name: X, extensionPoints: [filter, score]}]``: names unique, points known."""
+    if not isinstance(value, list):
+        raise fail("'plugins' must be a list of {name, extensionPoints} mappings", "plugins")
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for i, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise fail(f"plugins[{i}] must be a mapping with 'name' and 'extensionPoints'", "plugins", i)
+        unknown = [k for k in item if k not in ("name", "extensionPoints")]
+        if unknown:
+            raise fail(f"plugins[{i}]: unknown key {unknown[0]!r} (expected name, extensionPoints)", "plugins", i,
+                       unknown[0])
+        name = item.get("name")
+        if not isinstance(name, str) or not name:
+            raise fail(f"plugins[{i}].name must be a non-empty string", "plugins", i)
+        if name in (n for n, _ in out):
+            raise fail(f"plugins[{i}].name: {name!r} is declared twice", "plugins", i, "name")
+        points = item.get("extensionPoints")
+        if not isinstance(points, list) or not points:
+            raise fail(f"plugins[{i}].extensionPoints must be a non-empty list of extension points", "plugins", i)
+        for j, point in enumerate(points):
+            if point not in PLUGIN_EXTENSION_POINTS:
+                raise fail(f"plugins[{i}].extensionPoints[{j}]: {point!r} is not an extension point (expected one "
+                           f"of: {', '.join(PLUGIN_EXTENSION_POINTS)})", "plugins", i, "extensionPoints", j)
+        out.append((name, tuple(dict.fromkeys(points))))
+    return tuple(out)

@@ -43,6 +43,8 @@ SERVE_FLAGS: tuple[tuple[str, str, Callable[[str], Any], str], ...] = (
     ("--kubeconfig", "kubeconfig", str, "kubeconfig file (default: in-cluster, then $KUBECONFIG)"),
     ("--scheduler-config", "scheduler_config", str, "KubeSchedulerConfiguration file to score with"),
     ("--volcano-config", "volcano_config", str, "Volcano scheduler config file to score with"),
+    ("--scheduler-build", "scheduler_build", str,
+     "build --scheduler-config is for: kube-scheduler (default) or scheduler-plugins"),
     ("--volcano-scheduler-name", "volcano_scheduler_name", str, "schedulerName of Volcano pods (default volcano)"),
     ("--top", "top", int, "how many best nodes to report per pod (default 10)"),
     ("--workers", "workers", int, "gunicorn worker processes"),
@@ -130,7 +132,7 @@ def check_serve(settings: Settings) -> str | None:
                 return str(exc)
         else:
             load_client_configuration(settings.kubeconfig)
-        SchedulerModels(settings.scheduler_config, settings.volcano_config).current()
+        SchedulerModels(settings.scheduler_config, settings.volcano_config, settings.scheduler_build).current()
     except (TLSConfigError, ClientConfigError, ModelLoadError) as exc:
         return str(exc)
     return None

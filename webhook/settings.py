@@ -46,6 +46,7 @@ class Settings:
     scheduler_config: str | None = None
     volcano_config: str | None = None
     volcano_scheduler_name: str = "volcano"
+    scheduler_build: str = "kube-scheduler"  # the build --scheduler-config is written for (binpack-lint --scheduler)
     top: int = 10
     workers: int = 2
     threads: int = 4
@@ -66,6 +67,9 @@ class Settings:
             raise SettingsError(f"{env_name('benchmark_routes')}: must be true or false, got {self.benchmark_routes!r}")
         if self.client_cert_required and not self.client_ca_file:
             raise SettingsError(f"{env_name('client_cert_required')}: needs {env_name('client_ca_file')}")
+        if self.scheduler_build not in ("kube-scheduler", "scheduler-plugins"):
+            raise SettingsError(f"{env_name('scheduler_build')}: must be kube-scheduler or scheduler-plugins, "
+                                f"got {self.scheduler_build!r}")
         if not self.volcano_scheduler_name:
             raise SettingsError(f"{env_name('volcano_scheduler_name')}: must not be empty")
 

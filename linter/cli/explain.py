@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
+from linter.cli.lint import add_scheduler_option
+
 NAME = "explain"
 HELP = "explain how the scheduler scores a pending pod on each node"
 
@@ -30,6 +32,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    "Nodes, Pods, PriorityClasses, PodDisruptionBudgets); the last two feed the preemption section")
     p.add_argument("--pod", metavar="POD", required=True, help="the pending Pod (YAML or JSON)")
     p.add_argument("--profile", metavar="NAME", help="scheduler profile (default: the pod's schedulerName)")
+    add_scheduler_option(p)
+    p.add_argument("--project-config", metavar="FILE", dest="project_config",
+                   help="project config to read 'scheduler' and 'plugins' from (default: searched for as lint does)")
     p.add_argument("-f", "--format", choices=("text", "json"), default="text")
     p.add_argument("--plot", action="store_true",
                    help="draw the strategy's score line with the nodes marked; when the pod fits nowhere, also "
@@ -38,6 +43,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from linter.cli.lint import project_config, scheduler_settings
     from linter.explain.command import run as explain  # here, not at the top: it loads the scoring model
 
+    project = project_config(options.project_config, disabled=False)
+    options.build = scheduler_settings(project, options.scheduler)
     return explain(options, out, err)

@@ -20,7 +20,7 @@ from linter.config import ConfigError, ProjectConfig, discover, load, normalize_
 from linter.filecodes import EMPTY_FILE, INTERNAL_ERROR, UNREADABLE_FILE, UNRECOGNIZED_DOCUMENT
 from linter.findings import Finding, Severity
 from linter.reporters import FORMAT_CHOICES, RunInfo, RunSummary, create, resolve_format
-from linter.settings import KINDS, LintSettings
+from linter.settings import KINDS, SCHEDULERS, LintSettings
 
 NAME = "lint"
 HELP = "lint files and directories (the default sub-command)"
@@ -39,6 +39,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("-f", "--format", default="auto", choices=FORMAT_CHOICES,
                         help="output format (default: auto = github under GitHub Actions, else text)")
     parser.add_argument("--kind", choices=KINDS, help="treat every document as this format instead of detecting it")
+    add_scheduler_option(parser)
     parser.add_argument("--disable", action="append", default=[], metavar="CODES",
                         help="comma-separated rule codes or prefixes to turn off (repeatable)")
     parser.add_argument("--enable", action="append", default=[], metavar="CODES",
@@ -61,7 +62,7 @@ def run(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError("no PATH given (use '-' for standard input; see --help)")
     if options.config and options.no_config:
         raise UsageError("--config and --no-config cannot be used together")
-    project = _project_config(options.config, options.no_config)
+    project = project_config(options.config, options.no_config)
     settings = build_settings(project, options)
     stdin_text, stdin_findings = _read_stdin() if "-" in options.paths else (None, [])
     run = lint_paths(options.paths, settings, stdin_text)
@@ -91,7 +92,8 @@ def exit_code(findings: Sequence[Finding], *, strict: bool) -> int:
     return EXIT_CLEAN
 
 
-def _project_config(explicit: str | None, disabled: bool) -> ProjectConfig:
+def project_config(explicit: str | None, disabled: bool) -> ProjectConfig:
+    """The project config named, else the one found from the working directory, else none."""
     if disabled:
         return ProjectConfig()
     if explicit:
@@ -125,7 +127,28 @@ def build_settings(project: ProjectConfig, options: argparse.Namespace) -> LintS
         enabled=(project.enable - cli_disable) | cli_enable,
         severity_overrides=dict(project.severity),
         strict=bool(options.strict) or project.strict,
+        **scheduler_settings(project, options.scheduler),
     )
+
+
+def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--scheduler", choices=SCHEDULERS, default=None,
+                        help="the scheduler build kube-scheduler configs are for: kube-scheduler (1.36, the default) "
+                        "or scheduler-plugins (kubernetes-sigs/scheduler-plugins); overrides 'scheduler' in the "
+                        "project config, whose 'plugins' list adds your own build's plugins")
+
+
+def scheduler_settings(project: ProjectConfig, option: str | None) -> dict[str, Any]:
+    """``scheduler``/``custom_plugins`` for LintSettings; a declared plugin the build already has is an error."""
+    from linter.formats.kubesched.builds import resolve
+
+    scheduler = option or project.scheduler or "kube-scheduler"
+    taken = resolve(scheduler).plugins
+    for name, _ in project.plugins:
+        if name in taken:
+            raise ConfigError(f"plugins: {name!r} is already registered by {scheduler} (a build cannot register "
+                              f"a plugin name twice)", project.path)
+    return {"scheduler": scheduler, "custom_plugins": project.plugins}
 
 
 def _read_stdin() -> tuple[str | None, list[Finding]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TextIO
+from typing import Any, TextIO
 
 from linter.findings import Severity
 from linter.model import SchedulerModel, default_kube_scheduler_model
@@ -26,7 +26,7 @@ __all__ = ["run"]
 EXIT_OK, EXIT_INVALID_CONFIG, EXIT_BAD_INPUT = 0, 1, 2
 
 
-def _load_model(path: str, err: TextIO) -> SchedulerModel | None:
+def _load_model(path: str, err: TextIO, build: dict[str, Any]) -> SchedulerModel | None:
     text = read_text(path, "SCHED")
     # The engine pulls in every rule: load it only when a config is given.
     from linter.engine import load_scheduler_model
@@ -35,7 +35,7 @@ def _load_model(path: str, err: TextIO) -> SchedulerModel | None:
 
     # Explaining an old Policy is the point of the legacy engine: "the Policy API is gone" stays
     # on stderr as a warning instead of blocking the explanation.
-    settings = LintSettings(severity_overrides={POLICY_REMOVED: Severity.WARNING})
+    settings = LintSettings(severity_overrides={POLICY_REMOVED: Severity.WARNING}, **build)
     model, findings = load_scheduler_model(text, path, settings)
     for f in findings:
         err.write(f.as_text() + "\n")
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Score ``args.pod`` on ``args.cluster`` under ``args.config``; writes the explanation to ``out``."""
     try:
         if args.config:
-            model = _load_model(args.config, err)
+            model = _load_model(args.config, err, getattr(args, "build", {}))
             if model is None:
                 return EXIT_INVALID_CONFIG
         else:

@@ -119,6 +119,8 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         "pluginWeight": profile.fit_weight,
         "shape": [{"utilization": p.utilization, "score": p.score} for p in shape] if shape else None,
         "podRequest": fit_request,
+        # scores of the build's out-of-tree plugins are not modelled: named here, never in "total"
+        "notModelledScorePlugins": [{"name": n, "weight": w} for n, w in profile.unmodelled_scores.items()],
         "nodes": _sorted(out, "total"),
         "preemption": _preemption(pod, profile, cluster),
     }

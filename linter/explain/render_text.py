@@ -116,6 +116,9 @@ def render_text(doc: Json) -> str:
         lines.append(f"  shape {pts}{scale}")
     if doc.get("binpackEntries", 0) > 1:
         lines.append(f"  note: {doc['binpackEntries']} binpack entries; the first is explained, each adds its score")
+    if doc.get("notModelledScorePlugins"):
+        names = ", ".join(f"{p['name']} (weight {p['weight']})" for p in doc["notModelledScorePlugins"])
+        lines.append(f"  not modelled, left out of every total: the scores of {names}")
     request = ", ".join(f"{n} {format_amount(n, v, volcano=engine == 'volcano-binpack')}"
                         for n, v in doc["podRequest"].items())
     lines.append(f"  pod request as the scorer sees it: {request}")

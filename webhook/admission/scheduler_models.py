@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from linter.engine import load_scheduler_model
 from linter.findings import Severity
 from linter.model import KubeSchedulerModel, SchedulerModel, VolcanoModel, default_kube_scheduler_model
+from linter.settings import LintSettings
 from linter.textfile import TextFileError, decode, read_bytes
 
 log = logging.getLogger(__name__)
@@ -43,15 +44,17 @@ class _Watched:
 class SchedulerModels:
     """Thread-safe holder of the current (kube-scheduler model, Volcano model or None)."""
 
-    def __init__(self, scheduler_config: str | None = None, volcano_config: str | None = None) -> None:
+    def __init__(self, scheduler_config: str | None = None, volcano_config: str | None = None,
+                 scheduler_build: str = "kube-scheduler") -> None:
         self._lock = threading.Lock()
+        self._build = scheduler_build
         self._kube_default = default_kube_scheduler_model()
         self._kube = _Watched(scheduler_config, KubeSchedulerModel) if scheduler_config else None
         self._volcano = _Watched(volcano_config, VolcanoModel) if volcano_config else None
         self._static: tuple[KubeSchedulerModel, VolcanoModel | None] | None = None
         for watched in (self._kube, self._volcano):
             if watched is not None:
-                _refresh(watched, initial=True)
+                _refresh(watched, initial=True, build=scheduler_build)
 
     @classmethod
     def static(cls, kube: KubeSchedulerModel | None = None, volcano: VolcanoModel | None = None) -> SchedulerModels:
@@ -67,24 +70,25 @@ class SchedulerModels:
             kube: SchedulerModel | None = self._kube_default
             volcano: SchedulerModel | None = None
             if self._kube is not None:
-                _refresh(self._kube, initial=False)
+                _refresh(self._kube, initial=False, build=self._build)
                 kube = self._kube.model
             if self._volcano is not None:
-                _refresh(self._volcano, initial=False)
+                _refresh(self._volcano, initial=False, build=self._build)
                 volcano = self._volcano.model
         assert isinstance(kube, KubeSchedulerModel)
         assert volcano is None or isinstance(volcano, VolcanoModel)
         return kube, volcano
 
 
-def load_model(path: str, want: type[KubeSchedulerModel] | type[VolcanoModel]) -> tuple[SchedulerModel, str]:
-    """Read and load one config file; returns (model, content digest) or raises ModelLoadError."""
+def load_model(path: str, want: type[KubeSchedulerModel] | type[VolcanoModel],
+               build: str = "kube-scheduler") -> tuple[SchedulerModel, str]:
+    """Read and load one config file for the scheduler ``build``; returns (model, digest) or raises ModelLoadError."""
     try:
         raw = read_bytes(path, MAX_CONFIG_BYTES)
         text = decode(raw)
     except TextFileError as exc:
         raise ModelLoadError(f"{path}: {exc.reason}") from None
-    model, findings = load_scheduler_model(text, path)
+    model, findings = load_scheduler_model(text, path, LintSettings(scheduler=build))
     if model is None:
         errors = [f for f in findings if f.severity is Severity.ERROR] or findings
         if not errors:
@@ -106,13 +110,13 @@ def _signature(path: str) -> tuple[int, int, int]:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-def _refresh(watched: _Watched, *, initial: bool) -> None:
+def _refresh(watched: _Watched, *, initial: bool, build: str = "kube-scheduler") -> None:
     signature = _signature(watched.path)
     if not initial and signature == watched.signature:
         return
     watched.signature = signature
     try:
-        model, digest = load_model(watched.path, watched.want)
+        model, digest = load_model(watched.path, watched.want, build)
     except ModelLoadError as exc:
         if initial:
             raise

@@ -34,7 +34,8 @@ def create_app(
     app = Flask("webhook")
     # Werkzeug refuses (413) a body over the limit even before our own bounded read sees it.
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
-    models = scheduler_models or SchedulerModels(settings.scheduler_config, settings.volcano_config)
+    models = scheduler_models or SchedulerModels(settings.scheduler_config, settings.volcano_config,
+                                                     settings.scheduler_build)
     app.extensions[EXTENSION] = Deps(
         settings=settings, view=view, models=models, claim=default_class_claim, metrics=Metrics(view)
     )

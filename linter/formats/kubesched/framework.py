@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from linter.formats.kubesched import codes as c
 from linter.formats.kubesched.argsvalid import validate_fit
-from linter.formats.kubesched.defaults import PluginRef, Profile
 from linter.formats.kubesched.builds import VANILLA, Build
+from linter.formats.kubesched.defaults import PluginRef, Profile
 from linter.formats.kubesched.outoftree_args.construct import construct
 from linter.formats.kubesched.registry import EXTENSION_ORDER, UNMODELLED_POINTS
 from linter.gofmt import FieldError, aggregate

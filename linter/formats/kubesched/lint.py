@@ -10,10 +10,10 @@ from typing import Any
 from linter.findings import Severity
 from linter.formats.kubesched import codes as c
 from linter.formats.kubesched.argsvalid import validate_fit
+from linter.formats.kubesched.builds import VANILLA, Build
 from linter.formats.kubesched.defaults import Profile
 from linter.formats.kubesched.framework import Built
 from linter.formats.kubesched.issues import Issue
-from linter.formats.kubesched.builds import VANILLA, Build
 from linter.formats.kubesched.registry import DEFAULT_MULTI_POINT, LEGACY_SCORE_PLUGINS, REMOVED_PLUGINS_V1
 
 _POLICY = "binpack-guard policy: weights are never negative"

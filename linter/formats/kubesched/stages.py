@@ -11,9 +11,9 @@ from dataclasses import replace
 from typing import Any
 
 from linter.formats.kubesched import codes as c
+from linter.formats.kubesched.builds import VANILLA, Build
 from linter.formats.kubesched.decode import DecodeError, decode_args, decode_object
 from linter.formats.kubesched.issues import Issue
-from linter.formats.kubesched.builds import VANILLA, Build
 from linter.formats.kubesched.types import CONFIGURATION
 from linter.formats.kubesched.validate import Found
 from linter.gofmt import aggregate, go_quote
@@ -29,7 +29,8 @@ def _with_full(issues: list[Issue], full: str) -> list[Issue]:
     return issues
 
 
-def decode_stage(doc: Document, data: dict[str, Any], build: Build = VANILLA) -> tuple[dict[str, Any] | None, dict[Pointer, Any],
+def decode_stage(doc: Document, data: dict[str, Any],
+                 build: Build = VANILLA) -> tuple[dict[str, Any] | None, dict[Pointer, Any],
                                                                 list[Issue]]:
     """Strict decode of the whole object and its typed args: (decoded, typed args, issues).
 

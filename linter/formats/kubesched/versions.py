@@ -7,6 +7,7 @@ removed them; their content is then read for things that have a different v1 spe
 
 from __future__ import annotations
 
+from collections.abc import Set
 from typing import Any
 
 from linter.formats.kubesched import codes as c
@@ -20,7 +21,7 @@ from linter.source import Document
 KIND = "KubeSchedulerConfiguration"
 
 
-def type_meta_issues(doc: Document, args_kinds: frozenset[str] = ARGS_KINDS) -> list[Issue]:
+def type_meta_issues(doc: Document, args_kinds: Set[str] = ARGS_KINDS) -> list[Issue]:
     """Problems with apiVersion/kind; an empty list means the document decodes as v1."""
     data = doc.data
     meta_error = find_kind_error(data)

@@ -98,7 +98,9 @@ def annotation_ops(
     except ValueError as exc:  # e.g. a quantity the scorer cannot read
         reason = f"cannot score this pod: {' '.join(str(exc).split())[:300]}"
         return _unscored(pod, scheduler, reason)
-    return _ops(pod, fit_annotations(pod, scheduler, ranking, settings.top, preemption))
+    chosen = model.profile(profile) if isinstance(model, KubeSchedulerModel) and profile is not None else None
+    not_modelled = chosen.unmodelled_scores if chosen is not None else {}
+    return _ops(pod, fit_annotations(pod, scheduler, ranking, settings.top, preemption, not_modelled))
 
 
 def preemption_summary(fast: FastPreemption) -> dict[str, Any] | None:
@@ -122,15 +124,19 @@ def preemption_summary(fast: FastPreemption) -> dict[str, Any] | None:
 
 def fit_annotations(
     pod: Mapping[str, Any], scheduler: str, ranking: Ranking, requested_top: int,
-    preemption: dict[str, Any] | None = None,
+    preemption: dict[str, Any] | None = None, not_modelled: Mapping[str, int] | None = None,
 ) -> dict[str, str]:
-    """Both annotations, with as many scores as the 256 KiB total-annotations limit allows."""
+    """Both annotations, with as many scores as the 256 KiB total-annotations limit allows.
+
+    ``not_modelled``: out-of-tree score plugins (name -> weight) whose scores the ranking leaves out."""
     room = TOTAL_ANNOTATION_SIZE_LIMIT - _existing_size(pod)
 
     def build(count: int, truncated: bool) -> dict[str, str]:
         prediction = _prediction(scheduler, ranking, requested_top, count, truncated)
         if preemption is not None:
             prediction["preemption"] = preemption
+        if not_modelled:
+            prediction["notModelledScorePlugins"] = dict(not_modelled)
         scores = {node: score for node, score in ranking.scores[:count]}
         return {SCORES_ANNOTATION: _dumps(scores), PREDICTION_ANNOTATION: _dumps(prediction)}
 

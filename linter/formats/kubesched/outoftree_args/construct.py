@@ -76,7 +76,8 @@ def _coscheduling(args: dict[str, Any]) -> str | None:
             errors.append(FieldError("Invalid value", key, value, detail).render())
     pct = args["podGroupRejectPercentage"]
     if not 0 <= pct <= 100:
-        errors.append(FieldError("Invalid value", "podGroupRejectPercentage", pct, "must be between 0 and 100").render())
+        errors.append(FieldError("Invalid value", "podGroupRejectPercentage", pct,
+                                 "must be between 0 and 100").render())
     return aggregate(errors) if errors else None
 
 

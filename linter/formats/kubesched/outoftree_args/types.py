@@ -10,7 +10,7 @@ Quantities (``defaultRequests`` values) are accepted as written: their own synta
 
 from __future__ import annotations
 
-from linter.formats.kubesched.types import BOOL, INT32, INT64, RESOURCE_SPEC, RAW, STRING, STRINGS, TYPE_META, GoType
+from linter.formats.kubesched.types import BOOL, INT32, INT64, RAW, RESOURCE_SPEC, STRING, STRINGS, TYPE_META, GoType
 
 FLOAT64 = GoType("float", "float64", 64)
 
