@@ -4,11 +4,13 @@ Distance is the optimal-string-alignment form of Damerau-Levenshtein (a swap of 
 costs 1, so ``Coschedulign`` is one edit from ``Coscheduling``), compared case-insensitively.
 A name is suggested only when it is at most ``max(1, len // 6)`` edits away (2 for most plugin
 names, and a case-only difference counts as 0), so unrelated custom names get no suggestion.
+Failing that, a name of 8 or more letters that exactly one known name ends with is taken for
+that name without its prefix (``BalancedAllocation`` -> ``NodeResourcesBalancedAllocation``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 
 
 def osa_distance(a: str, b: str) -> int:
@@ -24,7 +26,7 @@ def osa_distance(a: str, b: str) -> int:
     return rows[len(a)][len(b)]
 
 
-def suggest(name: str, known: Iterable[str]) -> str | None:
+def suggest(name: str, known: Collection[str]) -> str | None:
     """The known name closest to ``name`` within the threshold (ties: alphabetical), else None."""
     limit = max(1, len(name) // 6)
     best: tuple[int, str] | None = None
@@ -34,4 +36,7 @@ def suggest(name: str, known: Iterable[str]) -> str | None:
         d = osa_distance(name.lower(), candidate.lower())
         if d <= limit and (best is None or (d, candidate) < best):
             best = (d, candidate)
-    return best[1] if best is not None else None
+    if best is not None:
+        return best[1]
+    longer = [c for c in known if len(name) >= 8 and c.lower().endswith(name.lower())]
+    return longer[0] if len(longer) == 1 else None

@@ -1,0 +1,233 @@
+"""Custom scheduler builds: the scheduler-plugins facts this linter relies on, as table tests.
+
+Each expected text below was read off kubernetes-sigs/scheduler-plugins at master 903da7df
+(``apis/config/v1/defaults.go``, ``apis/config/validation``, each plugin's ``New()``, its
+``scheme_test.go``/``validation_plugingargs_test.go`` cases) and kube-scheduler's framework
+(``initializing plugin "<name>": <error>``, nil args for out-of-tree plugins without pluginConfig).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from linter.engine import lint_text
+from linter.findings import Finding, Severity
+from linter.formats.kubesched.builds import SCHEDULER_PLUGINS, resolve
+from linter.formats.kubesched.builds.suggest import osa_distance, suggest
+from linter.formats.kubesched.outoftree_args.construct import construct
+from linter.formats.kubesched.outoftree_args.defaults import default_args
+from linter.settings import LintSettings
+
+SP = LintSettings(scheduler="scheduler-plugins")
+H = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+PREFIX = "initializing profiles: creating profile for scheduler name default-scheduler: "
+
+
+def _errors(text: str, settings: LintSettings | None = None) -> list[Finding]:
+    return [f for f in lint_text(H + text, "c.yaml", settings) if f.severity is Severity.ERROR]
+
+
+# --- did you mean -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "build", "expected"), [
+    ("NodeResourcesFitt", "kube-scheduler", "NodeResourcesFit"),
+    ("Coschedulign", "scheduler-plugins", "Coscheduling"),
+    ("coscheduling", "scheduler-plugins", "Coscheduling"),
+    ("BalancedAllocation", "kube-scheduler", "NodeResourcesBalancedAllocation"),
+    ("Coschedulign", "kube-scheduler", None),  # plain kube-scheduler does not know Coscheduling
+    ("MyCustomPluginA", "scheduler-plugins", None),
+    ("NodeNumber", "scheduler-plugins", None),
+    ("CrossNodePreemption", "scheduler-plugins", None),  # commented out of the binary's registry
+])
+def test_suggestion(name: str, build: str, expected: str | None) -> None:
+    assert suggest(name, resolve(build).plugins) == expected
+
+
+def test_osa_distance_counts_a_swap_as_one_edit() -> None:
+    assert osa_distance("coschedulign", "coscheduling") == 1
+    assert osa_distance("abc", "abc") == 0
+    assert osa_distance("kitten", "sitting") == 3
+
+
+def test_unknown_plugin_keeps_the_scheduler_text_and_adds_the_suggestion() -> None:
+    errors = _errors("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: NodeResourcesFitt\n")
+    assert [(f.rule, f.line, f.column) for f in errors] == [("BPL151", 7, 9)]
+    assert errors[0].message == (PREFIX + 'ScorePlugin "NodeResourcesFitt" does not exist'
+                                 ' (did you mean "NodeResourcesFit"?)')
+
+
+def test_typo_of_an_out_of_tree_plugin_on_the_scheduler_plugins_build() -> None:
+    errors = _errors("profiles:\n- plugins:\n    queueSort:\n      enabled:\n      - name: Coschedulign\n"
+                     "      disabled:\n      - name: '*'\n", SP)
+    assert [f.rule for f in errors] == ["BPL151"]
+    assert errors[0].message == PREFIX + 'QueueSortPlugin "Coschedulign" does not exist (did you mean "Coscheduling"?)'
+
+
+def test_plain_kube_scheduler_names_the_build_that_has_the_plugin() -> None:
+    errors = _errors("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: TargetLoadPacking\n")
+    assert errors[0].message == (PREFIX + 'ScorePlugin "TargetLoadPacking" does not exist (TargetLoadPacking is a '
+                                 "kubernetes-sigs/scheduler-plugins plugin: lint with --scheduler scheduler-plugins)")
+
+
+def test_no_suggestion_for_an_unrelated_name() -> None:
+    errors = _errors("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: MyCustomPluginA\n", SP)
+    assert errors[0].message == PREFIX + 'ScorePlugin "MyCustomPluginA" does not exist'
+
+
+# --- strict decoding of out-of-tree args (the in-tree decoder, the in-tree wording) ---------
+
+def test_unknown_field_in_coscheduling_args_is_a_strict_decoding_error() -> None:
+    # scheme_test.go: "coscheduling plugin args illegal to get validation error"
+    findings = _errors("profiles:\n- schedulerName: scheduler-plugins\n  pluginConfig:\n  - name: Coscheduling\n"
+                       "    args:\n      kubeConfigPath: /var/run/kubernetes/kube.config\n", SP)
+    assert [(f.rule, f.line) for f in findings] == [("BPL015", 8)]
+    assert findings[0].message == (
+        "strict decoding error: decoding .profiles[0].pluginConfig[0]: strict decoding error: decoding args for "
+        'plugin Coscheduling: strict decoding error: unknown field "kubeConfigPath"')
+
+
+@pytest.mark.parametrize(("args", "text"), [
+    ("permitWaitingTimeSeconds: ten", "json: cannot unmarshal string into Go struct field "
+     "CoschedulingArgs.permitWaitingTimeSeconds of type int64"),
+    ("podGroupRejectPercentage: 3000000000", "json: cannot unmarshal number 3000000000 into Go struct field "
+     "CoschedulingArgs.podGroupRejectPercentage of type int32"),
+])
+def test_wrong_types_in_out_of_tree_args(args: str, text: str) -> None:
+    findings = _errors("profiles:\n- pluginConfig:\n  - name: Coscheduling\n    args:\n      " + args + "\n", SP)
+    assert [f.rule for f in findings] == ["BPL016"]
+    assert findings[0].message.endswith(f"decoding args for plugin Coscheduling: {text}")
+
+
+def test_out_of_tree_args_are_opaque_on_plain_kube_scheduler() -> None:
+    text = "profiles:\n- pluginConfig:\n  - name: Coscheduling\n    args:\n      kubeConfigPath: x\n"
+    assert not _errors(text)  # kube-scheduler keeps them as runtime.Unknown: no decode error
+
+
+def test_trimaran_spec_fields_are_promoted_into_the_args() -> None:
+    findings = _errors("profiles:\n- pluginConfig:\n  - name: TargetLoadPacking\n    args:\n"
+                       "      metricProvider: {type: Prometheus, adress: x}\n", SP)
+    assert [f.rule for f in findings] == ["BPL015"]
+    assert findings[0].message.endswith('unknown field "metricProvider.adress"')
+
+
+def test_peaks_keys_are_the_go_field_names() -> None:
+    # its json tags are malformed, so encoding/json matches the Go field names, case-sensitively
+    ok = "profiles:\n- pluginConfig:\n  - name: Peaks\n    args: {WatcherAddress: 'http://w:2020'}\n"
+    assert not _errors(ok, SP)
+    bad = _errors("profiles:\n- pluginConfig:\n  - name: Peaks\n    args: {watcherAddress: 'http://w:2020'}\n", SP)
+    assert [f.rule for f in bad] == ["BPL015"]
+
+
+# --- defaults (SetDefaults_* then v1 -> internal) ----------------------------------------
+
+@pytest.mark.parametrize(("name", "given", "expected"), [
+    ("Coscheduling", {}, {"permitWaitingTimeSeconds": 60, "podGroupBackoffSeconds": 0, "podGroupRejectPercentage": 10}),
+    ("TopologicalSort", {}, {"namespaces": ["default"]}),
+    ("NetworkOverhead", {"namespaces": ["networkAware"]},
+     {"namespaces": ["networkAware"], "weightsName": "UserDefined", "networkTopologyName": "nt-default"}),
+    ("SySched", {}, {"defaultProfileNamespace": "default", "defaultProfileName": "all-syscalls"}),
+    ("PreemptionToleration", {}, {"minCandidateNodesPercentage": 10, "minCandidateNodesAbsolute": 100}),
+    ("NodeResourcesAllocatable", {}, {"resources": [{"name": "cpu", "weight": 1048576},
+                                                    {"name": "memory", "weight": 1}], "mode": "Least"}),
+])
+def test_defaults(name: str, given: dict[str, Any], expected: dict[str, Any]) -> None:
+    assert default_args(name, given) == expected
+
+
+def test_topology_match_defaults() -> None:
+    got = default_args("NodeResourceTopologyMatch", {"preemptionMode": "Disabled"})
+    assert got["scoringStrategy"] == {"type": "LeastAllocated", "resources": [{"name": "cpu", "weight": 1},
+                                                                              {"name": "memory", "weight": 1}]}
+    assert got["cache"] == {"foreignPodsDetect": "All", "resyncMethod": "Autodetect", "informerMode": "Dedicated"}
+
+
+def test_trimaran_defaults() -> None:
+    tlp = default_args("TargetLoadPacking", {"targetUtilization": 0})
+    assert tlp["metricProvider"]["type"] == "KubernetesMetricsServer"
+    assert (tlp["targetUtilization"], tlp["defaultRequestsMultiplier"]) == (40, "1.5")
+    assert default_args("TargetLoadPacking", {"metricProvider": {"type": "Prometheus"}})["metricProvider"] == {
+        "type": "Prometheus", "insecureSkipVerify": True, "address": ""}
+    lro = default_args("LowRiskOverCommitment", {"riskLimitWeights": {"cpu": 2.0, "memory": 0.3}})
+    assert (lro["smoothingWindowSize"], lro["riskLimitWeights"]) == (5, {"cpu": 0.5, "memory": 0.3})
+    lvrb = default_args("LoadVariationRiskBalancing", {"safeVarianceMargin": -1.0, "safeVarianceSensitivity": 0.0})
+    assert (lvrb["safeVarianceMargin"], lvrb["safeVarianceSensitivity"]) == (1.0, 0.0)
+    assert default_args("LoadVariationRiskBalancing", {"watcherAddress": "w"})["metricProvider"]["type"] == ""
+
+
+# --- what New() rejects -----------------------------------------------------------------
+
+def _built(name: str, given: dict[str, Any]) -> str | None:
+    return construct(name, default_args(name, given))
+
+
+@pytest.mark.parametrize(("name", "given", "expected"), [
+    ("Coscheduling", {"permitWaitingTimeSeconds": -10}, "permitWaitingTimeSeconds: Invalid value: -10: must be "
+     "greater than 0"),
+    ("Coscheduling", {"podGroupBackoffSeconds": -20}, "podGroupBackoffSeconds: Invalid value: -20: must be "
+     "greater than 0"),
+    ("Coscheduling", {"podGroupRejectPercentage": 150}, "podGroupRejectPercentage: Invalid value: 150: must be "
+     "between 0 and 100"),
+    ("Coscheduling", {"permitWaitingTimeSeconds": 10}, None),
+    ("NodeResourcesAllocatable", {"resources": [{"name": "cpu", "weight": 0}, {"name": "memory", "weight": -1}]},
+     "[resources[0].weight: Invalid value: 0: resource weight of cpu should be a positive value, got :0, "
+     "resources[1].weight: Invalid value: -1: resource weight of memory should be a positive value, got :-1]"),
+    ("NodeResourcesAllocatable", {"mode": "not existent"}, 'mode: Invalid value: "not existent": invalid support '
+     "ModeType"),
+    ("NodeResourceTopologyMatch", {"scoringStrategy": {"type": "Foo"}},
+     'scoringStrategy.type: Invalid value: "Foo": invalid ScoringStrategyType'),
+    ("NodeResourceTopologyMatch", {"preemptionMode": "Maybe"}, 'preemptionMode: Invalid value: "Maybe": invalid '
+     "PreemptionMode"),
+    ("PreemptionToleration", {"minCandidateNodesPercentage": 101},
+     "[].minCandidateNodesPercentage: Invalid value: 101: not in valid range [0, 100]"),
+    ("NodeMetadata", {"metadataSource": "Label", "metadataType": "Number", "scoringStrategy": "Highest"},
+     'invalid NodeMetadataArgs: metadataKey: Invalid value: "": metadataKey cannot be empty'),
+    ("NodeMetadata", {"metadataKey": "k", "metadataSource": "Label", "metadataType": "Number",
+                      "scoringStrategy": "Newest"},
+     'invalid NodeMetadataArgs: scoringStrategy: Invalid value: "Newest": scoringStrategy "Newest" and "Oldest" are '
+     'only valid for metadataType "Timestamp"'),
+    ("NodeMetadata", {"metadataKey": "k", "metadataSource": "Annotation", "metadataType": "Timestamp",
+                      "scoringStrategy": "Oldest"}, None),
+    ("TargetLoadPacking", {"metricProvider": {"type": "Graphite"}}, "invalid MetricProvider.Type, got Graphite"),
+    ("TargetLoadPacking", {"watcherAddress": "http://w:2020", "metricProvider": {"type": "Graphite"}}, None),
+    ("TargetLoadPacking", {"defaultRequestsMultiplier": "1,5"},
+     'unable to parse DefaultRequestsMultiplier: strconv.ParseFloat: parsing "1,5": invalid syntax'),
+    ("TargetLoadPacking", {"defaultRequestsMultiplier": "1e400"},
+     'unable to parse DefaultRequestsMultiplier: strconv.ParseFloat: parsing "1e400": value out of range'),
+    ("TargetLoadPacking", {"defaultRequestsMultiplier": "1.8"}, None),
+    ("Peaks", {}, "invalid MetricProvider.Type, got "),
+    ("Peaks", {"WatcherAddress": "http://w:2020"}, None),
+])
+def test_construct(name: str, given: dict[str, Any], expected: str | None) -> None:
+    assert _built(name, given) == expected
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("Coscheduling", "want args to be of type CoschedulingArgs, got <nil>"),
+    ("NetworkOverhead", "want args to be of type NetworkOverhead, got <nil>"),
+    ("PreemptionToleration", "got args of type *config.PreemptionTolerationArgs, want *PreemptionTolerationArgs"),
+    ("TargetLoadPacking", "want args to be of type TargetLoadPackingArgs, got <nil>"),
+    ("NodeResourcesAllocatable", None),  # starts from its own defaults when args are nil
+    ("CapacityScheduling", None),
+    ("QOSSort", None),
+])
+def test_construct_without_plugin_config(name: str, expected: str | None) -> None:
+    assert construct(name, None) == expected
+
+
+def test_init_error_has_the_binary_prefix_and_lands_on_the_plugin() -> None:
+    text = "profiles:\n- plugins:\n    postFilter:\n      enabled:\n      - name: PreemptionToleration\n"
+    errors = _errors(text, SP)
+    assert [(f.rule, f.line, f.column) for f in errors] == [("BPL155", 7, 15)]
+    assert errors[0].message == (PREFIX + 'initializing plugin "PreemptionToleration": got args of type '
+                                 "*config.PreemptionTolerationArgs, want *PreemptionTolerationArgs")
+    assert not _errors(text + "  pluginConfig:\n  - name: PreemptionToleration\n", SP)
+
+
+def test_extension_points_of_out_of_tree_plugins() -> None:
+    # QOSSort only sorts the queue: enabling it at score is "does not extend"
+    errors = _errors("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: QOSSort\n", SP)
+    assert [f.rule for f in errors] == ["BPL152"]
+    assert errors[0].message == PREFIX + 'plugin "QOSSort" does not extend ScorePlugin plugin'
+    assert SCHEDULER_PLUGINS == "scheduler-plugins"
