@@ -234,3 +234,19 @@ def test_annotations_never_exceed_the_total_size_limit() -> None:
     bigger = dict(ranked[: len(scores) + 1])
     grown = len(json.dumps(bigger, separators=(",", ":"))) - len(annotations[SCORES_ANNOTATION])
     assert total + grown > TOTAL_ANNOTATION_SIZE_LIMIT
+
+
+def test_prediction_names_out_of_tree_scores_left_out(cluster: StaticClusterView, tmp_path: Any) -> None:
+    config = tmp_path / "sched.yaml"
+    config.write_text(
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+        "- plugins:\n    score:\n      enabled: [{name: TargetLoadPacking, weight: 2}]\n"
+        "  pluginConfig:\n  - name: TargetLoadPacking\n"
+    )
+    models = SchedulerModels(str(config), None, "scheduler-plugins")
+    obj = pod(requests={"cpu": "1", "memory": "1Gi"})
+    scores, prediction = _annotations(obj, _decide(obj, cluster, models=models))
+    assert prediction["notModelledScorePlugins"] == {"TargetLoadPacking": 2}
+    assert scores is not None  # NodeResourcesFit is still scored
+    _, plain = _annotations(obj, _decide(obj, cluster))
+    assert "notModelledScorePlugins" not in plain
