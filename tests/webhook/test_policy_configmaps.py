@@ -94,3 +94,13 @@ def test_other_kinds_and_non_string_data_are_bad_requests() -> None:
     bad = _configmap({"k": "v"})
     bad["data"] = {"k": 5}
     assert configmaps.decide(request_of(review("ConfigMap", "CREATE", bad))).code == 400
+
+
+def test_configmaps_are_judged_for_the_configured_scheduler_build() -> None:
+    text = ("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+            "- plugins:\n    score:\n      enabled: [{name: NodeResourcesAllocatable}]\n")
+    document = review("ConfigMap", "CREATE", _configmap({"config.yaml": text}))
+    plain = configmaps.decide(request_of(document), configmaps.linter_for("kube-scheduler"))
+    assert not plain.allowed and "[BPL151]" in plain.message
+    custom = configmaps.decide(request_of(document), configmaps.linter_for("scheduler-plugins"))
+    assert custom.allowed

@@ -60,7 +60,8 @@ POLICIES: dict[str, tuple[str, Policy]] = {
     "/validate/priorityclasses": (
         "priorityclasses", lambda r, d: priorityclasses.decide(r, d.view, claim_for_caller(d))
     ),
-    "/validate/configmaps": ("configmaps", lambda r, d: configmaps.decide(r)),
+    "/validate/configmaps": ("configmaps",
+                             lambda r, d: configmaps.decide(r, configmaps.linter_for(d.settings.scheduler_build))),
 }
 
 

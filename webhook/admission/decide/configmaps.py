@@ -3,7 +3,8 @@
 Only ConfigMaps labelled ``binpack-guard.io/scheduler-config: "true"`` are judged (the
 webhook's objectSelector sends only those; anything else that arrives is allowed
 untouched). Every ``data`` value is handed to ``linter.engine.lint_text`` with the data
-key as its path; a value the linter does not recognise as a scheduler config (rule
+key as its path (for the scheduler build the ``scheduler_build`` setting names); a value
+the linter does not recognise as a scheduler config (rule
 BPL004) is not a config and is ignored. An error finding denies the request (422,
 first findings listed as ``key:line:col [BPLnnn] message``); warnings go back to the
 user as AdmissionResponse ``warnings``.
@@ -17,6 +18,7 @@ from linter.engine import lint_text
 from linter.filecodes import UNRECOGNIZED_DOCUMENT as CODE_UNRECOGNIZED
 from linter.findings import Finding, Severity
 from linter.gofmt import go_quote
+from linter.settings import LintSettings
 from webhook.admission.decide.k8serrors import bad_request
 from webhook.admission.decode import AdmissionRequest
 from webhook.admission.encode import Decision
@@ -31,6 +33,14 @@ Linter = Callable[[str, str], list[Finding]]
 
 def _lint(text: str, path: str) -> list[Finding]:
     return lint_text(text, path)
+
+
+def linter_for(scheduler_build: str) -> Linter:
+    """The linter that judges kube-scheduler configs for ``scheduler_build`` (the webhook's setting)."""
+    if scheduler_build == "kube-scheduler":
+        return _lint
+    settings = LintSettings(scheduler=scheduler_build)
+    return lambda text, path: lint_text(text, path, settings)
 
 
 def is_selected(obj: Mapping[str, object]) -> bool:
