@@ -11,6 +11,7 @@ that name without its prefix (``BalancedAllocation`` -> ``NodeResourcesBalancedA
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import lru_cache
 
 
 def osa_distance(a: str, b: str) -> int:
@@ -28,12 +29,20 @@ def osa_distance(a: str, b: str) -> int:
 
 def suggest(name: str, known: Collection[str]) -> str | None:
     """The known name closest to ``name`` within the threshold (ties: alphabetical), else None."""
+    return _suggest(name, tuple(known))
+
+
+@lru_cache(maxsize=1024)  # the same misspelling tends to recur in every profile and file
+def _suggest(name: str, known: tuple[str, ...]) -> str | None:
     limit = max(1, len(name) // 6)
+    lowered = name.lower()
     best: tuple[int, str] | None = None
     for candidate in known:
         if candidate == name:
             return None
-        d = osa_distance(name.lower(), candidate.lower())
+        if abs(len(candidate) - len(name)) > limit:  # the distance is at least the length difference
+            continue
+        d = osa_distance(lowered, candidate.lower())
         if d <= limit and (best is None or (d, candidate) < best):
             best = (d, candidate)
     if best is not None:
