@@ -56,6 +56,7 @@ def test_unknown_plugin_keeps_the_scheduler_text_and_adds_the_suggestion() -> No
     assert [(f.rule, f.line, f.column) for f in errors] == [("BPL151", 7, 9)]
     assert errors[0].message == (PREFIX + 'ScorePlugin "NodeResourcesFitt" does not exist'
                                  ' (did you mean "NodeResourcesFit"?)')
+    assert errors[0].detail == PREFIX + 'ScorePlugin "NodeResourcesFitt" does not exist'  # the scheduler's text
 
 
 def test_typo_of_an_out_of_tree_plugin_on_the_scheduler_plugins_build() -> None:
@@ -63,17 +64,22 @@ def test_typo_of_an_out_of_tree_plugin_on_the_scheduler_plugins_build() -> None:
                      "      disabled:\n      - name: '*'\n", SP)
     assert [f.rule for f in errors] == ["BPL151"]
     assert errors[0].message == PREFIX + 'QueueSortPlugin "Coschedulign" does not exist (did you mean "Coscheduling"?)'
+    assert errors[0].detail == PREFIX + 'QueueSortPlugin "Coschedulign" does not exist'
 
 
 def test_plain_kube_scheduler_names_the_build_that_has_the_plugin() -> None:
     errors = _errors("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: TargetLoadPacking\n")
-    assert errors[0].message == (PREFIX + 'ScorePlugin "TargetLoadPacking" does not exist (TargetLoadPacking is a '
-                                 "kubernetes-sigs/scheduler-plugins plugin: lint with --scheduler scheduler-plugins)")
+    # too long for one readable line: the summary plus the hint, the scheduler's whole text in the detail
+    assert errors[0].message == ('profile default-scheduler: ScorePlugin "TargetLoadPacking" does not exist '
+                                 "(TargetLoadPacking is a kubernetes-sigs/scheduler-plugins plugin: lint with "
+                                 "--scheduler scheduler-plugins)")
+    assert errors[0].detail == PREFIX + 'ScorePlugin "TargetLoadPacking" does not exist'
 
 
 def test_no_suggestion_for_an_unrelated_name() -> None:
     errors = _errors("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: MyCustomPluginA\n", SP)
     assert errors[0].message == PREFIX + 'ScorePlugin "MyCustomPluginA" does not exist'
+    assert errors[0].detail == ""
 
 
 # --- strict decoding of out-of-tree args (the in-tree decoder, the in-tree wording) ---------
@@ -220,7 +226,9 @@ def test_init_error_has_the_binary_prefix_and_lands_on_the_plugin() -> None:
     text = "profiles:\n- plugins:\n    postFilter:\n      enabled:\n      - name: PreemptionToleration\n"
     errors = _errors(text, SP)
     assert [(f.rule, f.line, f.column) for f in errors] == [("BPL155", 7, 15)]
-    assert errors[0].message == (PREFIX + 'initializing plugin "PreemptionToleration": got args of type '
+    assert errors[0].detail == (PREFIX + 'initializing plugin "PreemptionToleration": got args of type '
+                                "*config.PreemptionTolerationArgs, want *PreemptionTolerationArgs")
+    assert errors[0].message == ("profile default-scheduler, plugin PreemptionToleration: got args of type "
                                  "*config.PreemptionTolerationArgs, want *PreemptionTolerationArgs")
     assert not _errors(text + "  pluginConfig:\n  - name: PreemptionToleration\n", SP)
 

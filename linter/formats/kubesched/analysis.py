@@ -96,7 +96,8 @@ def _init_issues(built: Built, profile: Profile) -> list[Issue]:
     error = built.error
     assert error is not None
     if error.code != c.FIT_ARGS or len(error.field_errors) < 2:
-        return [Issue(error.code, "init", error.message, error.pointers[0] if error.pointers else error.pointer)]
+        return [Issue(error.code, "init", error.message, error.pointers[0] if error.pointers else error.pointer,
+                      hint=error.hint)]
     marker = 'initializing plugin "NodeResourcesFit": '
     head = error.message.split(marker)[0] + marker
     return [Issue(error.code, "init", head + fe.render(), ptr)

@@ -34,6 +34,7 @@ class InitError:
     pointer: Pointer
     field_errors: tuple[FieldError, ...] = ()  # NodeResourcesFit args errors (for per-line findings)
     pointers: tuple[Pointer, ...] = ()
+    hint: str = ""  # binpack-lint's "did you mean", shown after the scheduler's text, never inside it
 
 
 @dataclass
@@ -79,7 +80,8 @@ def build(profile: Profile, binary: Build = VANILLA) -> Built:
         for ref in plugins[point].enabled:
             error = _point_error(ref, point, iface, names, binary)
             if error:
-                built.error = InitError(_code(error), head + error, ref.pointer or profile.pointer)
+                hint = binary.did_you_mean(ref.name) if _code(error) == c.UNKNOWN_PLUGIN else ""
+                built.error = InitError(_code(error), head + error, ref.pointer or profile.pointer, hint=hint)
                 return built
             names.append(ref.name)
         built.points[point] = names
@@ -95,8 +97,8 @@ def build(profile: Profile, binary: Build = VANILLA) -> Built:
             expanded: list[str] = []
             for ref in multi:
                 if ref.name not in registered:
-                    built.error = InitError(c.UNKNOWN_PLUGIN, f'{head}{iface} "{ref.name}" does not exist'
-                                            + binary.did_you_mean(ref.name), ref.pointer or profile.pointer)
+                    built.error = InitError(c.UNKNOWN_PLUGIN, f'{head}{iface} "{ref.name}" does not exist',
+                                            ref.pointer or profile.pointer, hint=binary.did_you_mean(ref.name))
                     return built
                 if not _implements(ref.name, point, registered) or ref.name in disabled:
                     continue
@@ -152,7 +154,7 @@ def _code(error: str) -> str:
 
 def _point_error(ref: PluginRef, point: str, iface: str, names: list[str], binary: Build) -> str:
     if ref.name not in binary.plugins:
-        return f'{iface} "{ref.name}" does not exist' + binary.did_you_mean(ref.name)
+        return f'{iface} "{ref.name}" does not exist'
     if _implements(ref.name, point, binary.plugins) is False:
         return f'plugin "{ref.name}" does not extend {iface} plugin'
     if ref.name in names:

@@ -25,3 +25,4 @@ class Issue:
     position: tuple[int, int] | None = None  # document-local line/column, overrides pointer
     severity: Severity | None = None
     detail: str = ""  # the scheduler's verbatim text when ``message`` is a readable summary of it
+    hint: str = ""  # binpack-lint's suggestion ("did you mean"), added after the message, never to the detail

@@ -16,8 +16,10 @@ def issues_of(code: str) -> Callable[[Any], Iterator[Violation]]:
     def check(ctx: Any) -> Iterator[Violation]:
         for issue in ctx.issues(code):
             message, detail = issue.message, issue.detail
-            if not detail and len(message) > MAX_MESSAGE and (short := _short_init_error(message)):
+            if not detail and len(message + issue.hint) > MAX_MESSAGE and (short := _short_init_error(message)):
                 message, detail = short, message
+            if issue.hint:  # the scheduler's text stays whole in the detail; the suggestion follows the message
+                message, detail = message + issue.hint, detail or message
             yield Violation(message, issue.pointer, issue.on_key, issue.position, issue.severity, detail)
 
     return check
