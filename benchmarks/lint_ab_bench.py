@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from lint_bench import corpus_texts, timed, typical_config  # noqa: E402
+from lint_bench import corpus_texts, timed, typical_config
 
 RUNNER = "import sys; sys.path.insert(0, sys.argv.pop(1)); from linter.cli import main; sys.exit(main())"
 
@@ -42,7 +42,7 @@ def main() -> int:
         cases = {"cold single file": [str(config)], f"{args.files} files, one process": [str(corpus)]}
         samples: dict[tuple[str, str], list[float]] = {}
         for case, paths in cases.items():
-            for name, tree in trees.items():
+            for tree in trees.values():
                 timed([sys.executable, "-c", RUNNER, tree, "-q", "-f", "json", *paths])  # warm caches
             for _ in range(args.runs):
                 for name, tree in trees.items():

@@ -17,6 +17,7 @@ import tempfile
 from typing import Any, TextIO
 
 from linter.cli.common import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from linter.cli.lint import add_scheduler_option
 
 NAME = "migrate"
 HELP = "rewrite a removed-version scheduler config or a legacy Policy for kube-scheduler 1.36 (v1)"
@@ -35,13 +36,22 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--write", action="store_true",
                         help="replace FILE with the result (atomically) instead of printing it")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only errors on stderr, not the changes")
+    add_scheduler_option(parser)
+    parser.add_argument("--project-config", metavar="FILE", dest="project_config",
+                        help="project config to read 'scheduler' and 'plugins' from "
+                        "(default: searched for as lint does)")
     return parser
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from linter.cli.lint import project_config, scheduler_settings
     from linter.findings import Severity  # here, not at the top: --help stays fast
     from linter.migrate import ERROR, MigrateError, check, migrate_text
+    from linter.settings import LintSettings
     from linter.textfile import TextFileError, read_text
+
+    # the build decides which plugin names the migrated config may use (out-of-tree ones included)
+    build = LintSettings(**scheduler_settings(project_config(args.project_config, disabled=False), args.scheduler))
 
     path: str = args.file
     try:
@@ -50,7 +60,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except (TextFileError, MigrateError) as exc:
         err.write(f"{path}: error: {exc}\n")
         return EXIT_USAGE
-    findings = check(migration, path)
+    findings = check(migration, path, build)
     for note in migration.notes:
         if note.level == ERROR or not args.quiet:
             err.write(f"{path}: {'error' if note.level == ERROR else 'changed'}: {note.render()}\n")

@@ -8,15 +8,14 @@ scheduler reported.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from paths import SHARED
 
 from linter.engine import lint_text, load_scheduler_model
 from linter.findings import Finding, Severity
 from linter.model import KubeSchedulerModel
-from paths import SHARED
 
 VECTORS = SHARED / "vectors"
 POLICY_CODES = {"BPL200"}  # binpack-guard's negative-weight policy may disagree with the scheduler

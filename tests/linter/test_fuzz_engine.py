@@ -11,18 +11,17 @@ from __future__ import annotations
 import json
 import os
 import re
-from pathlib import Path
 from typing import Any
 
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from paths import SHARED
 
 from linter.engine import lint_text
 from linter.findings import Finding, Severity
 from linter.settings import KINDS, LintSettings
 from linter.source import SourceError, parse_documents
-from paths import SHARED
 
 VECTORS = SHARED / "vectors"
 # BINPACK_FUZZ_EXAMPLES=5000 for a longer hunt; the default keeps the suite quick

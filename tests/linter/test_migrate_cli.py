@@ -196,3 +196,41 @@ def test_json_config_inside_a_configmap_stays_json(tmp_path: Path, capsys: pytes
     inner = json.loads(yaml.safe_load(out)["data"]["config.json"])
     assert inner == {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
                      "profiles": [{"schedulerName": "x"}]}
+
+
+def test_out_of_tree_plugins_need_the_build_declared(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(WILD / "sp-doc-tlp-1.yaml")
+    code, _, err = run(capsys, path)
+    assert code == 1 and 'ScorePlugin "TargetLoadPacking" does not exist' in err
+    code, out, err = run(capsys, "--scheduler", "scheduler-plugins", path)
+    assert code == 0, err
+    migrated = yaml.safe_load(out)
+    assert migrated["apiVersion"] == "kubescheduler.config.k8s.io/v1"
+    assert migrated["profiles"][0]["plugins"]["score"]["enabled"] == [{"name": "TargetLoadPacking"}]
+    assert "BPL151" not in err
+
+
+def test_the_build_still_judges_out_of_tree_args(capsys: pytest.CaptureFixture[str]) -> None:
+    # scheduler-plugins no longer has deniedPGExpirationTimeSeconds: its strict decoding refuses the v1beta2 args
+    code, _, err = run(capsys, "--scheduler", "scheduler-plugins", str(WILD / "sp-hist-coscheduling-v1beta2.yaml"))
+    assert code == 1
+    assert 'decoding args for plugin Coscheduling: strict decoding error: unknown field ' \
+           '"deniedPGExpirationTimeSeconds"' in err
+    assert "BPL151" not in err
+
+
+def test_project_config_declares_the_build_and_own_plugins(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "sched.yaml"
+    config.write_text("apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n"
+                      "profiles:\n- schedulerName: packer\n  plugins:\n    score:\n      enabled:\n"
+                      "      - name: PodState\n      - name: MyScore\n", encoding="utf-8")
+    project = tmp_path / ".binpack-lint.yaml"
+    project.write_text("scheduler: scheduler-plugins\nplugins:\n- name: MyScore\n  extensionPoints: [score]\n",
+                       encoding="utf-8")
+    code, out, err = run(capsys, "--project-config", str(project), str(config))
+    assert code == 0, err
+    assert [e["name"] for e in yaml.safe_load(out)["profiles"][0]["plugins"]["score"]["enabled"]] == \
+        ["PodState", "MyScore"]
+    code, _, err = run(capsys, "--project-config", str(project), "--scheduler", "kube-scheduler", str(config))
+    assert code == 1 and 'ScorePlugin "PodState" does not exist' in err

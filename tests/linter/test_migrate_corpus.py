@@ -22,10 +22,12 @@ import pytest
 import yaml
 
 from linter.engine import load_scheduler_model
+from linter.formats.kubesched.builds import resolve
 from linter.formats.kubesched.registry import PLUGINS
 from linter.formats.policy.handler import legacy_model
 from linter.migrate import check, migrate_text
 from linter.model import KubeSchedulerModel, Profile, ResourceWeight, ShapePoint
+from linter.settings import LintSettings
 from tests.paths import SHARED
 
 WILD = SHARED / "wild"
@@ -77,6 +79,18 @@ def test_migrated_file_is_accepted(path: Path) -> None:
     assert bool(migration.errors) == (path.name in LOSSY), [n.render() for n in migration.errors]
     again = migrate_text(migration.text)  # migrating the result changes nothing
     assert not again.changed and again.text == migration.text
+
+
+@pytest.mark.parametrize("path", [p for p in CORPUS if p.name.startswith("sp-")], ids=lambda p: p.name)
+def test_scheduler_plugins_configs_keep_their_plugins(path: Path) -> None:
+    # declared as a scheduler-plugins build, no plugin that build registers is called missing
+    build = resolve("scheduler-plugins")
+    migration = migrate_text(path.read_text())
+    findings = check(migration, path.name, LintSettings(scheduler="scheduler-plugins"))
+    for finding in findings:
+        if finding.rule == "BPL151":
+            name = re.search(r'"([^"]+)" does not exist', finding.message)
+            assert name is not None and name.group(1) not in build.plugins, finding.message
 
 
 def _profile(model: KubeSchedulerModel) -> Profile:

@@ -1,4 +1,4 @@
-"""Every createPriorityClass / updatePriorityClass case of vectors/priority.json through linter.formats.priorityclass.validate.
+"""Every createPriorityClass / updatePriorityClass case of vectors/priority.json, through the priorityclass wing.
 
 The decision is assembled the way the API server orders it: defaulting, field validation
 (422 with the exact field errors and message), then the Priority admission plugin's

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 from lint_cli_helpers import assert_no_traceback, run_cli
+from paths import ROOT
 
 from linter.model import KubeSchedulerModel
 from linter.settings import LintSettings
-from paths import ROOT
 
 COSCHEDULING = """apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration

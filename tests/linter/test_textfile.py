@@ -37,9 +37,9 @@ def test_one_line_reasons_with_positions(tmp_path: Path, content: bytes, reason:
 
 
 def test_directory_missing_and_bom(tmp_path: Path) -> None:
-    with pytest.raises(TextFileError, match="^is a directory$"):
+    with pytest.raises(TextFileError, match=r"^is a directory$"):
         read_bytes(str(tmp_path), 10)
-    with pytest.raises(TextFileError, match="^cannot read: No such file"):
+    with pytest.raises(TextFileError, match=r"^cannot read: No such file"):
         read_bytes(str(tmp_path / "missing"), 10)
     (tmp_path / "bom.yaml").write_bytes(b"\xef\xbb\xbfa: 1\n")
     assert read_text(str(tmp_path / "bom.yaml"), 100) == "a: 1\n"

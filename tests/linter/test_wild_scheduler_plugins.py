@@ -9,11 +9,11 @@ that binary registers, and every plain kube-scheduler run of a v1 file names the
 from __future__ import annotations
 
 import pytest
+from paths import SHARED
 
 from linter.engine import lint_paths
 from linter.findings import Severity
 from linter.settings import LintSettings
-from paths import SHARED
 
 WILD = SHARED / "wild" / "files"
 V1BETA = "BPL011"  # a removed config version: a 1.35/1.36 scheduler serves only v1

@@ -22,8 +22,11 @@ def test_the_docs_have_the_walkthroughs() -> None:
     assert len(BLOCKS) >= 8  # five in docs/scoring.md, one in docs/preemption.md, two in the README
 
 
+IDS = [f"{i}-" + args.split("--cluster")[1].split()[0] for i, (args, _) in enumerate(BLOCKS)]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("args", "shown"), BLOCKS, ids=[f"{i}-" + a.split("--cluster")[1].split()[0] for i, (a, _) in enumerate(BLOCKS)])
+@pytest.mark.parametrize(("args", "shown"), BLOCKS, ids=IDS)
 def test_walkthrough_output_is_current(args: str, shown: str) -> None:
     proc = subprocess.run([sys.executable, "-m", "linter", "explain", *shlex.split(args)], cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=False)

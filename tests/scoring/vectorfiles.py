@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-from linter.scoring.nodes import NodeView
 from paths import SHARED
+
+from linter.scoring.nodes import NodeView
 
 VECTORS = SHARED / "vectors"
 
