@@ -28,6 +28,15 @@ profiles:
           scoringStrategy:
             type: MostAllocated
 """
+SP_CONFIG = """apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: default-scheduler
+    plugins:
+      multiPoint:
+        enabled:
+          - name: PodState
+"""
 VOLCANO_CONFIG = """actions: "enqueue, allocate, backfill"
 tiers:
   - plugins:
@@ -47,6 +56,7 @@ SCENARIOS: dict[str, dict[str, Any]] = {
             "volcano": {"existingConfigMap": {"name": "volcano-copy", "key": "volcano-scheduler.conf"}},
         }
     },
+    "scheduler-plugins": {"scoring": {"kubeScheduler": {"build": "scheduler-plugins", "inline": SP_CONFIG}}},
     "pod-webhook-off": {"webhooks": {"pods": {"enabled": False}}},
     "priority-plugin-off": {"webhooks": {"pods": {"priorityPluginOff": True}},
                             "apiserverClientAuth": {"caSecret": "apiserver-client-ca", "clientName": "kube-apiserver",

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from linter.model import KubeSchedulerModel
+from webhook.admission.scheduler_models import ModelLoadError, load_model
 from webhook.certs import cli as certs
 from webhook.settings import Settings, env_name
 
@@ -296,6 +299,24 @@ def test_existing_configmap_is_mounted_by_name_and_key(render: Any, scenarios: d
         "items": [{"key": "config.yaml", "path": "scheduler-config.yaml"}],
     }
     assert sources["volcano-config"]["name"] == "volcano-copy"
+
+
+def test_scheduler_build_reaches_the_server(render: Any, scenarios: dict[str, dict[str, Any]], tmp_path: Path) -> None:
+    def build(values: dict[str, Any]) -> str:
+        container = render(values, RELEASE, NAMESPACE).one("Deployment")["spec"]["template"]["spec"]["containers"][0]
+        env = {e["name"]: e.get("value") for e in container["env"]}
+        variable = "BINPACK_GUARD_SCHEDULER_BUILD"
+        return Settings.from_env({variable: env[variable]}).scheduler_build
+
+    assert build({}) == "kube-scheduler"
+    assert build(scenarios["scheduler-plugins"]) == "scheduler-plugins"
+    # the inline config names an out-of-tree plugin: the server loads it only for the declared build
+    config = tmp_path / "scheduler-config.yaml"
+    config.write_text(scenarios["scheduler-plugins"]["scoring"]["kubeScheduler"]["inline"], encoding="utf-8")
+    model, _ = load_model(str(config), KubeSchedulerModel, "scheduler-plugins")
+    assert [p.scheduler_name for p in model.profiles] == ["default-scheduler"]
+    with pytest.raises(ModelLoadError, match='"PodState" does not exist'):
+        load_model(str(config), KubeSchedulerModel, "kube-scheduler")
 
 
 def test_defaults_mount_no_scoring_config(render: Any) -> None:

@@ -29,6 +29,7 @@ BAD_VALUES: list[tuple[dict[str, Any], str]] = [
     ({"topologySpread": {"whenUnsatisfiable": "Never"}}, "/topologySpread/whenUnsatisfiable"),
     ({"image": {"pullPolicy": "Sometimes"}}, "/image/pullPolicy"),
     ({"scoring": {"volcano": {"existingConfigMap": {"name": "Bad Name"}}}}, "/scoring/volcano/existingConfigMap/name"),
+    ({"scoring": {"kubeScheduler": {"build": "volcano"}}}, "/scoring/kubeScheduler/build"),
 ]
 
 # Rules a JSON schema cannot say clearly; the templates fail with their own message.
