@@ -204,10 +204,7 @@ def go_value(value: Any) -> str:
 
 def aggregate(messages: Iterable[str]) -> str:
     """``utilerrors.NewAggregate(...).Error()``: one message bare, several as ``[a, b]``, repeats once."""
-    seen: list[str] = []
-    for m in messages:
-        if m not in seen:
-            seen.append(m)
+    seen = list(dict.fromkeys(messages))  # first occurrence order, in linear time
     if len(seen) == 1:
         return seen[0]
     return "[" + ", ".join(seen) + "]" if seen else ""

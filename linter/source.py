@@ -114,6 +114,9 @@ _INF = {".inf": math.inf, ".Inf": math.inf, ".INF": math.inf, "+.inf": math.inf,
 _NAN = {".nan", ".NaN", ".NAN"}
 
 
+_MAX_INT_DIGITS = 64  # UINT64_MAX has 64 binary digits, fewer in every larger base
+
+
 def _go_parse_int(text: str) -> int | None:
     """strconv.ParseInt(s, 0, 64) then ParseUint: sign, 0x/0o/0b prefixes, leading-0 octal."""
     s = text
@@ -133,6 +136,8 @@ def _go_parse_int(text: str) -> int | None:
     elif len(s) > 1 and s[0] == "0":
         base, s = 8, s[1:]
     if not s or not all(c in "0123456789abcdefABCDEF"[: base if base <= 10 else 22] for c in s):
+        return None
+    if len(s.lstrip("0")) > _MAX_INT_DIGITS:  # out of range in any base; int() would refuse past 4,300 digits
         return None
     value = -int(s, base) if neg else int(s, base)
     return value if INT64_MIN <= value <= UINT64_MAX else None
@@ -156,7 +161,9 @@ def resolve_plain(text: str) -> Any:
         if as_int is not None:
             return as_int
         if _FLOAT_RE.match(plain):
-            return float(plain)
+            as_float = float(plain)
+            # strconv.ParseFloat fails with ErrRange on overflow and yaml.v2 then keeps the scalar a string
+            return text if math.isinf(as_float) else as_float
     return text
 
 

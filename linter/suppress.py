@@ -87,15 +87,32 @@ def _suppresses(selector: Selector, finding: Finding) -> bool:
     return selector.whole_file or finding.line in (selector.line, selector.line + 1)
 
 
+class _Index:
+    """A file's selectors by the lines they cover, so each finding looks only at its own (linear in findings)."""
+
+    def __init__(self, found: list[Selector]) -> None:
+        self.whole = [s for s in found if s.whole_file]
+        self.by_line: dict[int, list[Selector]] = {}
+        for s in found:
+            if not s.whole_file:
+                self.by_line.setdefault(s.line, []).append(s)
+                self.by_line.setdefault(s.line + 1, []).append(s)
+
+    def near(self, line: int) -> list[Selector]:
+        return self.whole + self.by_line.get(line, [])
+
+
 def apply(findings: Iterable[Finding], texts: dict[str, str],
           enabled: Callable[[str], bool]) -> list[Finding]:
     """The findings no comment silences, plus BPL007/BPL008 about the comments themselves."""
     by_path: dict[str, list[Selector]] = {}
+    indexes: dict[str, _Index] = {}
     kept: list[Finding] = []
     for finding in findings:
         if finding.path not in by_path:
             by_path[finding.path] = selectors(texts.get(finding.path))
-        hits = [s for s in by_path[finding.path] if _suppresses(s, finding)]
+            indexes[finding.path] = _Index(by_path[finding.path])
+        hits = [s for s in indexes[finding.path].near(finding.line) if _suppresses(s, finding)]
         for s in hits:
             s.used = True
         if not hits:

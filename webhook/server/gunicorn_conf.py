@@ -13,6 +13,7 @@ import ssl
 from typing import Any
 
 from webhook.server import wsgi
+from webhook.server.balance import WorkerSlots
 from webhook.server.jsonlog import logconfig_dict as json_logconfig
 from webhook.server.tls import ReloadingTLSContext
 from webhook.settings import Settings
@@ -25,22 +26,25 @@ bind = [_settings.bind]
 # Processes. Scoring is CPU-bound Python, so real parallelism needs processes, not threads.
 workers = _settings.workers
 
-# Threaded workers: keep-alive connections from the apiserver wait in a poller instead of pinning a thread,
-# and a request blocked on the cache lock does not stall the whole process. The subclass adds a
-# per-request deadline so a slow or half-sent request cannot hold a thread forever (see webhook.server.worker).
-worker_class = "webhook.server.worker.DeadlineThreadWorker"
+# gevent workers: one greenlet per connection, so idle, slow or half-handshaked clients cost memory, not a
+# thread. With threads (gthread) the TLS handshake and the first read run on a pool thread: 40 idle
+# connections failed health probes and 200 stopped the server. The subclass adds a deadline to every phase
+# of a connection and balances connections across workers (see webhook.server.worker, docs/server.md).
+worker_class = "webhook.server.worker.AdmissionWorker"
 
-# Threads per worker: requests are short (milliseconds) and share one cache lock, so a few suffice.
+# Unused by the gevent worker (kept so old settings still parse); a worker serves all its connections.
 threads = _settings.threads
 
-# Open connections per worker (kept-alive ones included); the apiserver keeps a small pool per replica.
-worker_connections = 1000
+# Open connections per worker, idle ones included. Each held connection costs a greenlet and its TLS
+# buffers (about 40 KiB measured), so 5,000 per worker stays well inside the chart's memory limit while
+# far exceeding what the apiserver opens; past it the worker stops accepting until one closes.
+worker_connections = 5000
 
 # Keep idle connections longer than the apiserver's client idle timeout (Go's default 90s), so the client
 # closes first and never sends a request on a connection we are closing (which would fail the admission).
 keepalive = 95
 
-# Arbiter heartbeat: gthread's main loop pings every second, so 30s without one means the worker is wedged.
+# Arbiter heartbeat: the worker's main greenlet pings every second, so 30s without one means the worker is wedged.
 timeout = 30
 
 # On SIGTERM let in-flight reviews finish; the apiserver's own timeout is at most 30s.
@@ -62,21 +66,23 @@ http_protocols = "h1"
 # them), so rotation needs no restart and open connections keep their certificate.
 certfile = _settings.tls_cert_file
 keyfile = _settings.tls_private_key_file
-_tls = (
-    ReloadingTLSContext(_settings.tls_cert_file, _settings.tls_private_key_file,
-                        client_ca_file=_settings.client_ca_file, client_cert_required=_settings.client_cert_required)
-    if _settings.tls_cert_file and _settings.tls_private_key_file
-    else None
-)
+_tls: ReloadingTLSContext | None = None
 
 
 def ssl_context(conf: Any, default_ssl_context_factory: Any) -> ssl.SSLContext:
-    # TLS 1.2 minimum and the current certificate; only called when certfile/keyfile are set.
-    assert _tls is not None
+    # TLS 1.2 minimum and the current certificate; only called when certfile/keyfile are set. Built on the
+    # first call, which is in a worker after gevent has patched ssl: a context made in the master would
+    # wrap sockets with the unpatched SSLSocket, whose handshake blocks the whole worker.
+    global _tls
+    if _tls is None:
+        assert _settings.tls_cert_file and _settings.tls_private_key_file
+        _tls = ReloadingTLSContext(_settings.tls_cert_file, _settings.tls_private_key_file,
+                                   client_ca_file=_settings.client_ca_file,
+                                   client_cert_required=_settings.client_cert_required)
     return _tls.current()
 
 
-# Handshake inside the worker thread (gthread wraps the socket there), not in the accept loop.
+# The worker wraps each connection itself and handshakes in that connection's greenlet with a deadline.
 do_handshake_on_connect = True
 
 # Logs: one JSON object per line on stderr. The routes log every review (uid, kind, operation, decision,
@@ -108,7 +114,17 @@ def post_worker_init(worker: Any) -> None:
                            SYNC_WAIT_LIMIT)
 
 
+# Connection counts shared by the workers (created here, in the master, before any fork).
+_slots = WorkerSlots()
+
+
+def pre_fork(server: Any, worker: Any) -> None:
+    # In the master: give the new worker its slot in the shared connection table.
+    worker.balance = _slots.assign(worker.age)
+
+
 def child_exit(server: Any, worker: Any) -> None:
+    _slots.release(worker.age)
     # A dead worker's live-gauge files must go; its counters stay in the sum, so totals never drop.
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess

@@ -74,15 +74,20 @@ _STAGES = ("decode", "validate", "init")
 
 def _drop_echoes(issues: list[Issue]) -> list[Issue]:
     """Leave out later-stage issues that only echo an earlier one: same place, or inside a mapping
-    that has an unknown field (a misspelt key makes its mapping look incomplete)."""
-    unknown_parents = [i.pointer[:-1] for i in issues if i.code == c.UNKNOWN_FIELD]
+    that has an unknown field (a misspelt key makes its mapping look incomplete). Linear in the number of
+    issues (times the pointer depth): a config with thousands of findings must not take quadratic time."""
+    unknown_parents = {i.pointer[:-1] for i in issues if i.code == c.UNKNOWN_FIELD}
+    earliest: dict[Pointer, int] = {}  # pointer -> earliest stage among the kept issues there
     kept: list[Issue] = []
     for issue in issues:
-        earlier = [i for i in kept if _STAGES.index(i.stage) < _STAGES.index(issue.stage)]
-        if issue.stage != "decode" and (any(i.pointer == issue.pointer for i in earlier)
-                                        or any(issue.pointer[: len(p)] == p for p in unknown_parents)):
+        stage = _STAGES.index(issue.stage)
+        if issue.stage != "decode" and (
+            earliest.get(issue.pointer, stage) < stage
+            or any(issue.pointer[:n] in unknown_parents for n in range(len(issue.pointer) + 1))
+        ):
             continue
         kept.append(issue)
+        earliest[issue.pointer] = min(stage, earliest.get(issue.pointer, stage))
     return kept
 
 
