@@ -46,6 +46,17 @@ class LintRun:
     paths: list[str] = field(default_factory=list)  # the files read, in order (JUnit lists each one)
 
 
+def without_lone_surrogates(text: str) -> str:
+    """``text`` with every unpaired UTF-16 surrogate replaced by U+FFFD (cheap when there is none)."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
 @dataclass(frozen=True)
 class _Analyzed:
     document: Document
@@ -54,8 +65,11 @@ class _Analyzed:
 
 def lint_text(text: str, path: str, settings: LintSettings | None = None, *,
               explicit: bool = True) -> list[Finding]:
-    """Lint one file's text. ``explicit``: the user named this file (so "nothing recognised" is said)."""
+    """Lint one file's text. ``explicit``: the user named this file (so "nothing recognised" is said).
+    Lone surrogates (possible in text that came from JSON ``\\ud800`` escapes) become U+FFFD, as Go's
+    decoders make them."""
     settings = settings or LintSettings()
+    text = without_lone_surrogates(text)
     analyzed, findings = _analyze_text(text, path, settings, explicit=explicit)
     findings.extend(_run_rules(analyzed, settings))
     findings.extend(_run_corpus_rules(analyzed, settings))

@@ -53,11 +53,16 @@ class Settings:
     lease_namespace: str | None = None
     lease_name: str = "binpack-guard-global-default"
     max_body_bytes: int = 3 * MIB
+    # ConfigMap linting runs in a child process with these bounds (webhook.server.boundedlint); the time
+    # budget stays under the chart's 3 s ConfigMap webhook timeout so the answer arrives in time.
+    lint_timeout_ms: int = 2500
+    lint_memory_mib: int = 256
     log_level: str = "INFO"
     benchmark_routes: bool = False
 
     def __post_init__(self) -> None:
-        for name, minimum in (("top", 0), ("workers", 1), ("threads", 1), ("max_body_bytes", 1)):
+        for name, minimum in (("top", 0), ("workers", 1), ("threads", 1), ("max_body_bytes", 1),
+                              ("lint_timeout_ms", 1), ("lint_memory_mib", 64)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
                 raise SettingsError(f"{env_name(name)}: must be an integer >= {minimum}, got {value!r}")

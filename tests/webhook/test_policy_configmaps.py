@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from linter.engine import lint_text
 from linter.findings import Finding, Severity
 from webhook.admission.decide import configmaps
 from webhook.admission.decide.configmaps import MAX_WARNING_CHARS, SELECTOR_LABEL, format_finding
+from webhook.server.boundedlint import BoundedLinter
 
 
 def _configmap(data: dict[str, str], *, labelled: bool = True) -> dict[str, Any]:
@@ -68,7 +70,7 @@ def test_values_that_are_not_scheduler_configs_are_ignored() -> None:
 
 
 def test_unlabelled_configmaps_and_deletes_are_not_linted() -> None:
-    def refuse(text: str, path: str) -> list[Finding]:
+    def refuse(data: Mapping[str, str]) -> list[Finding]:
         raise AssertionError("the linter must not run")
 
     broken = {"config.yaml": "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nbogus: 1\n"}
@@ -82,7 +84,7 @@ def test_unlabelled_configmaps_and_deletes_are_not_linted() -> None:
 
 def test_long_and_many_warnings_are_capped() -> None:
     many = [Finding("k", i, 1, "BPL201", Severity.WARNING, "w" * 300) for i in range(1, 40)]
-    decision = configmaps.decide(request_of(review("ConfigMap", "CREATE", _configmap({"k": "x"}))), lambda t, p: many)
+    decision = configmaps.decide(request_of(review("ConfigMap", "CREATE", _configmap({"k": "x"}))), lambda data: many)
     assert decision.allowed
     assert all(len(w) < 120 for w in decision.warnings)
     assert len(decision.warnings) == configmaps.MAX_WARNINGS + 1 and "19 more" in decision.warnings[-1]
@@ -104,3 +106,45 @@ def test_configmaps_are_judged_for_the_configured_scheduler_build() -> None:
     assert not plain.allowed and "[BPL151]" in plain.message
     custom = configmaps.decide(request_of(document), configmaps.linter_for("scheduler-plugins"))
     assert custom.allowed
+
+
+def test_the_bounded_child_judges_for_the_configured_build() -> None:
+    text = ("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+            "- plugins:\n    score:\n      enabled: [{name: NodeResourcesAllocatable}]\n")
+    for build, allowed in (("kube-scheduler", False), ("scheduler-plugins", True)):
+        linter = BoundedLinter(timeout_seconds=60, memory_mib=512, scheduler_build=build)
+        try:
+            decision = configmaps.decide(request_of(review("ConfigMap", "CREATE", _configmap({"c.yaml": text}))),
+                                         linter)
+        finally:
+            linter.close()
+        assert decision.allowed is allowed, (build, decision.message)
+
+
+def _profiles(count: int) -> str:
+    head = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+    return head + "".join(f"- schedulerName: s{i}\n" for i in range(count))
+
+
+def test_bounded_linter_gives_the_in_process_verdict() -> None:
+    data = {"good.yaml": _profiles(2), "bad.yaml": _profiles(1) + "bogus: 1\n", "notes": "hello \ud800"}
+    linter = BoundedLinter(timeout_seconds=60, memory_mib=512)
+    try:
+        assert linter(data) == configmaps.lint_in_process(data)
+    finally:
+        linter.close()
+
+
+@pytest.mark.parametrize(("timeout", "memory", "reason"), [
+    (0.05, 512, "took longer than the 0.05 s budget"),
+    (60, 64, "needed more than the 64 MiB memory budget"),
+])
+def test_a_configmap_over_the_lint_budget_is_denied_with_the_reason(timeout: float, memory: int, reason: str) -> None:
+    linter = BoundedLinter(timeout_seconds=timeout, memory_mib=memory)
+    try:
+        decision = configmaps.decide(request_of(review("ConfigMap", "CREATE", _configmap({"c.yaml": _profiles(30000)}))),
+                                     linter)
+    finally:
+        linter.close()
+    assert not decision.allowed and decision.code == 422
+    assert reason in decision.message and "was not checked" in decision.message

@@ -10,6 +10,7 @@ can the API server show the reason to the user.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -49,10 +50,33 @@ class AdmissionRequest:
     username: str = ""
 
 
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # the only way a lone surrogate gets into JSON text
+_MAX_INT_DIGITS = 20  # more digits than any int64/uint64 has: Go's decoders reject it as out of range
+
+
+def _go_int(text: str) -> int | float:
+    """A JSON integer; one longer than any Go integer becomes a float (±inf for absurd lengths) instead of
+    hitting Python's 4,300-digit int conversion limit, so it is judged as an out-of-range number."""
+    return int(text) if len(text.lstrip("-")) <= _MAX_INT_DIGITS else float(text)
+
+
+def _replace_lone_surrogates(value: Any) -> Any:
+    """Go's JSON decoder turns an unpaired ``\\udXXX`` escape into U+FFFD; do the same, everywhere."""
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, dict):
+        return {_replace_lone_surrogates(k): _replace_lone_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replace_lone_surrogates(v) for v in value]
+    return value
+
+
 def decode(body: bytes) -> AdmissionRequest:
     """Parse a request body; raise ``MalformedReview`` with a one-line reason on any envelope problem."""
     try:
-        document = json.loads(body)
+        document = json.loads(body, parse_int=_go_int)
+        if _SURROGATE_ESCAPE.search(body):
+            document = _replace_lone_surrogates(document)
     except RecursionError:
         raise MalformedReview("body is not JSON: nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, over-long integers

@@ -13,8 +13,10 @@ import logging
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
+from webhook.admission.decide.configmaps import Linter
 from webhook.admission.ports import ClusterView, DefaultClassClaim
 from webhook.admission.scheduler_models import SchedulerModels
+from webhook.server.boundedlint import BoundedLinter
 from webhook.server.metrics import Metrics
 from webhook.server.routes import EXTENSION, Deps, build_blueprint, json_response
 from webhook.settings import Settings
@@ -28,16 +30,20 @@ def create_app(
     *,
     default_class_claim: DefaultClassClaim | None = None,
     scheduler_models: SchedulerModels | None = None,
+    config_linter: Linter | None = None,
 ) -> Flask:
     """Build the app. Without ``scheduler_models`` the config files named in ``settings`` are loaded
-    (``webhook.admission.scheduler_models.ModelLoadError`` if one is unusable)."""
+    (``webhook.admission.scheduler_models.ModelLoadError`` if one is unusable). ConfigMaps are linted by
+    ``config_linter``, by default in a child process bounded by the settings' lint budget."""
     app = Flask("webhook")
     # Werkzeug refuses (413) a body over the limit even before our own bounded read sees it.
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     models = scheduler_models or SchedulerModels(settings.scheduler_config, settings.volcano_config,
                                                      settings.scheduler_build)
     app.extensions[EXTENSION] = Deps(
-        settings=settings, view=view, models=models, claim=default_class_claim, metrics=Metrics(view)
+        settings=settings, view=view, models=models, claim=default_class_claim, metrics=Metrics(view),
+        lint=config_linter or BoundedLinter(settings.lint_timeout_ms / 1000.0, settings.lint_memory_mib,
+                                                   settings.scheduler_build),
     )
     app.register_blueprint(build_blueprint(benchmark_routes=settings.benchmark_routes))
 

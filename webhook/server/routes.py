@@ -23,6 +23,7 @@ from flask import Blueprint, Response, current_app, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from webhook.admission.decide import configmaps, pods, priorityclasses
+from webhook.admission.decide.configmaps import Linter
 from webhook.admission.decode import AdmissionRequest, MalformedReview, decode
 from webhook.admission.encode import Decision, encode, error_body
 from webhook.admission.ports import ClusterView, DefaultClassClaim, ViewNotReady
@@ -51,6 +52,7 @@ class Deps:
     models: SchedulerModels
     claim: DefaultClassClaim | None
     metrics: Metrics
+    lint: Linter = configmaps.lint_in_process  # the server passes a bounded one (webhook.server.boundedlint)
 
 
 Policy = Callable[[AdmissionRequest, Deps], Decision]
@@ -60,8 +62,7 @@ POLICIES: dict[str, tuple[str, Policy]] = {
     "/validate/priorityclasses": (
         "priorityclasses", lambda r, d: priorityclasses.decide(r, d.view, claim_for_caller(d))
     ),
-    "/validate/configmaps": ("configmaps",
-                             lambda r, d: configmaps.decide(r, configmaps.linter_for(d.settings.scheduler_build))),
+    "/validate/configmaps": ("configmaps", lambda r, d: configmaps.decide(r, d.lint)),
 }
 
 
@@ -115,7 +116,11 @@ def admission_view(endpoint: str, policy: Policy) -> Callable[[], Response]:
         d = deps()
         body, too_large = _read_body(d.settings.max_body_bytes)
         if too_large is not None:
-            return _finish(d, endpoint, started, "too_large", json_response(error_body(too_large, None), 413), None)
+            # Close the connection: the rest of the body (a chunk may claim 2^64 bytes) is never read.
+            reply = json_response(error_body(too_large, None), 400 if too_large.startswith("malformed") else 413)
+            reply.headers["Connection"] = "close"
+            return _finish(d, endpoint, started, "too_large" if reply.status_code == 413 else "bad_request",
+                           reply, None, message=too_large)
         try:
             review = decode(body)
         except MalformedReview as exc:
@@ -156,6 +161,8 @@ def _read_body(limit: int) -> tuple[bytes, str | None]:
         return b"", too_large
     except BadRequest:  # the client went away mid-body: nothing sensible to decode
         return b"", None
+    except (ValueError, OSError) as exc:  # gunicorn's InvalidChunkSize, ChunkMissingTerminator, ...
+        return b"", f"malformed request body: {type(exc).__name__}"
     if size > limit:
         return b"", too_large
     return b"".join(chunks), None

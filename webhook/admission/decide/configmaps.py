@@ -2,12 +2,14 @@
 
 Only ConfigMaps labelled ``binpack-guard.io/scheduler-config: "true"`` are judged (the
 webhook's objectSelector sends only those; anything else that arrives is allowed
-untouched). Every ``data`` value is handed to ``linter.engine.lint_text`` with the data
-key as its path (for the scheduler build the ``scheduler_build`` setting names); a value
-the linter does not recognise as a scheduler config (rule
+untouched). Every ``data`` value is handed to the linter (``linter.engine.lint_text`` for the
+scheduler build the ``scheduler_build`` setting names, run by the server in a bounded child
+process: ``webhook.server.boundedlint``) with the data key as its path; a value the linter
+does not recognise as a scheduler config (rule
 BPL004) is not a config and is ignored. An error finding denies the request (422,
 first findings listed as ``key:line:col [BPLnnn] message``); warnings go back to the
-user as AdmissionResponse ``warnings``.
+user as AdmissionResponse ``warnings``. A linter that hits its time or memory bound raises
+``LintLimitExceeded``, and the ConfigMap is denied with that reason (it could not be checked).
 """
 
 from __future__ import annotations
@@ -28,19 +30,22 @@ MAX_LISTED_ERRORS = 5
 MAX_WARNINGS = 20
 MAX_WARNING_CHARS = 119  # the API server asks for warnings under 120 characters
 
-Linter = Callable[[str, str], list[Finding]]
+Linter = Callable[[Mapping[str, str]], list[Finding]]  # {data key: text} -> findings (paths = data keys)
 
 
-def _lint(text: str, path: str) -> list[Finding]:
-    return lint_text(text, path)
+class LintLimitExceeded(Exception):
+    """The linter stopped at its time or memory bound; the message says which."""
+
+
+def lint_in_process(data: Mapping[str, str], scheduler_build: str = "kube-scheduler") -> list[Finding]:
+    """Lint each value with its data key as the path, kube-scheduler configs judged for ``scheduler_build``."""
+    settings = LintSettings(scheduler=scheduler_build)
+    return [f for key, text in data.items() for f in lint_text(text, key, settings)]
 
 
 def linter_for(scheduler_build: str) -> Linter:
-    """The linter that judges kube-scheduler configs for ``scheduler_build`` (the webhook's setting)."""
-    if scheduler_build == "kube-scheduler":
-        return _lint
-    settings = LintSettings(scheduler=scheduler_build)
-    return lambda text, path: lint_text(text, path, settings)
+    """An unbounded in-process linter for ``scheduler_build`` (tests, the offline ``review`` command)."""
+    return lambda data: lint_in_process(data, scheduler_build)
 
 
 def is_selected(obj: Mapping[str, object]) -> bool:
@@ -49,7 +54,7 @@ def is_selected(obj: Mapping[str, object]) -> bool:
     return isinstance(labels, Mapping) and labels.get(SELECTOR_LABEL) == "true"
 
 
-def decide(request: AdmissionRequest, lint: Linter = _lint) -> Decision:
+def decide(request: AdmissionRequest, lint: Linter = lint_in_process) -> Decision:
     """Lint every data value of a labelled ConfigMap on CREATE/UPDATE."""
     if request.kind.group != "" or request.kind.kind != "ConfigMap":
         return bad_request(f"expected a v1 ConfigMap, got kind {request.kind.kind!r}")
@@ -63,11 +68,14 @@ def decide(request: AdmissionRequest, lint: Linter = _lint) -> Decision:
     data = obj.get("data") or {}
     if not isinstance(data, Mapping):
         return bad_request("object.data: must be a map of strings")
-    findings: list[Finding] = []
     for key, text in data.items():
         if not isinstance(text, str):
             return bad_request(f"object.data[{key!r}]: must be a string")
-        findings.extend(f for f in lint(text, str(key)) if f.rule != CODE_UNRECOGNIZED)
+    try:
+        findings = [f for f in lint({str(k): v for k, v in data.items()}) if f.rule != CODE_UNRECOGNIZED]
+    except LintLimitExceeded as exc:
+        return Decision.deny(422, "Invalid", f"ConfigMap {go_quote(_name(obj))} was not checked: {exc}; "
+                             "lint it with binpack-lint before applying it")
     errors = [f for f in findings if f.severity is Severity.ERROR]
     warnings = _warnings([f for f in findings if f.severity is not Severity.ERROR])
     if errors:
@@ -80,15 +88,19 @@ def format_finding(finding: Finding) -> str:
 
 
 def _denial(obj: Mapping[str, object], errors: Sequence[Finding]) -> str:
-    metadata = obj.get("metadata")
-    name = metadata.get("name") if isinstance(metadata, Mapping) else None
     listed = "; ".join(" ".join(format_finding(f).split()) for f in errors[:MAX_LISTED_ERRORS])
     more = len(errors) - MAX_LISTED_ERRORS
     tail = f"; and {more} more error(s)" if more > 0 else ""
     return (
-        f"ConfigMap {go_quote(name if isinstance(name, str) else '')} holds an invalid scheduler "
+        f"ConfigMap {go_quote(_name(obj))} holds an invalid scheduler "
         f"configuration: {listed}{tail}"
     )
+
+
+def _name(obj: Mapping[str, object]) -> str:
+    metadata = obj.get("metadata")
+    name = metadata.get("name") if isinstance(metadata, Mapping) else None
+    return name if isinstance(name, str) else ""
 
 
 def _warnings(findings: Sequence[Finding]) -> list[str]:
