@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
+from gunicorn.http.errors import ParseException
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from webhook.admission.decide import configmaps, pods, priorityclasses
@@ -161,7 +162,7 @@ def _read_body(limit: int) -> tuple[bytes, str | None]:
         return b"", too_large
     except BadRequest:  # the client went away mid-body: nothing sensible to decode
         return b"", None
-    except (ValueError, OSError) as exc:  # gunicorn's InvalidChunkSize, ChunkMissingTerminator, ...
+    except (ParseException, ValueError, OSError) as exc:  # gunicorn's InvalidChunkSize, ChunkMissingTerminator...
         return b"", f"malformed request body: {type(exc).__name__}"
     if size > limit:
         return b"", too_large

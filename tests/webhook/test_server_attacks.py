@@ -1,0 +1,144 @@
+"""Connection attacks against the real server (gunicorn + gevent workers + TLS), loopback only, bounded.
+
+Each test holds many idle or slow connections open (``attack_clients``) and checks that admission and
+health requests still get their answers within the apiserver's default webhook timeout (10 s). That
+timeout is a functional bound (the request fails in the apiserver after it), not a performance figure.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import ssl
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from attack_clients import HeldConnections, hold_all
+from paths import SHARED
+from replay_server import ReplayServer, wait_until
+from server_helpers import KeyPair, ServerProcess, client_context, make_ca, make_leaf
+
+from webhook.admission.decide.configmaps import SELECTOR_LABEL
+
+pytestmark = pytest.mark.slow
+
+WEBHOOK_TIMEOUT = 10.0  # the apiserver's default timeoutSeconds for a webhook
+POD_REVIEW = (SHARED / "fixtures/admission/priority-plugin-on/pod-create-known-class.json").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def ca() -> KeyPair:
+    return make_ca("binpack-guard attack CA")
+
+
+@pytest.fixture(scope="module")
+def server(ca: KeyPair, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    replay = ReplayServer().serve_fixtures().start()
+    tmp = tmp_path_factory.mktemp("attacks")
+    proc = ServerProcess(tmp, replay.kubeconfig(tmp / "kubeconfig"), tls=make_leaf(ca),
+                         extra=["--workers", "2", "--request-timeout", "5"])
+    try:
+        proc.wait_listening()
+        context = client_context(ca)
+        assert wait_until(lambda: _call(context, proc.address, "GET", "/readyz")[0] == 200, timeout=60)
+        yield proc
+    finally:
+        proc.stop()
+        replay.stop()
+
+
+def _call(context: ssl.SSLContext, address: tuple[str, int], method: str, path: str,
+          body: bytes | None = None) -> tuple[int, Any]:
+    conn = http.client.HTTPSConnection(*address, context=context, timeout=WEBHOOK_TIMEOUT)
+    try:
+        conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
+        reply = conn.getresponse()
+        return reply.status, json.loads(reply.read() or b"null")
+    except (OSError, http.client.HTTPException) as exc:
+        return 0, type(exc).__name__
+    finally:
+        conn.close()
+
+
+def _answers_in_time(context: ssl.SSLContext, address: tuple[str, int]) -> None:
+    for _ in range(3):
+        assert _call(context, address, "GET", "/healthz") == (200, {"status": "ok"})
+        status, body = _call(context, address, "POST", "/mutate/pods", POD_REVIEW)
+        assert status == 200 and body["response"]["allowed"] is True
+
+
+def test_a_thousand_idle_and_slow_connections_do_not_stop_admission(server: ServerProcess, ca: KeyPair) -> None:
+    context = client_context(ca)
+    held: list[HeldConnections] = []
+    try:
+        held = hold_all(server.address, [("idle", 1000), ("half-handshake", 200), ("slow-headers", 100)], context)
+        _answers_in_time(context, server.address)
+        assert sum(h.open_count() for h in held) > 1000  # still held while we were answered
+    finally:
+        for group in held:
+            group.close()
+
+
+def test_a_huge_chunk_is_cut_off_at_the_request_deadline(server: ServerProcess, ca: KeyPair) -> None:
+    context = client_context(ca)
+    group = HeldConnections(server.address, "huge-chunk", 50, context)
+    try:
+        _answers_in_time(context, server.address)
+        # --request-timeout 5: every connection is let go well before the old 30 s hold
+        assert wait_until(lambda: group.open_count() == 0, timeout=15)
+    finally:
+        group.close()
+
+
+@pytest.mark.parametrize("chunk", [b"zz", b"-1", b"1 1"])
+def test_an_invalid_chunk_size_is_a_client_error(server: ServerProcess, ca: KeyPair, chunk: bytes) -> None:
+    context = client_context(ca)
+    with context.wrap_socket(socket.create_connection(server.address, timeout=WEBHOOK_TIMEOUT),
+                             server_hostname="localhost") as sock:
+        sock.sendall(b"POST /validate/configmaps HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n" + chunk + b"\r\n{}\r\n0\r\n\r\n")
+        answer = b""
+        while chunk_read := sock.recv(65536):
+            answer += chunk_read
+    assert answer.startswith(b"HTTP/1.1 400")
+
+
+def _labelled_configmap(index: int, size: int) -> bytes:
+    head = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+    line = "- schedulerName: s{}\n"
+    text = head + "".join(line.format(i) for i in range(size // len(line)))
+    obj = {"apiVersion": "v1", "kind": "ConfigMap",
+           "metadata": {"name": f"big-{index}", "namespace": "kube-system", "labels": {SELECTOR_LABEL: "true"}},
+           "data": {"config.yaml": text}}
+    review = {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+              "request": {"uid": f"u{index}", "kind": {"group": "", "version": "v1", "kind": "ConfigMap"},
+                          "resource": {"group": "", "version": "v1", "resource": "configmaps"},
+                          "operation": "CREATE", "name": f"big-{index}", "namespace": "kube-system",
+                          "object": obj, "oldObject": None, "dryRun": False, "userInfo": {"username": "u"}}}
+    return json.dumps(review).encode()
+
+
+def test_eight_big_configmaps_in_flight_leave_health_and_admission_answering(
+    server: ServerProcess, ca: KeyPair
+) -> None:
+    context = client_context(ca)
+    answers: list[tuple[int, Any]] = []
+    bodies = [_labelled_configmap(i, 1_100_000) for i in range(8)]
+    threads = [threading.Thread(target=lambda b=b: answers.append(_call(context, server.address, "POST",
+                                                                        "/validate/configmaps", b)))
+               for b in bodies]
+    for thread in threads:
+        thread.start()
+    try:
+        _answers_in_time(context, server.address)
+    finally:
+        for thread in threads:
+            thread.join(60)
+    assert len(answers) == 8
+    for status, body in answers:  # each got an answer in time: a verdict, or a denial naming the bound
+        assert status == 200, body
+        response = body["response"]
+        assert response["allowed"] or "ConfigMap" in response["status"]["message"]
