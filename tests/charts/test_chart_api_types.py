@@ -16,6 +16,7 @@ MODELS: dict[tuple[str, str], Any] = {
     ("v1", "ServiceAccount"): client.V1ServiceAccount,
     ("v1", "ConfigMap"): client.V1ConfigMap,
     ("policy/v1", "PodDisruptionBudget"): client.V1PodDisruptionBudget,
+    ("networking.k8s.io/v1", "NetworkPolicy"): client.V1NetworkPolicy,
     ("rbac.authorization.k8s.io/v1", "ClusterRole"): client.V1ClusterRole,
     ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"): client.V1ClusterRoleBinding,
     ("rbac.authorization.k8s.io/v1", "Role"): client.V1Role,

@@ -337,3 +337,15 @@ def test_server_environment_is_accepted_by_the_real_settings(scenario: tuple[str
     settings = Settings.from_env(resolved)
     assert settings.lease_namespace == NAMESPACE and settings.bind == "0.0.0.0:8443"
     assert settings.tls_cert_file == "/etc/binpack-guard/tls/tls.crt"
+
+
+def test_network_policy_admits_only_the_webhook_port(render: Any) -> None:
+    policy = render({}, RELEASE, NAMESPACE).one("NetworkPolicy")
+    assert policy["spec"]["policyTypes"] == ["Ingress"]
+    (rule,) = policy["spec"]["ingress"]
+    assert rule["ports"] == [{"protocol": "TCP", "port": 8443}] and "from" not in rule
+    peers = [{"ipBlock": {"cidr": "10.0.0.0/24"}}]
+    narrowed = render({"networkPolicy": {"enabled": True, "webhookFrom": peers}}, RELEASE, NAMESPACE)
+    assert narrowed.one("NetworkPolicy")["spec"]["ingress"][0]["from"] == peers
+    off = render({"networkPolicy": {"enabled": False, "webhookFrom": []}}, RELEASE, NAMESPACE)
+    assert off.all("NetworkPolicy") == []
