@@ -35,10 +35,11 @@ worker_class = "webhook.server.worker.AdmissionWorker"
 # Unused by the gevent worker (kept so old settings still parse); a worker serves all its connections.
 threads = _settings.threads
 
-# Open connections per worker, idle ones included. Each held connection costs a greenlet and its TLS
-# buffers (about 40 KiB measured), so 5,000 per worker stays well inside the chart's memory limit while
-# far exceeding what the apiserver opens; past it the worker stops accepting until one closes.
-worker_connections = 5000
+# Open connections per worker, idle ones included. A held TLS connection costs about 100 KiB of worker
+# RSS (greenlet plus TLS state, measured with 1,000 held), so 1,000 per worker caps that at ~100 MiB,
+# inside the chart's memory limit, while far exceeding what the apiserver opens. Past it the worker
+# stops accepting until one closes; the per-phase deadlines (worker.py) make every slot come free.
+worker_connections = 1000
 
 # Keep idle connections longer than the apiserver's client idle timeout (Go's default 90s), so the client
 # closes first and never sends a request on a connection we are closing (which would fail the admission).
@@ -58,7 +59,7 @@ limit_request_line = 8190
 limit_request_fields = 100
 limit_request_field_size = 8190
 
-# HTTP/1.1 only: the gthread worker's request path is HTTP/1.1 and the apiserver is happy with it.
+# HTTP/1.1 only: the worker's request path is HTTP/1.1 and the apiserver is happy with it.
 http_protocols = "h1"
 
 # TLS is on when both files are given. gunicorn calls ssl_context() for every accepted connection; the

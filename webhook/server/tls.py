@@ -52,7 +52,7 @@ def build_server_context(
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_2  # the apiserver speaks 1.2/1.3; nothing older is safe
     context.set_ciphers(TLS12_CIPHERS)
-    context.set_alpn_protocols(["http/1.1"])  # gthread serves HTTP/1.1; never advertise h2
+    context.set_alpn_protocols(["http/1.1"])  # the workers serve HTTP/1.1; never advertise h2
     try:
         context.load_cert_chain(certfile=cert_file, keyfile=key_file)
     except (ssl.SSLError, OSError, ValueError) as exc:
