@@ -63,11 +63,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--before", type=Path, help="another checkout to time side by side")
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--shapes", default="same-name,duplicate-keys,distinct")
     args = parser.parse_args()
     trees = [("after", ROOT)] + ([("before", args.before)] if args.before else [])
     print("| shape | size | " + " | ".join(f"{n} s | {n} µs/KiB" for n, _ in trees) + " |")
     print("|---|---:|" + "---:|---:|" * len(trees))
-    for shape in ("same-name", "duplicate-keys", "distinct"):
+    for shape in args.shapes.split(","):
         size = 32 * 1024
         while size <= args.max_bytes:
             text = generate(shape, size)
