@@ -30,10 +30,12 @@ import contextlib
 import os
 import ssl
 import time
+import warnings
 from functools import partial
 from typing import Any
 
 import gevent
+from gevent.monkey import MonkeyPatchWarning
 from gevent.pool import Pool
 from gevent.server import StreamServer
 from gunicorn.sock import ssl_context
@@ -65,6 +67,10 @@ class AdmissionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn is untype
     balance: ConnectionBalance | None = None  # set by gunicorn_conf.post_fork (shared across workers)
 
     def init_process(self) -> None:
+        # gevent warns that ssl was imported before patching (gunicorn's master imports it). Harmless here:
+        # no context made before the patch serves connections (gunicorn_conf builds the TLS context in
+        # the worker, after it), and the warning would be a non-JSON line in the logs.
+        warnings.filterwarnings("ignore", category=MonkeyPatchWarning)
         self._deadline = request_timeout()
         self._servers: list[StreamServer] = []
         super().init_process()  # monkey-patches, loads the app, then run()
