@@ -142,8 +142,8 @@ def test_bounded_linter_gives_the_in_process_verdict() -> None:
 def test_a_configmap_over_the_lint_budget_is_denied_with_the_reason(timeout: float, memory: int, reason: str) -> None:
     linter = BoundedLinter(timeout_seconds=timeout, memory_mib=memory)
     try:
-        decision = configmaps.decide(request_of(review("ConfigMap", "CREATE", _configmap({"c.yaml": _profiles(30000)}))),
-                                     linter)
+        big = review("ConfigMap", "CREATE", _configmap({"c.yaml": _profiles(30000)}))
+        decision = configmaps.decide(request_of(big), linter)
     finally:
         linter.close()
     assert not decision.allowed and decision.code == 422
