@@ -33,6 +33,8 @@ USAGE_ERROR = 2
 # (flag, settings field, type, help)
 SERVE_FLAGS: tuple[tuple[str, str, Callable[[str], Any], str], ...] = (
     ("--bind", "bind", str, "HOST:PORT to listen on (default 0.0.0.0:8443)"),
+    ("--metrics-bind", "metrics_bind", str,
+     "HOST:PORT of a plain-HTTP /metrics listener summing every worker (default: none; /metrics stays on --bind)"),
     ("--tls-cert-file", "tls_cert_file", str, "PEM certificate (chain); re-read when it changes"),
     ("--tls-private-key-file", "tls_private_key_file", str, "PEM private key matching --tls-cert-file"),
     ("--client-ca-file", "client_ca_file", str,
@@ -167,9 +169,10 @@ def run_serve(args: argparse.Namespace) -> int:
             os.environ[env_name(field)] = str(value)
     if args.request_timeout is not None:
         os.environ[REQUEST_TIMEOUT_ENV] = str(args.request_timeout)
-    if settings.workers > 1 and not os.environ.get(MULTIPROC_ENV):
+    if (settings.workers > 1 or settings.metrics_bind) and not os.environ.get(MULTIPROC_ENV):
         # Must happen before gunicorn_conf imports the app (and prometheus_client) in this master,
-        # so that every forked worker writes its metrics where any worker's /metrics can sum them.
+        # so that every forked worker writes its metrics where any worker's /metrics, and the
+        # master's metrics listener, can sum them.
         os.environ[MULTIPROC_ENV] = tempfile.mkdtemp(prefix="binpack-guard-metrics-")
     if settings.workers > 1 and not os.environ.get(READINESS_DIR_ENV):
         # every worker's cache must be ready for the pod to be: see webhook.server.readiness

@@ -29,6 +29,11 @@ TRUE_WORDS = ("true", "1", "yes", "on")
 FALSE_WORDS = ("false", "0", "no", "off")
 
 
+def _is_host_port(value: str) -> bool:
+    host, _, port = value.rpartition(":")
+    return bool(host) and port.isdigit() and 0 < int(port) < 65536
+
+
 class SettingsError(ValueError):
     """A setting has a value the webhook cannot use."""
 
@@ -36,6 +41,7 @@ class SettingsError(ValueError):
 @dataclass(frozen=True)
 class Settings:
     bind: str = "0.0.0.0:8443"
+    metrics_bind: str = ""  # HOST:PORT of the plain-HTTP metrics listener (webhook.server.metricsport); "" = none
     tls_cert_file: str | None = None
     tls_private_key_file: str | None = None
     client_ca_file: str | None = None  # CA that signed the apiserver's webhook client certificate
@@ -75,6 +81,10 @@ class Settings:
         if self.scheduler_build not in ("kube-scheduler", "scheduler-plugins"):
             raise SettingsError(f"{env_name('scheduler_build')}: must be kube-scheduler or scheduler-plugins, "
                                 f"got {self.scheduler_build!r}")
+        if self.metrics_bind and not _is_host_port(self.metrics_bind):
+            raise SettingsError(f"{env_name('metrics_bind')}: must be HOST:PORT, got {self.metrics_bind!r}")
+        if self.metrics_bind and self.metrics_bind == self.bind:
+            raise SettingsError(f"{env_name('metrics_bind')}: must differ from {env_name('bind')} ({self.bind})")
         if not self.volcano_scheduler_name:
             raise SettingsError(f"{env_name('volcano_scheduler_name')}: must not be empty")
 

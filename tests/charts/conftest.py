@@ -57,6 +57,9 @@ SCENARIOS: dict[str, dict[str, Any]] = {
         }
     },
     "scheduler-plugins": {"scoring": {"kubeScheduler": {"build": "scheduler-plugins", "inline": SP_CONFIG}}},
+    "service-monitor": {"metrics": {"from": [{"namespaceSelector": {"matchLabels": {"name": "monitoring"}}}],
+                                    "serviceMonitor": {"enabled": True, "labels": {"release": "prometheus"}}}},
+    "metrics-port-off": {"metrics": {"port": 0}},
     "pod-webhook-off": {"webhooks": {"pods": {"enabled": False}}},
     "priority-plugin-off": {"webhooks": {"pods": {"priorityPluginOff": True}},
                             "apiserverClientAuth": {"caSecret": "apiserver-client-ca", "clientName": "kube-apiserver",

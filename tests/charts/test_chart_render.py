@@ -73,7 +73,8 @@ def test_deployment_serves_https_with_probes_and_spread(scenario: tuple[str, Man
     for probe, path in (("readinessProbe", "/readyz"), ("livenessProbe", "/healthz")):
         get = container[probe]["httpGet"]
         assert (get["path"], get["scheme"], get["port"]) == (path, "HTTPS", "https")
-    assert container["ports"] == [{"name": "https", "containerPort": 8443, "protocol": "TCP"}]
+    assert container["ports"][0] == {"name": "https", "containerPort": 8443, "protocol": "TCP"}
+    assert [p["name"] for p in container["ports"][1:]] in ([], ["metrics"])
     (spread,) = pod["topologySpreadConstraints"]
     assert spread["topologyKey"] == "kubernetes.io/hostname"
     assert spread["labelSelector"]["matchLabels"] == spec["selector"]["matchLabels"]
@@ -339,13 +340,57 @@ def test_server_environment_is_accepted_by_the_real_settings(scenario: tuple[str
     assert settings.tls_cert_file == "/etc/binpack-guard/tls/tls.crt"
 
 
-def test_network_policy_admits_only_the_webhook_port(render: Any) -> None:
+def test_network_policy_admits_only_the_webhook_and_metrics_ports(render: Any) -> None:
     policy = render({}, RELEASE, NAMESPACE).one("NetworkPolicy")
     assert policy["spec"]["policyTypes"] == ["Ingress"]
-    (rule,) = policy["spec"]["ingress"]
+    (rule, metrics) = policy["spec"]["ingress"]
     assert rule["ports"] == [{"protocol": "TCP", "port": 8443}] and "from" not in rule
+    assert metrics["ports"] == [{"protocol": "TCP", "port": 8081}] and "from" not in metrics
     peers = [{"ipBlock": {"cidr": "10.0.0.0/24"}}]
     narrowed = render({"networkPolicy": {"enabled": True, "webhookFrom": peers}}, RELEASE, NAMESPACE)
     assert narrowed.one("NetworkPolicy")["spec"]["ingress"][0]["from"] == peers
     off = render({"networkPolicy": {"enabled": False, "webhookFrom": []}}, RELEASE, NAMESPACE)
     assert off.all("NetworkPolicy") == []
+
+
+def test_metrics_port_is_plain_http_beside_the_webhook_port(render: Any, scenarios: dict[str, dict[str, Any]]) -> None:
+    m = render({}, RELEASE, NAMESPACE)
+    pod = m.one("Deployment")["spec"]["template"]
+    container = pod["spec"]["containers"][0]
+    env = {e["name"]: e.get("value") for e in container["env"]}
+    assert Settings.from_env({"BINPACK_GUARD_METRICS_BIND": env["BINPACK_GUARD_METRICS_BIND"]}).metrics_bind \
+        == "0.0.0.0:8081"
+    assert {p["name"]: p["containerPort"] for p in container["ports"]} == {"https": 8443, "metrics": 8081}
+    assert {p["name"]: p["targetPort"] for p in m.one("Service")["spec"]["ports"]} == \
+        {"https": "https", "metrics": "metrics"}
+    annotations = pod["metadata"]["annotations"]
+    assert (annotations["prometheus.io/scheme"], annotations["prometheus.io/port"]) == ("http", "8081")
+    rules = m.one("NetworkPolicy")["spec"]["ingress"]
+    assert [r["ports"][0]["port"] for r in rules] == [8443, 8081]
+    assert m.all("ServiceMonitor") == []
+
+    off = render(scenarios["metrics-port-off"], RELEASE, NAMESPACE)
+    container = off.one("Deployment")["spec"]["template"]["spec"]["containers"][0]
+    assert "BINPACK_GUARD_METRICS_BIND" not in {e["name"] for e in container["env"]}
+    assert [p["name"] for p in off.one("Service")["spec"]["ports"]] == ["https"]
+    assert off.one("Deployment")["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"] == "8443"
+    assert len(off.one("NetworkPolicy")["spec"]["ingress"]) == 1
+
+
+def test_service_monitor_scrapes_the_metrics_port(render: Any, scenarios: dict[str, dict[str, Any]]) -> None:
+    m = render(scenarios["service-monitor"], RELEASE, NAMESPACE)
+    monitor = m.one("ServiceMonitor")
+    assert monitor["metadata"]["labels"]["release"] == "prometheus"
+    assert monitor["spec"]["selector"]["matchLabels"].items() <= m.one("Service")["metadata"]["labels"].items()
+    assert monitor["spec"]["endpoints"] == [{"port": "metrics", "path": "/metrics", "scheme": "http",
+                                            "interval": "30s", "scrapeTimeout": "10s"}]
+    metrics_rule = m.one("NetworkPolicy")["spec"]["ingress"][1]
+    assert metrics_rule["from"] == [{"namespaceSelector": {"matchLabels": {"name": "monitoring"}}}]
+
+
+def test_defaults_fit_two_synced_workers_without_a_cpu_limit(render: Any) -> None:
+    pod = render({}, RELEASE, NAMESPACE).one("Deployment")["spec"]["template"]["spec"]
+    assert pod["priorityClassName"] == "system-cluster-critical"
+    resources = pod["containers"][0]["resources"]
+    assert "cpu" not in resources["limits"]  # CFS throttling would stall scoring mid-request
+    assert (resources["requests"]["memory"], resources["limits"]["memory"]) == ("512Mi", "1Gi")

@@ -30,6 +30,8 @@ BAD_VALUES: list[tuple[dict[str, Any], str]] = [
     ({"image": {"pullPolicy": "Sometimes"}}, "/image/pullPolicy"),
     ({"scoring": {"volcano": {"existingConfigMap": {"name": "Bad Name"}}}}, "/scoring/volcano/existingConfigMap/name"),
     ({"scoring": {"kubeScheduler": {"build": "volcano"}}}, "/scoring/kubeScheduler/build"),
+    ({"metrics": {"port": 70000}}, "/metrics/port"),
+    ({"metrics": {"serviceMonitor": {"interval": "30 seconds"}}}, "/metrics/serviceMonitor/interval"),
 ]
 
 # Rules a JSON schema cannot say clearly; the templates fail with their own message.
@@ -46,6 +48,10 @@ BAD_COMBINATIONS: list[tuple[dict[str, Any], str]] = [
         {"certs": {"servingValidityDays": 365, "caValidityDays": 300}},
         "certs.servingValidityDays must be shorter than certs.caValidityDays",
     ),
+    (
+        {"metrics": {"port": 0, "serviceMonitor": {"enabled": True}}},
+        "metrics.serviceMonitor.enabled needs metrics.port",
+    ),
 ]
 
 
@@ -58,7 +64,8 @@ def test_schema_rejects_bad_values_naming_the_field(render: Any, lint: Any, valu
     assert any(path in error for error in report["errors"]), report
 
 
-@pytest.mark.parametrize(("values", "message"), BAD_COMBINATIONS, ids=["inline-and-existing", "serving-outlives-ca"])
+@pytest.mark.parametrize(("values", "message"), BAD_COMBINATIONS,
+                         ids=["inline-and-existing", "serving-outlives-ca", "monitor-without-port"])
 def test_templates_reject_contradictory_values(render: Any, values: dict[str, Any], message: str) -> None:
     with pytest.raises(helm.HelmRenderError) as caught:
         render(values, "bg", NAMESPACE)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -78,6 +79,7 @@ def test_multiprocess_mode_sums_every_worker(tmp_path: Path, monkeypatch: pytest
         "from webhook.cluster.static import StaticClusterView\n"
         "m = Metrics(StaticClusterView())\n"
         "for _ in range({n}): m.observe('pods', 'patched', 0.001)\n"
+        "m.publish()\n"  # what each worker's publisher thread does every few seconds
     )
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
     for n in (3, 5):
@@ -86,7 +88,8 @@ def test_multiprocess_mode_sums_every_worker(tmp_path: Path, monkeypatch: pytest
     text = Metrics(StaticClusterView()).render().decode()
     labels = (("dry_run", "false"), ("endpoint", "pods"), ("operation", "unknown"), ("outcome", "patched"))
     assert _samples(text)[("binpack_guard_admission_requests_total", labels)] == 8
-    assert 'binpack_guard_watch_restarts_total{worker="' in text
+    assert len(re.findall(r'^binpack_guard_watch_restarts_total\{worker="\d+"\} 0\.0$', text, re.M)) == 2
+    assert re.search(r"^binpack_guard_cache_synced 1\.0$", text, re.M)  # both workers' (static) views: synced
 
 
 def test_requests_are_labelled_by_operation_and_dry_run(make_app: AppFactory, view: StaticClusterView) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from paths import SHARED
 from replay_server import ReplayServer, fixture_bytes, wait_until
-from server_helpers import KeyPair, ServerProcess, client_context, make_ca, make_leaf
+from server_helpers import KeyPair, ServerProcess, client_context, free_port, make_ca, make_leaf
 
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.cluster.static import StaticClusterView
@@ -67,11 +67,24 @@ def ca() -> KeyPair:
 @pytest.fixture(scope="module")
 def server(replay: ReplayServer, ca: KeyPair, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     tmp = tmp_path_factory.mktemp("server")
+    metrics_port = free_port()
     proc = ServerProcess(tmp, replay.kubeconfig(tmp / "kubeconfig"), tls=make_leaf(ca),
-                         extra=["--workers", "2", "--threads", "2", "--request-timeout", "5"])
+                         extra=["--workers", "2", "--threads", "2", "--request-timeout", "5",
+                                "--metrics-bind", f"127.0.0.1:{metrics_port}"])
+    proc.metrics_port = metrics_port  # type: ignore[attr-defined]
     proc.wait_listening()
     yield proc
     proc.stop()
+
+
+def plain_get(port: int, path: str) -> tuple[int, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read().decode()
+    finally:
+        conn.close()
 
 
 def test_health_and_readiness_over_tls(server: ServerProcess, ca: KeyPair) -> None:
@@ -194,3 +207,38 @@ def test_metrics_count_every_worker_whichever_answers_the_scrape(server: ServerP
         assert request(context, server.address, "POST", "/mutate/pods", body)[0] == 200
     totals = {answered(scrape()) for _ in range(8)}
     assert totals == {before + 8}
+
+
+def test_metrics_port_serves_every_worker_over_plain_http(server: ServerProcess, ca: KeyPair) -> None:
+    # The master's plain-HTTP listener: requests answered by either worker over TLS are counted there,
+    # labelled by operation and dry run, and the cache gauges of the workers are published to it.
+    port: int = server.metrics_port  # type: ignore[attr-defined]
+    context = client_context(ca)
+    assert wait_until(lambda: request(context, server.address, "GET", "/readyz")[0] == 200, timeout=20)
+    review = json.loads((ADMISSION / "pod-create-known-class.json").read_bytes())
+    dry = json.loads(json.dumps(review))
+    dry["request"]["dryRun"] = True
+    dry["request"]["uid"] = "dry-run-1"
+
+    def counted(text: str, dry_run: str) -> float:
+        pattern = (r'^binpack_guard_admission_requests_total\{(?=[^}]*endpoint="pods")(?=[^}]*operation="CREATE")'
+                   rf'(?=[^}}]*dry_run="{dry_run}")[^}}]*\}} (\S+)$')
+        return sum(float(v) for v in re.findall(pattern, text, re.M))
+
+    status, before = plain_get(port, "/metrics")
+    assert status == 200
+    for _ in range(4):
+        assert request(context, server.address, "POST", "/mutate/pods", json.dumps(review).encode())[0] == 200
+    assert request(context, server.address, "POST", "/mutate/pods", json.dumps(dry).encode())[0] == 200
+    _, after = plain_get(port, "/metrics")
+    assert counted(after, "false") == counted(before, "false") + 4
+    assert counted(after, "true") == counted(before, "true") + 1
+    # every worker publishes its cache within seconds of starting: synced, and the recorded nodes counted
+    assert wait_until(lambda: re.search(r"^binpack_guard_cache_synced(\{[^}]*\})? 1\.0$",
+                                        plain_get(port, "/metrics")[1], re.M) is not None, timeout=20)
+    _, text = plain_get(port, "/metrics")
+    assert re.search(r'^binpack_guard_cache_objects\{[^}]*resource="nodes"[^}]*\} [1-9]', text, re.M), text[-2000:]
+    assert 'binpack_guard_watch_restarts_total{worker="' in text
+    assert plain_get(port, "/healthz")[0] == 404  # only metrics on this port
+    with pytest.raises((OSError, http.client.HTTPException)):  # the admission port does not speak plain HTTP
+        plain_get(server.port, "/metrics")

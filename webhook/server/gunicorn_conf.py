@@ -102,9 +102,20 @@ control_socket_disable = True
 SYNC_WAIT_LIMIT = 120.0
 
 
+def when_ready(server: Any) -> None:
+    # In the master, once its sockets are bound: the plain-HTTP metrics listener (webhook.server.metricsport).
+    shared = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if _settings.metrics_bind and shared:
+        from webhook.server.metricsport import start_metrics_server
+
+        start_metrics_server(_settings.metrics_bind, shared)
+        server.log.info("metrics on http://%s/metrics", _settings.metrics_bind)
+
+
 def post_worker_init(worker: Any) -> None:
     # The app (built in this worker by wsgi.application()) gets its cache threads now, after fork.
     wsgi.start_cache(worker.wsgi)
+    wsgi.start_metrics_publisher(worker.wsgi)
     # Each worker has its own cache, but the pod's readiness is answered by whichever worker takes the
     # probe. A worker that took connections before its sync would score against an empty cluster while
     # the pod already looks Ready, so it accepts nothing until it has synced (bounded: after the limit it

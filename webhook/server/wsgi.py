@@ -20,7 +20,9 @@ from webhook.cluster.cache import ClusterCache
 from webhook.cluster.dumpfile import DumpClusterView
 from webhook.cluster.lease import KubeLeaseStore, LeaseDefaultClassClaim
 from webhook.server.app import create_app
+from webhook.server.metrics import multiprocess_dir
 from webhook.server.readiness import publish, readiness_dir
+from webhook.server.routes import EXTENSION, Deps
 from webhook.settings import Settings
 
 CACHE_EXTENSION = "binpack_guard.cache"
@@ -68,6 +70,25 @@ def start_cache(app: object) -> None:
         shared = readiness_dir()
         if shared is not None:  # several workers: publish this one's readiness for the others' /readyz
             publish(cache, shared, _heartbeat_stop)
+
+
+METRICS_PUBLISH_SECONDS = 5.0
+
+
+def start_metrics_publisher(app: object) -> None:
+    """With shared metrics files, write this worker's cache gauges there every few seconds, so a
+    scrape of the master's metrics listener sees them (webhook.server.metrics.Metrics.publish)."""
+    deps = getattr(app, "extensions", {}).get(EXTENSION)
+    if not isinstance(deps, Deps) or multiprocess_dir() is None:
+        return
+
+    def loop() -> None:
+        while True:
+            deps.metrics.publish()
+            if _heartbeat_stop.wait(METRICS_PUBLISH_SECONDS):
+                return
+
+    threading.Thread(target=loop, name="metrics-publisher", daemon=True).start()
 
 
 def wait_for_sync(app: object, heartbeat: Callable[[], object], limit: float) -> bool:
