@@ -102,8 +102,15 @@ def lint_paths(paths: Sequence[str], settings: LintSettings | None = None,
     """Lint files and directories (recursing into *.yaml, *.yml, *.json, *.conf, *.cfg); ``-`` is stdin."""
     settings = settings or LintSettings()
     run = LintRun()
+    # Memory stays flat in the number of files: a file's findings are filtered (inline suppressions
+    # need its text) as soon as it is checked and its documents dropped. Only a file holding documents
+    # a cross-file rule reads (PriorityClasses, today) is kept, with its text and findings, until the
+    # cross-file rules have run: one of its suppressions may silence their findings.
+    corpus_kinds = _corpus_kinds(settings)
     analyzed: list[_Analyzed] = []
+    deferred: list[Finding] = []
     texts: dict[str, str] = {}
+    kept: list[Finding] = []
     for path, explicit in _expand(paths, run):
         text = stdin_text if path == "-" else _read(path, run)
         shown = "<stdin>" if path == "-" else path
@@ -111,17 +118,27 @@ def lint_paths(paths: Sequence[str], settings: LintSettings | None = None,
             continue
         run.files += 1
         run.paths.append(shown)
-        texts[shown] = text
         try:
             docs, findings = _analyze_text(text, shown, settings, explicit=explicit)
             findings.extend(_run_rules(docs, settings))
         except Exception as exc:  # a bug in binpack-lint (RecursionError, MemoryError too): this file only
             docs, findings = [], [_internal_error(shown, exc)]
-        analyzed.extend(docs)
-        run.findings.extend(findings)
-    run.findings.extend(_run_corpus_rules(analyzed, settings, isolate=True))
-    run.findings = _finish(run.findings, settings, texts)
+        corpus = [a for a in docs if _kind_of(a) in corpus_kinds]
+        if corpus:
+            analyzed.extend(corpus)
+            texts[shown] = text
+            deferred.extend(findings)
+        else:
+            kept.extend(_finish(findings, settings, {shown: text}))
+    deferred.extend(run.findings)  # unreadable paths found while expanding
+    deferred.extend(_run_corpus_rules(analyzed, settings, isolate=True))
+    kept.extend(_finish(deferred, settings, texts))
+    run.findings = sorted(set(kept))
     return run
+
+
+def _corpus_kinds(settings: LintSettings) -> frozenset[str]:
+    return frozenset(kind for rule in rules.corpus_rules() if settings.is_enabled(rule.CODE) for kind in rule.FORMATS)
 
 
 # --- reading -------------------------------------------------------------------------------
