@@ -157,7 +157,11 @@ def _expand(paths: Sequence[str], run: LintRun) -> Iterator[tuple[str, bool]]:
 
 
 def _walk(root: str, run: LintRun, seen: set[str]) -> Iterator[tuple[str, bool]]:
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=None):
+    def unreadable(exc: OSError) -> None:  # os.walk skips what it cannot list unless told
+        run.findings.append(Finding(exc.filename or root, 1, 1, CODE_UNREADABLE, Severity.ERROR,
+                                    f"cannot read directory: {exc.strerror or exc}"))
+
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=unreadable):
         real = os.path.realpath(dirpath)
         if real in seen:  # a symlink loop, or the same folder reached twice
             run.findings.append(Finding(dirpath, 1, 1, CODE_UNREADABLE, Severity.WARNING,
