@@ -22,7 +22,10 @@ same answer (nothing here has side effects).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import math
+import operator
+from collections.abc import Iterable, Mapping
+from itertools import accumulate
 from typing import Any
 
 from linter.model import DEFAULT_SCHEDULER_NAME, KubeSchedulerModel, VolcanoModel
@@ -128,31 +131,65 @@ def fit_annotations(
 ) -> dict[str, str]:
     """Both annotations, with as many scores as the 256 KiB total-annotations limit allows.
 
-    ``not_modelled``: out-of-tree score plugins (name -> weight) whose scores the ranking leaves out."""
+    ``not_modelled``: out-of-tree score plugins (name -> weight) whose scores the ranking leaves out.
+    Linear in the number of scored nodes: each score's encoded size is measured once, and the
+    largest count that fits is found by bisection over those prefix sums (the annotations are
+    built once, at the end), not by encoding every candidate.
+    """
     room = TOTAL_ANNOTATION_SIZE_LIMIT - _existing_size(pod)
 
-    def build(count: int, truncated: bool) -> dict[str, str]:
+    def prediction_of(count: int, truncated: bool) -> dict[str, Any]:
         prediction = _prediction(scheduler, ranking, requested_top, count, truncated)
         if preemption is not None:
             prediction["preemption"] = preemption
         if not_modelled:
             prediction["notModelledScorePlugins"] = dict(not_modelled)
-        scores = {node: score for node, score in ranking.scores[:count]}
-        return {SCORES_ANNOTATION: _dumps(scores), PREDICTION_ANNOTATION: _dumps(prediction)}
+        return prediction
 
-    full = build(len(ranking.scores), False)
-    if _size(full) <= room:
-        return full
-    low, high = 0, len(ranking.scores) - 1  # the largest count that fits, by bisection
-    if _size(build(0, True)) > room:
+    def build(count: int, truncated: bool) -> dict[str, str]:
+        scores = {node: score for node, score in ranking.scores[:count]}
+        return {SCORES_ANNOTATION: _dumps(scores), PREDICTION_ANNOTATION: _dumps(prediction_of(count, truncated))}
+
+    prefix = _score_prefix_sizes(ranking)
+    fixed = len(SCORES_ANNOTATION) + len(PREDICTION_ANNOTATION)
+
+    def size(count: int, truncated: bool) -> int:
+        if prefix is None:
+            return _size(build(count, truncated))
+        scores = 2 + prefix[count] + 3 * count + max(count - 1, 0)  # braces, entries, quotes and colons, commas
+        return fixed + scores + len(_dumps(prediction_of(count, truncated)).encode("utf-8"))
+
+    count = len(ranking.scores)
+    if size(count, False) <= room:
+        return build(count, False)
+    low, high = 0, count - 1  # the largest count that fits, by bisection
+    if size(0, True) > room:
         return {}
     while low < high:
         middle = (low + high + 1) // 2
-        if _size(build(middle, True)) <= room:
+        if size(middle, True) <= room:
             low = middle
         else:
             high = middle - 1
     return build(low, True)
+
+
+def _score_prefix_sizes(ranking: Ranking) -> list[int] | None:
+    """prefix[i]: encoded bytes of the first i node names and scores, quotes and colons left out (None: repeats)."""
+    names = [node for node, _ in ranking.scores]
+    values = [score for _, score in ranking.scores]
+    if len(set(names)) != len(names):
+        return None  # the dict would drop repeats: measure the real encoding instead
+    joined = "".join(names)
+    if joined.isascii() and joined.isprintable() and '"' not in joined and "\\" not in joined:
+        keys: Iterable[int] = map(len, names)  # plain ASCII node names: encoded as they are, in quotes
+    else:
+        keys = (len(_dumps(n).encode("utf-8")) - 2 for n in names)
+    if set(map(type, values)) <= {int, float} and all(map(math.isfinite, values)):
+        lengths: Iterable[int] = map(len, map(repr, values))  # json writes ints and finite floats as repr
+    else:
+        lengths = (len(_dumps(v).encode("utf-8")) for v in values)
+    return [0, *accumulate(map(operator.add, keys, lengths))]
 
 
 def _pick_model(
