@@ -8,8 +8,10 @@ is a ``TextFileError`` whose ``reason`` is one line and whose position points at
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
+from collections.abc import Iterator
 
 
 class TextFileError(Exception):
@@ -59,3 +61,73 @@ def decode(raw: bytes) -> str:
 
 def read_text(path: str, limit: int) -> str:
     return decode(read_bytes(path, limit))
+
+
+class TextStream:
+    """A regular file's UTF-8 text in chunks, with read_text's checks and messages but no size limit.
+
+    For inputs too big to hold (explain's cluster dumps): ``read(size)`` is what PyYAML's
+    parser calls; the first chunk is checked for NUL bytes and a BOM is dropped.
+    """
+
+    CHUNK = 4 * 1024 * 1024
+
+    def __init__(self, path: str) -> None:
+        try:
+            info = os.stat(path)
+            if stat.S_ISDIR(info.st_mode):
+                raise TextFileError("is a directory")
+            if not stat.S_ISREG(info.st_mode):
+                raise TextFileError("not a regular file (FIFO, socket or device); use '-' to read standard input")
+            self._fh = open(path, "rb")  # noqa: SIM115 - closed by close()/the context manager
+        except OSError as exc:
+            raise TextFileError(f"cannot read: {exc.strerror or exc}") from None
+        self._decoder = codecs.getincrementaldecoder("utf-8-sig")()
+        self._consumed = 0
+        self._lines = 0
+        self._column = 0
+        self._done = False
+
+    def __enter__(self) -> TextStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._fh.close()
+
+    def read(self, size: int = -1) -> str:
+        """Up to about ``size`` characters ('' only at the end); TextFileError at a bad byte."""
+        text = ""
+        while not text and not self._done:
+            want = size if size > 0 and self._consumed else max(size, self.CHUNK)
+            try:
+                raw = self._fh.read(want)
+            except OSError as exc:
+                raise TextFileError(f"cannot read: {exc.strerror or exc}") from None
+            if self._consumed == 0 and b"\x00" in raw[:8192]:
+                raise TextFileError("binary file (contains NUL bytes)")
+            self._done = not raw
+            try:
+                text = self._decoder.decode(raw, self._done)
+            except UnicodeDecodeError as exc:
+                raise self._bad_byte(exc, raw) from None
+            self._consumed += len(raw)
+            newline = raw.rfind(b"\n")
+            self._column = len(raw) - newline - 1 if newline >= 0 else self._column + len(raw)
+            self._lines += raw.count(b"\n")
+        return text
+
+    def _bad_byte(self, exc: UnicodeDecodeError, raw: bytes) -> TextFileError:
+        pending = len(exc.object) - len(raw)  # bytes held back from the previous chunk
+        head = exc.object[pending: exc.start] if exc.start >= pending else b""
+        line = self._lines + head.count(b"\n") + 1
+        newline = head.rfind(b"\n")
+        column = (len(head) - newline if newline >= 0 else self._column - pending + len(head) + 1)
+        offset = self._consumed - pending + exc.start
+        return TextFileError(f"not valid UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {offset})", line, column)
+
+    def chunks(self) -> Iterator[str]:
+        while chunk := self.read():
+            yield chunk

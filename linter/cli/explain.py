@@ -29,7 +29,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    "legacy Policy or volcano-scheduler.conf; default: kube-scheduler 1.36 defaults")
     p.add_argument("--cluster", metavar="STATE", required=True,
                    help="kubectl get nodes,pods,priorityclasses,pdb -A -o yaml|json output (or a YAML stream of "
-                   "Nodes, Pods, PriorityClasses, PodDisruptionBudgets); the last two feed the preemption section")
+                   "Nodes, Pods, PriorityClasses, PodDisruptionBudgets); the last two feed the preemption section; "
+                   "streamed, any size")
     p.add_argument("--pod", metavar="POD", required=True, help="the pending Pod (YAML or JSON)")
     p.add_argument("--profile", metavar="NAME", help="scheduler profile (default: the pod's schedulerName)")
     add_scheduler_option(p)

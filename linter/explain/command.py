@@ -15,8 +15,8 @@ from linter.findings import Severity
 from linter.model import SchedulerModel, default_kube_scheduler_model
 from linter.scoring.quantity import QuantityError
 
-from .compute import explain
-from .inputs import ExplainInputError, load_cluster, load_pod, read_text
+from .compute import explain_dump
+from .inputs import ExplainInputError, load_cluster, load_cluster_objects, load_pod, read_text
 from .plot import render_plot
 from .render_preemption import render_preemption, render_preemption_plot
 from .render_text import render_text
@@ -53,11 +53,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 return EXIT_INVALID_CONFIG
         else:
             model = default_kube_scheduler_model()
-        dump = load_cluster(read_text(args.cluster, "STATE"), args.cluster)
+        dump = load_cluster(args.cluster)
         pod = load_pod(read_text(args.pod, "POD"), args.pod)
         try:
-            doc = explain(model, dump.nodes, dump.pods, pod, args.profile, pdbs=dump.pdbs,
-                          priority_classes=dump.priority_classes)
+            doc = explain_dump(model, dump, pod, args.profile, lambda: load_cluster_objects(args.cluster))
         except LookupError as exc:
             raise ExplainInputError(f"POD {args.pod}: spec.priorityClassName: {exc} "
                                     "(the API server would reject this pod)") from None

@@ -9,7 +9,8 @@ BalancedAllocation contributions after their profile weights), then by name.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from linter.formats.priorityclass.admission import admitted_priority
@@ -21,10 +22,11 @@ from linter.scoring.requests import actual_request, fit_score_request, volcano_r
 from linter.scoring.strategies import balanced_score_node, fit_score_node
 from linter.scoring.volcano import binpack_score_node
 
-from .inputs import ExplainInputError, describe
+from .dump import ClusterDump, ExplainInputError, describe
+from .objects import ClusterObjects
 from .preemption import admitted_pod, preemption_section
 
-__all__ = ["build_views", "explain", "select_profile"]
+__all__ = ["Cluster", "build_views", "explain", "explain_dump", "explain_views", "select_profile"]
 
 Json = dict[str, Any]
 Obj = Mapping[str, Any]
@@ -86,7 +88,7 @@ def _sorted(nodes: list[Json], key: str) -> list[Json]:
 
 
 def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj, profile_name: str | None,
-                 cluster: tuple[Sequence[Obj], Sequence[Obj], Sequence[Obj], Sequence[Obj]]) -> Json:
+                 cluster: Cluster) -> Json:
     profile = select_profile(model, profile_name, pod)
     fit_args, balanced_args = profile.fit, profile.balanced
     fit_request, real_request = fit_score_request(pod), actual_request(pod)
@@ -122,16 +124,30 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         # scores of the build's out-of-tree plugins are not modelled: named here, never in "total"
         "notModelledScorePlugins": [{"name": n, "weight": w} for n, w in profile.unmodelled_scores.items()],
         "nodes": _sorted(out, "total"),
-        "preemption": _preemption(pod, profile, cluster),
+        "preemption": _preemption(pod, profile, cluster, fits=any(n["feasible"] for n in out)),
     }
 
 
-def _preemption(pod: Obj, profile: Profile,
-                cluster: tuple[Sequence[Obj], Sequence[Obj], Sequence[Obj], Sequence[Obj]]) -> Json | None:
-    """The preemption section; the pending pod gets the priority admission would give it."""
-    nodes, pods, pdbs, classes = cluster
-    priority, policy = admitted_priority(pod, classes)  # LookupError: admission would reject the pod
-    return preemption_section(admitted_pod(pod, priority, policy), nodes, pods, pdbs, profile, _filters(profile))
+def _preemption(pod: Obj, profile: Profile, cluster: Cluster, fits: bool) -> Json | None:
+    """The preemption section; the pending pod gets the priority admission would give it.
+
+    When some node passes the filters there is none (the scheduler does not preempt), and the
+    whole objects (``cluster.objects()``, a second read of a streamed dump) are not needed.
+    """
+    priority, policy = admitted_priority(pod, cluster.priority_classes)  # LookupError: admission would reject it
+    if fits:
+        return None
+    whole = cluster.objects()
+    return preemption_section(admitted_pod(pod, priority, policy), whole.nodes, whole.pods, whole.pdbs, profile,
+                              _filters(profile))
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """What the preemption section needs: the PriorityClasses now, the whole objects only if a pod fits nowhere."""
+
+    priority_classes: Sequence[Obj]
+    objects: Callable[[], ClusterObjects]
 
 
 def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -> Json:
@@ -187,22 +203,34 @@ def _explain_legacy(model: LegacyPolicyModel, views: Sequence[NodeView], pod: Ob
     }
 
 
-def explain(
-    model: SchedulerModel, nodes: Sequence[Obj], pods: Sequence[Obj], pod: Obj, profile: str | None = None,
-    *, pdbs: Sequence[Obj] = (), priority_classes: Sequence[Obj] = (),
-) -> Json:
-    """The full explanation for ``pod`` on the cluster ``nodes``/``pods`` under ``model``.
+def explain_views(model: SchedulerModel, views: Sequence[NodeView], pod: Obj, profile: str | None,
+                  cluster: Cluster) -> Json:
+    """The full explanation for ``pod`` on prepared node views.
 
     For kube-scheduler models it has a ``preemption`` key: None when some node passes the
     filters, else :func:`~linter.explain.preemption.preemption_section`. Raises LookupError when
-    the pod names a PriorityClass that neither ``priority_classes`` nor the built-ins hold.
+    the pod names a PriorityClass that neither ``cluster.priority_classes`` nor the built-ins hold.
     """
-    views = build_views(nodes, pods)
     head: Json = {"pod": describe(pod)}
     if isinstance(model, KubeSchedulerModel):
-        body = _explain_k8s(model, views, pod, profile, (nodes, pods, pdbs, priority_classes))
+        body = _explain_k8s(model, views, pod, profile, cluster)
     elif isinstance(model, VolcanoModel):
         body = _explain_volcano(model, views, pod)
     else:
         body = _explain_legacy(model, views, pod)
     return {**body, **head}
+
+
+def explain(
+    model: SchedulerModel, nodes: Sequence[Obj], pods: Sequence[Obj], pod: Obj, profile: str | None = None,
+    *, pdbs: Sequence[Obj] = (), priority_classes: Sequence[Obj] = (),
+) -> Json:
+    """The full explanation for ``pod`` on the cluster ``nodes``/``pods`` under ``model`` (see explain_views)."""
+    whole = ClusterObjects(list(nodes), list(pods), list(priority_classes), list(pdbs))
+    return explain_views(model, build_views(nodes, pods), pod, profile, Cluster(priority_classes, lambda: whole))
+
+
+def explain_dump(model: SchedulerModel, dump: ClusterDump, pod: Obj, profile: str | None,
+                 objects: Callable[[], ClusterObjects]) -> Json:
+    """The explanation on a streamed dump; ``objects`` reads STATE again, whole, if preemption needs it."""
+    return explain_views(model, dump.views(), pod, profile, Cluster(dump.priority_classes, objects))

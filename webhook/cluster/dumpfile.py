@@ -17,7 +17,7 @@ import time
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 
-from linter.explain.inputs import ExplainInputError, load_cluster, read_text
+from linter.explain.inputs import ExplainInputError, load_cluster_objects
 from linter.formats.priorityclass.validate import BUILTIN_CLASSES, PriorityClassInfo
 from linter.scoring.cluster.state import ClusterState
 from webhook.cluster.static import StaticClusterView
@@ -32,7 +32,7 @@ class DumpFileError(Exception):
 def load_view(path: str) -> StaticClusterView:
     """A StaticClusterView of the dump; the built-in system classes are added when the dump lacks them."""
     try:
-        dump = load_cluster(read_text(path, "STATE"), path)
+        dump = load_cluster_objects(path)  # streamed, whole objects (any size)
         view = StaticClusterView(nodes=dump.nodes, pods=dump.pods, priority_classes=dump.priority_classes,
                                  pdbs=dump.pdbs)
     except ExplainInputError as exc:

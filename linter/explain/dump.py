@@ -1,0 +1,313 @@
+"""A cluster dump as explain needs it: the Nodes (pruned) and, per node name, the sums of its pods.
+
+Readers hand every object of STATE to :class:`DumpBuilder` in file order. Pods are checked as
+:func:`~linter.explain.inputs.load_state` always checked them, then reduced to what they add
+to their node; whole Pod objects are never kept. The request arithmetic of a pod depends only
+on its request fields, so it is done once per distinct *request shape* (replicas of one
+workload share it) and the result reused, errors included. Sums are added in file order, so
+every total equals the one the scalar model gives pod by pod.
+
+The first problem found is kept and raised by :meth:`DumpBuilder.finish`, after the reader has
+read the whole file: a syntax error later in the file wins, as it did when the file was
+parsed before anything was checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from linter.scoring.nodes import NodeView, is_counted_pod
+from linter.scoring.preemption.pods import parse_time
+from linter.scoring.quantity import QuantityError, parse_quantity
+from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
+
+from .fields import prune, spec_for_kind
+
+__all__ = ["ClusterDump", "DumpBuilder", "ExplainInputError", "ObjectSink", "check_name", "describe", "flatten",
+           "negative_request", "preemption_field_problem", "request_fingerprint"]
+
+
+class ExplainInputError(Exception):
+    """Bad STATE/POD/usage: exit code 2 with this one-line message."""
+
+
+def describe(obj: Mapping[str, Any]) -> str:
+    """``Pod ns/name``, ``PodDisruptionBudget ns/name`` or ``Node name`` for messages."""
+    meta = obj.get("metadata")
+    meta = meta if isinstance(meta, Mapping) else {}
+    kind = obj.get("kind") or "object"
+    name = meta.get("name") or "<unnamed>"
+    if kind in ("Pod", "PodDisruptionBudget"):
+        return f"{kind} {meta.get('namespace') or 'default'}/{name}"
+    return f"{kind} {name}"
+
+
+def flatten(doc: Any, path: str, where: str) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """The objects of one document: Lists (``v1/List``, ``NodeList`` ...) and sequences opened up."""
+    if isinstance(doc, list):
+        for i, item in enumerate(doc):
+            yield from flatten(item, path, f"{where}[{i}]")
+        return
+    if not isinstance(doc, Mapping):
+        raise ExplainInputError(f"STATE {path}: {where} is not an object (got {type(doc).__name__})")
+    kind = doc.get("kind")
+    items = doc.get("items")
+    if isinstance(kind, str) and kind.endswith("List") and "items" in doc:
+        if not isinstance(items, list):
+            raise ExplainInputError(f"STATE {path}: {where}.items must be a list")
+        item_kind = kind[: -len("List")] if kind != "List" else None
+        for i, item in enumerate(items):
+            if isinstance(item, Mapping) and item_kind and "kind" not in item:
+                item = {**item, "kind": item_kind}  # typed lists omit the items' kind
+            yield from flatten(item, path, f"{where}.items[{i}]")
+        return
+    yield doc, where
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def preemption_field_problem(obj: Mapping[str, Any]) -> str | None:
+    """A field preemption reads with the wrong type, named (instead of silently read as 0), or None."""
+    spec = obj.get("spec") if isinstance(obj.get("spec"), Mapping) else {}
+    status = obj.get("status") if isinstance(obj.get("status"), Mapping) else {}
+    assert isinstance(spec, Mapping) and isinstance(status, Mapping)
+    kind = obj.get("kind")
+    if kind == "Pod":
+        if spec.get("priority") is not None and not _is_int(spec["priority"]):
+            return "spec.priority must be an integer"
+        start = status.get("startTime")
+        if start is not None and parse_time(start) is None:
+            return "status.startTime is not an RFC 3339 time"
+    elif kind == "PriorityClass" and not _is_int(obj.get("value")):
+        return "value must be an integer"
+    elif kind == "PodDisruptionBudget":
+        allowed = status.get("disruptionsAllowed")
+        if allowed is not None and not _is_int(allowed):
+            return "status.disruptionsAllowed must be an integer"
+        if spec.get("selector") is not None and not isinstance(spec["selector"], Mapping):
+            return "spec.selector must be a mapping"
+    return None
+
+
+def check_name(obj: Mapping[str, Any], path: str, role: str, where: str) -> None:
+    meta = obj.get("metadata")
+    if not isinstance(meta, Mapping) or not isinstance(meta.get("name"), str) or not meta["name"]:
+        raise ExplainInputError(f"{role} {path}: {obj.get('kind')} at {where}: metadata.name is missing")
+
+
+def request_fingerprint(pod: Mapping[str, Any]) -> Hashable | None:
+    """Everything the request functions and the pod check read, as a key (None: not cacheable).
+
+    Raw values go into the key (``repr`` tells ``1`` from ``"1"`` and ``{}`` from ``[]``), so two
+    pods with one key get the same arithmetic and the same error.
+    """
+    spec = pod.get("spec")
+    if not isinstance(spec, Mapping):
+        return None
+
+    def items(raw: object, fields: tuple[str, ...]) -> object:
+        if not isinstance(raw, list):
+            return ("!", raw)
+        return [tuple(c.get(f) for f in fields) if isinstance(c, Mapping) else ("!", c) for c in raw]
+
+    return repr((items(spec.get("containers"), ("resources",)),
+                 items(spec.get("initContainers"), ("resources", "restartPolicy")),
+                 spec.get("resources"), spec.get("overhead")))
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What one request shape adds to a node (or the error every pod of that shape gets)."""
+
+    error: str | None
+    fit: dict[str, int] = field(default_factory=dict)
+    actual: dict[str, int] = field(default_factory=dict)
+    volcano: dict[str, float] = field(default_factory=dict)
+
+
+def _negative(raw: object, where: str) -> str | None:
+    if not isinstance(raw, Mapping):
+        return None
+    for name, quantity in raw.items():
+        if parse_quantity(quantity) < 0:
+            return f"{where}.{name}: must be greater than or equal to 0 (got {quantity!r})"
+    return None
+
+
+def negative_request(pod: Mapping[str, Any]) -> str | None:
+    """The first negative request or overhead, as the apiserver refuses it (callers parsed them already)."""
+    spec = pod.get("spec")
+    if not isinstance(spec, Mapping):
+        return None
+    for field_name in ("containers", "initContainers"):
+        for i, container in enumerate(spec.get(field_name) or ()):
+            resources = container.get("resources") if isinstance(container, Mapping) else None
+            if isinstance(resources, Mapping):
+                found = _negative(resources.get("requests"), f"spec.{field_name}[{i}].resources.requests")
+                if found:
+                    return found
+    level = spec.get("resources")
+    found = _negative(level.get("requests"), "spec.resources.requests") if isinstance(level, Mapping) else None
+    return found or _negative(spec.get("overhead"), "spec.overhead")
+
+
+def pod_shape(pod: Mapping[str, Any]) -> Shape:
+    """The pod checks of explain (spec, containers, every quantity) and the three request views."""
+    spec = pod.get("spec")
+    if not isinstance(spec, Mapping):
+        return Shape("spec is missing")
+    containers = spec.get("containers")
+    if not isinstance(containers, list) or not containers:
+        return Shape("spec.containers is missing or empty")
+    try:
+        fit_score_request(pod)  # the order the checks always ran in: its error wins
+        actual = actual_request(pod)
+        volcano = volcano_request(pod)
+        fit = fit_node_contribution(pod)
+        negative = negative_request(pod)
+    except QuantityError as exc:
+        return Shape(str(exc))
+    if negative:
+        return Shape(negative)
+    return Shape(None, fit, actual, volcano)
+
+
+def _add(total: dict[str, Any], extra: Mapping[str, Any]) -> None:
+    for name, value in extra.items():
+        total[name] = total.get(name, 0) + value
+
+
+@dataclass
+class PodTotals:
+    """The sums NodeView.add_pod builds, accumulated before the node is known."""
+
+    pod_count: int = 0
+    fit_requested: dict[str, int] = field(default_factory=dict)
+    requested: dict[str, int] = field(default_factory=dict)
+    volcano_used: dict[str, float] = field(default_factory=dict)
+
+    def add(self, shape: Shape) -> None:
+        self.pod_count += 1
+        _add(self.fit_requested, shape.fit)
+        _add(self.requested, shape.actual)
+        _add(self.volcano_used, shape.volcano)
+
+
+@dataclass
+class ClusterDump:
+    """The Nodes of STATE (only the fields explain reads), the sums of the pods bound to each name, and
+    the PriorityClasses and PodDisruptionBudgets (for the pending pod's priority and the preemption section)."""
+
+    nodes: list[Mapping[str, Any]]
+    totals: dict[str, PodTotals]
+    priority_classes: list[Mapping[str, Any]] = field(default_factory=list)
+    pdbs: list[Mapping[str, Any]] = field(default_factory=list)
+
+    def views(self) -> list[NodeView]:
+        """One view per node name (a later Node of the same name replaces the earlier one)."""
+        views: dict[str, NodeView] = {}
+        for node in self.nodes:
+            view = NodeView.from_node(node, describe(node))
+            negative = [n for n, v in view.allocatable.items() if v < 0]
+            if negative:
+                raise QuantityError(f"node {view.name}: status.allocatable.{negative[0]}: "
+                                    "must be greater than or equal to 0")
+            views[view.name] = view
+        for name, view in views.items():
+            totals = self.totals.get(name)
+            if totals is not None:
+                view.pod_count = totals.pod_count
+                view.fit_requested = dict(totals.fit_requested)
+                view.requested = dict(totals.requested)
+                view.volcano_used = dict(totals.volcano_used)
+        return list(views.values())
+
+
+class ObjectSink(Protocol):
+    """What the STATE readers feed: :class:`DumpBuilder`, or :class:`~linter.explain.objects.ObjectCollector`."""
+
+    error: str | None
+
+    def add_document(self, doc: Any, number: int) -> None: ...
+
+    def add(self, obj: Mapping[str, Any], where: str, shape_key: Hashable | None = None) -> None: ...
+
+
+class DumpBuilder:
+    """Collects the objects of STATE in file order; see the module docstring."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.nodes: list[Mapping[str, Any]] = []
+        self.totals: dict[str, PodTotals] = {}
+        self.priority_classes: list[Mapping[str, Any]] = []
+        self.pdbs: list[Mapping[str, Any]] = []
+        self.shapes: dict[Hashable, Shape] = {}
+        self.error: str | None = None
+
+    def add_document(self, doc: Any, number: int) -> None:
+        """Every object of one (non-empty) document; ``number`` counts from 1."""
+        if self.error is not None:
+            return
+        try:
+            for obj, where in flatten(doc, self.path, f"document {number}"):
+                self.add(obj, where)
+        except ExplainInputError as exc:
+            self.error = str(exc)
+
+    def add(self, obj: Mapping[str, Any], where: str, shape_key: Hashable | None = None) -> None:
+        """One object; ``shape_key`` names its request shape when the reader already knows it."""
+        if self.error is not None:
+            return
+        kind = obj.get("kind")
+        if kind == "Node":
+            if not self._named(obj, where):
+                return
+            self.nodes.append(prune(obj, spec_for_kind("Node")))
+        elif kind in ("PriorityClass", "PodDisruptionBudget"):
+            if not self._named(obj, where):
+                return
+            problem = preemption_field_problem(obj)
+            if problem is not None:
+                self.error = f"STATE {self.path}: {describe(obj)}: {problem}"
+                return
+            kept = prune(obj, spec_for_kind(kind))
+            (self.priority_classes if kind == "PriorityClass" else self.pdbs).append(kept)
+        elif kind == "Pod":
+            if not self._named(obj, where):
+                return
+            key = shape_key if shape_key is not None else request_fingerprint(obj)
+            shape = self.shapes.get(key) if key is not None else None
+            if shape is None:
+                shape = pod_shape(obj)
+                if key is not None:
+                    self.shapes[key] = shape
+            if shape.error is not None:
+                self.error = f"STATE {self.path}: {describe(obj)}: {shape.error}"
+                return
+            if is_counted_pod(obj):
+                name = str(obj["spec"]["nodeName"])
+                totals = self.totals.get(name)
+                if totals is None:
+                    totals = self.totals[name] = PodTotals()
+                totals.add(shape)
+
+    def _named(self, obj: Mapping[str, Any], where: str) -> bool:
+        try:
+            check_name(obj, self.path, "STATE", where)
+        except ExplainInputError as exc:
+            self.error = str(exc)
+            return False
+        return True
+
+    def finish(self) -> ClusterDump:
+        if self.error is not None:
+            raise ExplainInputError(self.error)
+        if not self.nodes:
+            raise ExplainInputError(
+                f"STATE {self.path}: no Node objects found (use: kubectl get nodes,pods -A -o yaml)")
+        return ClusterDump(self.nodes, self.totals, self.priority_classes, self.pdbs)

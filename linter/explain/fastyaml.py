@@ -1,0 +1,387 @@
+"""The fast reader for what ``kubectl get nodes,pods -A -o yaml`` prints.
+
+kubectl writes one block-style document: ``apiVersion``, ``items:`` with one ``- `` entry per
+object at column 0, ``kind: List``, ``metadata``. This reader cuts the text into those entries
+and, inside each one, finds the few lines explain needs (:mod:`linter.explain.fields`) by
+indentation alone, with C-speed regular-expression searches: a block-style entry ends at the
+first later line that is indented no deeper than its key (blank and comment lines aside),
+which YAML requires of every value, folded, quoted and block scalars included. Only the lines
+kept are parsed, by libyaml with PyYAML's safe constructor: the values are the ones the plain
+loader gives. Pods are parsed once per distinct pruned text, with their names put in after
+(names are read from their own line when it is a plain or simply quoted scalar).
+
+Anything outside that layout (several documents, flow style, tabs as indentation, keys in
+quotes or merge keys where explain reads, an alias into a kept field, a typed list, an item
+that is not a mapping) raises :class:`NotKubectlLayout`; the caller then reads the file with
+the general event-based reader, which accepts all of YAML within its limits. The one
+difference allowed: text this reader skips is not checked for YAML errors.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from .dump import ObjectSink
+from .fields import KEEP, NAME, Spec, spec_for_kind
+
+try:
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - PyYAML without libyaml
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+__all__ = ["NotKubectlLayout", "read_kubectl_yaml"]
+
+_FIRST = re.compile(r"\n( *)([^ \n#])")  # the next line with content
+_KEY_AT = re.compile(r"([^ \n#'\"&*!|>%@`{}\[\],?:<-][^\n]*?|[-?:][^ \n][^\n]*?) *:(?![^ \n])")
+_SINGLE = re.compile(r"'((?:[^'\n]|'')*)'")
+_DOUBLE = re.compile(r'"([^"\\\n]*)"')
+_PLAIN_BAD_START = frozenset("-?:,[]{}#&*!|>'\"%@`")
+_CACHE_LIMIT = 65536
+_VERBATIM = object()
+_RESOLVER = yaml.resolver.Resolver()
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+_STR = "tag:yaml.org,2002:str"
+
+
+class NotKubectlLayout(Exception):
+    """The text is valid YAML perhaps, but not in the layout this reader handles."""
+
+
+def _blank_or_comment() -> str:
+    return "(?! *(?:#|\\n|$))"
+
+
+@functools.lru_cache(maxsize=256)
+def _end_rx(n: int, seq_ok: bool) -> re.Pattern[str]:
+    """The line that ends an entry whose key is at indent ``n`` (a same-indent ``- `` continues it)."""
+    same_indent_seq = f"(?!{' ' * n}-(?![^ \\n]))" if seq_ok else ""
+    return re.compile(f"\\n(?!{' ' * (n + 1)}){_blank_or_comment()}{same_indent_seq}")
+
+
+@functools.lru_cache(maxsize=256)
+def _key_rx(k: int, keys: tuple[str, ...], p: int) -> re.Pattern[str]:
+    """In a block mapping at indent ``k`` inside an entry at indent ``p``: a wanted key (group 1),
+    a key form this reader does not handle (no group), or the end of the entry (group ``end``)."""
+    wanted = "|".join(map(re.escape, keys))
+    ends = f"(?P<end>(?!{' ' * (p + 1)}){_blank_or_comment()})" if p >= 0 else "(?P<end>(?!))"
+    return re.compile(f"\\n(?:{' ' * k}(?:({wanted}) *:(?![^ \\n])|[\"'?<&*!|>%@`{{\\[])|{ends})")
+
+
+@functools.lru_cache(maxsize=64)
+def _kind_rx(k: int) -> re.Pattern[str]:
+    return re.compile(f"\\n{' ' * k}kind *:(?![^ \\n]) *([^\\n]*)")
+
+
+def _simple_scalar(text: str) -> tuple[bool, Any]:
+    """(True, value) for a one-line plain or simply quoted scalar, as PyYAML's safe loader reads it."""
+    if not text:
+        return False, None
+    if text[0] == "'":
+        m = _SINGLE.fullmatch(text)
+        return (True, m.group(1).replace("''", "'")) if m else (False, None)
+    if text[0] == '"':
+        m = _DOUBLE.fullmatch(text)
+        return (True, m.group(1)) if m else (False, None)
+    if text[0] in _PLAIN_BAD_START or ": " in text or " #" in text or "\t" in text or text.endswith(":"):
+        return False, None
+    tag = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
+    if tag == _STR:
+        return True, text
+    return True, _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, text))
+
+
+@dataclass
+class _Pruned:
+    """The kept lines of one item, and the names lifted out of them."""
+
+    out: list[str] = field(default_factory=list)
+    names: dict[tuple[str, ...], Any] = field(default_factory=dict)
+
+
+def _region_end(s: str, line_end: int, end: int, n: int, seq_ok: bool) -> int:
+    m = _end_rx(n, seq_ok).search(s, line_end, end)
+    return m.start() if m else end
+
+
+def _line_end(s: str, pos: int, end: int) -> int:
+    line_end = s.find("\n", pos, end)
+    return end if line_end < 0 else line_end
+
+
+def _mapping(s: str, pos: int, end: int, k: int, p: int, spec: dict[str, Spec], path: tuple[str, ...],
+             st: _Pruned, lead: str | None) -> tuple[bool, int]:
+    """Emit the wanted entries of the block mapping at indent ``k`` (inside an entry at indent ``p``)
+    from ``s[pos:end]``; returns (anything emitted, where the mapping ends)."""
+    rx = _key_rx(k, tuple(spec), p)
+    emitted = False
+    while (m := rx.search(s, pos, end)) is not None:
+        if m.group("end") is not None:
+            return emitted, m.start()
+        key = m.group(1)
+        if key is None:
+            raise NotKubectlLayout("a quoted, complex, merge or tagged key")
+        if lead is not None and not emitted:
+            st.out.append(lead)
+        emitted = True
+        pos = _entry(s, m.start(), m.end(), end, k, spec[key], (*path, key), st)
+    return emitted, end
+
+
+def _entry(s: str, start: int, key_end: int, end: int, k: int, sub: Spec, path: tuple[str, ...],
+           st: _Pruned) -> int:
+    """Emit one wanted entry (its key at indent ``k`` ends at ``key_end``); returns where it ends."""
+    line_end = _line_end(s, key_end, end)
+    value = s[key_end:line_end].strip(" ")
+    empty = not value or value[0] == "#"
+    if sub == NAME:
+        rend = _region_end(s, line_end, end, k, empty)
+        ok, parsed = _simple_scalar(value) if rend == line_end else (False, None)
+        if ok:
+            st.out.append(s[start:key_end] + " ~")
+            st.names[path] = parsed
+        else:
+            st.names[path] = _VERBATIM
+            st.out.append(s[start:rend])
+        return rend
+    if sub == KEEP or not empty:
+        rend = _region_end(s, line_end, end, k, empty)
+        st.out.append(s[start:rend])
+        return rend
+    m = _FIRST.search(s, line_end, end)
+    if m is None:
+        st.out.append(s[start:end])
+        return end
+    indent, first = len(m.group(1)), m.group(2)
+    is_seq = first == "-" and s[m.end():m.end() + 1] in (" ", "\n", "")
+    if isinstance(sub, list) and is_seq and indent >= k:
+        st.out.append(s[start:line_end])
+        return _sequence(s, m.start(), end, indent, k, sub[0], path, st)
+    if isinstance(sub, dict) and not is_seq and indent > k:
+        st.out.append(s[start:line_end])
+        return _mapping(s, m.start(), end, indent, k, sub, path, st, None)[1]
+    if indent < k or (indent == k and not is_seq):  # an empty value: null
+        st.out.append(s[start:m.start()])
+        return m.start()
+    rend = _region_end(s, line_end, end, k, True)
+    st.out.append(s[start:rend])
+    return rend
+
+
+def _sequence(s: str, pos: int, end: int, d: int, p: int, spec: Spec, path: tuple[str, ...],
+              st: _Pruned) -> int:
+    """Emit the items of the block sequence at indent ``d`` (value of a key at ``p``); returns its end."""
+    marker = "\n" + " " * d + "-"
+    while True:
+        pos = _seq_item(s, pos, end, d, spec, path, st)
+        if pos >= end or not s.startswith(marker, pos) or s[pos + d + 2:pos + d + 3] not in (" ", "\n", ""):
+            return pos
+
+
+def _seq_item(s: str, a: int, end: int, d: int, spec: Spec, path: tuple[str, ...], st: _Pruned) -> int:
+    """One ``- `` item starting at ``a``; returns where it ends (the next line indented ``d`` or less)."""
+    line_end = _line_end(s, a + 1, end)
+    rest_start = a + d + 2  # after "\n", the indent and "-"
+    stripped = s[rest_start:line_end].lstrip(" ")
+    lead = "\n" + " " * d + "-"
+    if isinstance(spec, dict) and (not stripped or stripped[0] == "#"):  # "-" alone: content below
+        m = _FIRST.search(s, line_end, end)
+        if m is not None and m.group(2) != "-" and len(m.group(1)) > d:
+            emitted, stop = _mapping(s, m.start(), end, len(m.group(1)), d, spec, path, st, lead)
+            if not emitted:
+                st.out.append(lead + " {}")
+            return stop
+    km = _KEY_AT.match(s, line_end - len(stripped), line_end) if isinstance(spec, dict) and stripped else None
+    if km is None:
+        if isinstance(spec, dict) and stripped[:1] in ("\"", "'", "?", "<", "&", "*", "!"):
+            raise NotKubectlLayout("a sequence item with a quoted, complex or aliased key")
+        rend = _region_end(s, line_end, end, d, False)
+        st.out.append(s[a:rend])  # a scalar, flow or nested-sequence item: kept whole
+        return rend
+    assert isinstance(spec, dict)
+    col = km.start() - a - 1
+    key = km.group(1)
+    emitted = False
+    pos = line_end
+    if key == "<<":
+        raise NotKubectlLayout("a merge key")
+    if key in spec:
+        pos = _entry(s, a, km.end(), end, col, spec[key], (*path, key), st)
+        emitted = True
+    more, stop = _mapping(s, pos, end, col, d, spec, path, st, None if emitted else lead)
+    if not (emitted or more):
+        st.out.append(lead + " {}")
+    return stop
+
+
+def _with_names(obj: Any, names: dict[tuple[str, ...], Any]) -> Any:
+    """``obj`` (shared between pods) with this pod's names put back where their placeholders are."""
+    if not names:
+        return obj
+    if not isinstance(obj, dict):
+        raise NotKubectlLayout("the kept lines do not form a mapping")
+    out = dict(obj)
+    copied: dict[str, dict[str, Any]] = {}
+    for path, value in names.items():
+        if value is _VERBATIM:
+            continue
+        top, leaf = path  # NAME fields sit two levels down: metadata.name, metadata.namespace, spec.nodeName
+        parent = copied.get(top)
+        if parent is None:
+            original = out.get(top)
+            if not isinstance(original, dict):
+                raise NotKubectlLayout("a name placeholder went missing")
+            parent = copied[top] = out[top] = dict(original)
+        if leaf not in parent or parent[leaf] is not None:
+            raise NotKubectlLayout("a name placeholder went missing")
+        parent[leaf] = value
+    return out
+
+
+_KEPT_KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget")
+_ITEM_HEAD = re.compile(r"\n- +(?=[^ \n#])")
+_LINE0 = re.compile(r"\n(?=[^ \n#])")  # a line with content at column 0
+
+
+class _Items:
+    """Turns each ``- `` entry of ``items`` into a pruned object for the builder."""
+
+    def __init__(self, builder: ObjectSink) -> None:
+        self.builder = builder
+        self.parsed: dict[str, Any] = {}
+        self.count = 0
+
+    def add(self, buf: str, a: int, end: int) -> int:
+        """The item starting at ``buf[a]`` (its newline), ending before ``end`` at the latest; returns its end."""
+        where = f"document 1.items[{self.count}]"
+        self.count += 1
+        head = _ITEM_HEAD.match(buf, a, end)
+        if head is None:
+            raise NotKubectlLayout("an item that is not a block mapping")
+        k = head.end() - a - 1
+        guess = _kind_rx(k).search(buf, a, min(end, a + 4096))  # kubectl writes kind second
+        kind = guess.group(1).strip(" ") if guess else None
+        st = _Pruned()
+        stop = _seq_item(buf, a, end, 0, spec_for_kind(kind), (), st)
+        text = "".join(st.out) + "\n"
+        cached = self.parsed.get(text)
+        obj = cached if cached is not None else self._parse(text)
+        real = obj.get("kind")
+        if real != kind and real in _KEPT_KINDS:  # the guess was wrong (kind written late, or twice)
+            st = _Pruned()
+            _seq_item(buf, a, end, 0, spec_for_kind(real), (), st)
+            text = "".join(st.out) + "\n"
+            obj = self._parse(text)
+        if real == "Node":
+            self.builder.add(obj, where)
+        elif real == "Pod":
+            if cached is None:
+                if len(self.parsed) >= _CACHE_LIMIT:
+                    del self.parsed[next(iter(self.parsed))]
+                self.parsed[text] = obj
+            self.builder.add(_with_names(obj, st.names), where, shape_key=("kubectl-yaml", text))
+        elif real in ("PriorityClass", "PodDisruptionBudget"):
+            self.builder.add(obj, where)
+        elif "kind" not in obj or (isinstance(real, str) and real.endswith("List")):
+            raise NotKubectlLayout("an item without a kind (typed list) or a nested list")
+        return stop
+
+    @staticmethod
+    def _parse(text: str) -> dict[str, Any]:
+        try:
+            doc = yaml.load(text, Loader=_Loader)
+        except yaml.YAMLError:
+            raise NotKubectlLayout("the kept lines do not parse on their own") from None
+        if not (isinstance(doc, list) and len(doc) == 1 and isinstance(doc[0], dict)):
+            raise NotKubectlLayout("the kept lines are not one mapping")
+        return doc[0]
+
+
+class _Buffer:
+    """The text read so far from the current position on (older text is dropped)."""
+
+    KEEP_BEHIND = 8 * 1024 * 1024
+
+    def __init__(self, chunks: Iterable[str]) -> None:
+        self.chunks = iter(chunks)
+        self.text = "\n"
+        self.eof = False
+
+    def more(self) -> None:
+        chunk = next(self.chunks, None)
+        if chunk is None:
+            self.eof = True
+        elif "\r" in chunk:
+            raise NotKubectlLayout("carriage returns")
+        else:
+            self.text += chunk
+
+    def drop_before(self, pos: int) -> int:
+        if pos < self.KEEP_BEHIND:
+            return pos
+        self.text = self.text[pos:]
+        return 0
+
+
+def read_kubectl_yaml(chunks: Iterable[str], builder: ObjectSink) -> None:
+    """Feed every object of a kubectl-style YAML List to ``builder``; NotKubectlLayout otherwise."""
+    items = _Items(builder)
+    buf = _Buffer(chunks)
+    skeleton: list[str] = []
+    in_items = seen_items = False
+    pos = 0
+    while True:
+        s = buf.text
+        m = _LINE0.search(s, pos)
+        if m is None and not buf.eof:
+            buf.more()
+            continue
+        line = m.start() if m else len(s)
+        if _FIRST.search(s, pos, line) is not None:
+            raise NotKubectlLayout("indented text outside an entry")
+        if m is None:
+            break
+        pos = line
+        if s[pos + 1] == "-" and s[pos + 2:pos + 3] in (" ", "\n", ""):
+            end = s.find("\n-", pos + 1)
+            if end < 0 and not buf.eof:
+                buf.more()
+                continue
+            if not in_items:
+                raise NotKubectlLayout("a sequence outside items")
+            pos = items.add(s, pos, len(s) if end < 0 else end)
+        else:
+            nxt = _LINE0.search(s, pos + 1)
+            if nxt is None and not buf.eof:
+                buf.more()
+                continue
+            unit = s[pos:nxt.start() if nxt else len(s)]
+            pos += len(unit)
+            if unit.startswith(("\n---", "\n...", "\n%")):
+                raise NotKubectlLayout("document markers or directives")
+            km = _KEY_AT.match(unit, 1)
+            if km is None:
+                raise NotKubectlLayout("a top level that is not a block mapping")
+            in_items = km.group(1) == "items"
+            if in_items:
+                inline = unit[km.end():].strip(" \n")[:1]
+                if seen_items or _FIRST.search(unit, km.end()) is not None or inline not in ("", "#"):
+                    raise NotKubectlLayout("items that are not a column-0 block sequence")
+                seen_items = True
+            else:
+                skeleton.append(unit)
+        pos = buf.drop_before(pos)
+    if not seen_items:
+        raise NotKubectlLayout("no items")
+    try:
+        top = yaml.load("".join(skeleton) + "\n", Loader=_Loader)
+    except yaml.YAMLError:
+        raise NotKubectlLayout("the top-level keys do not parse on their own") from None
+    kind = top.get("kind") if isinstance(top, dict) else None
+    if not (isinstance(kind, str) and kind.endswith("List")):  # else the document is one object, not a list
+        raise NotKubectlLayout("items outside a List")

@@ -1,0 +1,98 @@
+"""Which fields of a Node, Pod, PriorityClass or PodDisruptionBudget explain reads, and dropping the rest.
+
+A cluster dump is mostly fields no scorer looks at (managedFields, annotations, conditions,
+images, env, volumes ...). Every reader of STATE keeps only the paths named here, so the
+memory of a 150,000-pod dump is the few fields per object the model needs. The paths cover
+everything :mod:`linter.scoring.requests`, :mod:`linter.scoring.nodes`,
+:mod:`linter.scoring.feasibility` and the input checks read from a cluster object; when a
+field has an unexpected type it is kept whole, so the checks report it exactly as before.
+
+A spec is ``KEEP`` (the whole value), a dict (a mapping: only these keys, each with its own
+spec) or a one-element list (a sequence whose items each follow the element's spec).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["ANY_FIELDS", "KEEP", "NAME", "NODE_FIELDS", "PDB_FIELDS", "POD_FIELDS", "PRIORITY_CLASS_FIELDS", "Spec",
+           "prune", "spec_for_kind"]
+
+KEEP = "keep"
+NAME = "name"  # kept; a pod's metadata.name/namespace and spec.nodeName (unique per pod, so never cached)
+Spec = Any
+
+_REQUESTS: dict[str, Spec] = {"resources": {"requests": KEEP}}
+
+NODE_FIELDS: dict[str, Spec] = {
+    "kind": KEEP,
+    "metadata": {"name": KEEP, "labels": KEEP},
+    "spec": {"unschedulable": KEEP, "taints": KEEP},
+    "status": {"allocatable": KEEP},
+}
+
+POD_FIELDS: dict[str, Spec] = {
+    "kind": KEEP,
+    "metadata": {"name": NAME, "namespace": NAME},
+    "spec": {
+        "nodeName": NAME,
+        "containers": [_REQUESTS],
+        "initContainers": [{**_REQUESTS, "restartPolicy": KEEP}],
+        "resources": {"requests": KEEP},
+        "overhead": KEEP,
+    },
+    "status": {"phase": KEEP},
+}
+
+
+# PriorityClasses and PodDisruptionBudgets feed the preemption section; they are few, and kept with
+# every field the priority and PDB models read.
+PRIORITY_CLASS_FIELDS: dict[str, Spec] = {
+    "kind": KEEP, "metadata": {"name": KEEP}, "value": KEEP, "globalDefault": KEEP, "preemptionPolicy": KEEP,
+}
+PDB_FIELDS: dict[str, Spec] = {
+    "kind": KEEP,
+    "metadata": {"name": KEEP, "namespace": KEEP},
+    "spec": {"selector": KEEP, "minAvailable": KEEP, "maxUnavailable": KEEP},
+    "status": {"disruptionsAllowed": KEEP, "disruptedPods": KEEP},
+}
+_BY_KIND: dict[str, dict[str, Spec]] = {
+    "PriorityClass": PRIORITY_CLASS_FIELDS, "PodDisruptionBudget": PDB_FIELDS,
+}
+
+
+def _union(a: Spec, b: Spec) -> Spec:
+    if a in (KEEP, NAME) or b in (KEEP, NAME):
+        return KEEP
+    if isinstance(a, list) and isinstance(b, list):
+        return [_union(a[0], b[0])]
+    if isinstance(a, dict) and isinstance(b, dict):
+        return {k: _union(a[k], b[k]) if k in a and k in b else a.get(k, b.get(k)) for k in {**a, **b}}
+    return KEEP
+
+
+# An object whose kind is not known yet (typed lists leave it out): both sets, and "items" for nested lists.
+ANY_FIELDS: dict[str, Spec] = {
+    **_union(_union(NODE_FIELDS, POD_FIELDS), _union(PRIORITY_CLASS_FIELDS, PDB_FIELDS)), "items": KEEP,
+}
+
+
+def spec_for_kind(kind: object) -> dict[str, Spec]:
+    if kind == "Node":
+        return NODE_FIELDS
+    if kind == "Pod":
+        return POD_FIELDS
+    return _BY_KIND.get(kind, ANY_FIELDS) if isinstance(kind, str) else ANY_FIELDS
+
+
+def prune(value: Any, spec: Spec) -> Any:
+    """``value`` with only the fields of ``spec`` (values of an unexpected type are kept whole)."""
+    if spec in (KEEP, NAME):
+        return value
+    if isinstance(spec, dict):
+        if not isinstance(value, dict):
+            return value
+        return {k: prune(v, spec[k]) for k, v in value.items() if k in spec}
+    if not isinstance(value, list):
+        return value
+    return [prune(v, spec[0]) for v in value]

@@ -1,0 +1,174 @@
+"""The JSON STATE reader: ``kubectl get nodes,pods -A -o json`` one item at a time.
+
+The top-level object's keys are decoded one by one with the standard library's decoder, and
+the ``items`` array element by element, so only one object is in memory at a time; every
+value is the one ``json.loads`` gives. Anything else (a syntax error, trailing data, a
+repeated ``items``, an item without ``kind`` before the list's kind is known, one object over
+:data:`MAX_OBJECT_CHARS`, nesting Python's decoder cannot follow) raises
+:class:`NotStreamable`: the caller reads the file with the general YAML reader instead, which
+is what ``json.loads`` failing always led to, and which reports the error.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from .dump import ExplainInputError, ObjectSink, flatten
+
+__all__ = ["MAX_OBJECT_CHARS", "NotStreamable", "read_json_stream"]
+
+MAX_OBJECT_CHARS = 64 * 1024 * 1024
+_DECODER = json.JSONDecoder()
+_WS = " \t\n\r"
+
+
+class NotStreamable(Exception):
+    """Not JSON this reader streams; read it as YAML."""
+
+
+class _Input:
+    def __init__(self, chunks: Iterable[str]) -> None:
+        self.chunks = iter(chunks)
+        self.buf = ""
+        self.pos = 0
+        self.eof = False
+
+    def more(self) -> None:
+        chunk = next(self.chunks, None)
+        if chunk is None:
+            self.eof = True
+            return
+        self.buf = self.buf[self.pos:] + chunk
+        self.pos = 0
+
+    def peek(self) -> str:
+        """The next non-blank character ('' at the end)."""
+        while True:
+            buf, pos = self.buf, self.pos
+            while pos < len(buf) and buf[pos] in _WS:
+                pos += 1
+            self.pos = pos
+            if pos < len(buf) or self.eof:
+                return buf[pos:pos + 1]
+            self.more()
+
+    def expect(self, char: str) -> None:
+        if self.peek() != char:
+            raise NotStreamable(f"expected {char!r}")
+        self.pos += 1
+
+    def value(self) -> Any:
+        """One JSON value; more text is read while it may be cut off at the end of the buffer."""
+        self.peek()
+        while True:
+            try:
+                obj, end = _DECODER.raw_decode(self.buf, self.pos)
+            except RecursionError:
+                raise NotStreamable("nested too deeply for the JSON decoder") from None
+            except ValueError:  # JSONDecodeError, or an integer over Python's digit limit
+                if self.eof:
+                    raise NotStreamable("invalid JSON") from None
+                self.grow()
+                continue
+            if end == len(self.buf) and not self.eof:  # a number may go on in the next chunk
+                self.grow()
+                continue
+            self.pos = end
+            return obj
+
+    def grow(self) -> None:
+        if len(self.buf) - self.pos > MAX_OBJECT_CHARS:
+            raise NotStreamable("one value is too large to stream")
+        self.more()
+
+
+def _elements(inp: _Input) -> Iterator[Any]:
+    """The elements of the array whose '[' was just read."""
+    if inp.peek() == "]":
+        inp.pos += 1
+        return
+    while True:
+        yield inp.value()
+        char = inp.peek()
+        inp.pos += 1
+        if char == "]":
+            return
+        if char != ",":
+            raise NotStreamable("expected ',' or ']'")
+
+
+def read_json_stream(chunks: Iterable[str], path: str, builder: ObjectSink) -> None:
+    """Feed the objects of a JSON STATE to ``builder``, or raise NotStreamable."""
+    inp = _Input(chunks)
+    first = inp.peek()
+    inp.pos += 1
+    if first == "[":
+        for i, element in enumerate(_elements(inp)):
+            _add(builder, element, path, f"document 1[{i}]")
+    elif first == "{":
+        _object(inp, path, builder)
+    else:
+        raise NotStreamable("not an object or array")
+    if inp.peek() != "":
+        raise NotStreamable("extra data after the document")
+
+
+def _is_list_kind(kind: Any) -> bool:
+    return isinstance(kind, str) and kind.endswith("List")
+
+
+def _object(inp: _Input, path: str, builder: ObjectSink) -> None:
+    kind: Any = None
+    seen: set[str] = set()
+    streamed = False
+    doc: dict[str, Any] = {}
+    if inp.peek() == "}":
+        inp.pos += 1
+        builder.add_document(doc, 1)
+        return
+    while True:
+        key = inp.value()
+        if not isinstance(key, str) or (key in seen and key in ("items", "kind")):
+            raise NotStreamable("a repeated items or kind")
+        seen.add(key)
+        inp.expect(":")
+        if key == "items" and inp.peek() == "[":
+            if "kind" in seen and not _is_list_kind(kind):
+                raise NotStreamable("items outside a List")  # the document is one object: the general reader
+            inp.pos += 1
+            streamed = True
+            item_kind = kind[: -len("List")] if _is_list_kind(kind) and kind != "List" else None
+            for i, item in enumerate(_elements(inp)):
+                if isinstance(item, Mapping) and "kind" not in item:
+                    if "kind" not in seen:
+                        raise NotStreamable("an item without kind before the list's kind")
+                    if item_kind:
+                        item = {**item, "kind": item_kind}
+                _add(builder, item, path, f"document 1.items[{i}]")
+        else:
+            doc[key] = inp.value()
+            if key == "kind":
+                kind = doc[key]
+        char = inp.peek()
+        inp.pos += 1
+        if char == "}":
+            break
+        if char != ",":
+            raise NotStreamable("expected ',' or '}'")
+    if streamed:
+        if not _is_list_kind(kind):
+            raise NotStreamable("items outside a List")
+        return
+    builder.add_document(doc, 1)
+
+
+def _add(builder: ObjectSink, item: Any, path: str, where: str) -> None:
+    if builder.error is not None:
+        return
+    try:
+        for obj, at in flatten(item, path, where):
+            builder.add(obj, at)
+    except ExplainInputError as exc:
+        builder.error = str(exc)

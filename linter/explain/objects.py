@@ -1,0 +1,85 @@
+"""Whole cluster objects, for the preemption section and the webhook's ``--cluster-file`` mode.
+
+Explain's first read of STATE (:class:`~linter.explain.dump.DumpBuilder`) keeps only per-node sums.
+Preemption needs the pods themselves (priorities, start times, labels for PDBs), so when a pod fits
+nowhere STATE is read a second time by the same streaming readers into an :class:`ObjectCollector`,
+which keeps every Node, Pod, PriorityClass and PodDisruptionBudget with the checks the first read
+makes. Only fields no model reads are dropped (managed fields, annotations, container statuses,
+volumes), so the objects are what the scalar preemption model was always given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dump import ExplainInputError, check_name, describe, flatten, pod_shape, preemption_field_problem
+
+__all__ = ["ClusterObjects", "ObjectCollector"]
+
+KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget")
+_UNREAD = {"metadata": ("managedFields", "annotations"), "spec": ("volumes",),
+           "status": ("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses")}
+
+
+@dataclass(frozen=True)
+class ClusterObjects:
+    """Nodes, Pods (every phase), PriorityClasses and PodDisruptionBudgets of STATE, in file order."""
+
+    nodes: list[Mapping[str, Any]]
+    pods: list[Mapping[str, Any]]
+    priority_classes: list[Mapping[str, Any]] = field(default_factory=list)
+    pdbs: list[Mapping[str, Any]] = field(default_factory=list)
+
+
+def _without_unread(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    out = dict(obj)
+    for part, names in _UNREAD.items():
+        section = out.get(part)
+        if isinstance(section, Mapping) and any(n in section for n in names):
+            out[part] = {k: v for k, v in section.items() if k not in names}
+    return out
+
+
+class ObjectCollector:
+    """An :class:`~linter.explain.dump.ObjectSink` that keeps the objects; the first problem wins."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.error: str | None = None
+        self._kept: dict[str, list[Mapping[str, Any]]] = {kind: [] for kind in KINDS}
+
+    def add_document(self, doc: Any, number: int) -> None:
+        if self.error is not None:
+            return
+        try:
+            for obj, where in flatten(doc, self.path, f"document {number}"):
+                self.add(obj, where)
+        except ExplainInputError as exc:
+            self.error = str(exc)
+
+    def add(self, obj: Mapping[str, Any], where: str, shape_key: Hashable | None = None) -> None:
+        kind = obj.get("kind")
+        if self.error is not None or kind not in KINDS:
+            return
+        try:
+            check_name(obj, self.path, "STATE", where)
+        except ExplainInputError as exc:
+            self.error = str(exc)
+            return
+        problem = pod_shape(obj).error if kind == "Pod" else None
+        problem = problem or preemption_field_problem(obj)
+        if problem is not None:
+            self.error = f"STATE {self.path}: {describe(obj)}: {problem}"
+            return
+        self._kept[str(kind)].append(_without_unread(obj))
+
+    def finish(self) -> ClusterObjects:
+        if self.error is not None:
+            raise ExplainInputError(self.error)
+        if not self._kept["Node"]:
+            raise ExplainInputError(f"STATE {self.path}: no Node objects found "
+                                    "(use: kubectl get nodes,pods,priorityclasses,pdb -A -o yaml)")
+        k = self._kept
+        return ClusterObjects(k["Node"], k["Pod"], k["PriorityClass"], k["PodDisruptionBudget"])
