@@ -132,7 +132,7 @@ def _preemption(pod: Obj, profile: Profile, cluster: Cluster, fits: bool) -> Jso
     """The preemption section; the pending pod gets the priority admission would give it.
 
     When some node passes the filters there is none (the scheduler does not preempt), and the
-    whole objects (``cluster.objects()``, a second read of a streamed dump) are not needed.
+    objects (``cluster.objects()``, a second read of a streamed dump) are not needed.
     """
     priority, policy = admitted_priority(pod, cluster.priority_classes)  # LookupError: admission would reject it
     if fits:
@@ -144,7 +144,7 @@ def _preemption(pod: Obj, profile: Profile, cluster: Cluster, fits: bool) -> Jso
 
 @dataclass(frozen=True)
 class Cluster:
-    """What the preemption section needs: the PriorityClasses now, the whole objects only if a pod fits nowhere."""
+    """What the preemption section needs: the PriorityClasses now, the objects only if the pod fits nowhere."""
 
     priority_classes: Sequence[Obj]
     objects: Callable[[], ClusterObjects]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -251,8 +251,8 @@ _LINE0 = re.compile(r"\n(?=[^ \n#])")  # a line with content at column 0
 class _Items:
     """Turns each ``- `` entry of ``items`` into a pruned object for the builder."""
 
-    def __init__(self, builder: ObjectSink) -> None:
-        self.builder = builder
+    def __init__(self, builder: ObjectSink, specs: Callable[[object], Spec]) -> None:
+        self.builder, self.specs = builder, specs
         self.parsed: dict[str, Any] = {}
         self.count = 0
 
@@ -267,14 +267,14 @@ class _Items:
         guess = _kind_rx(k).search(buf, a, min(end, a + 4096))  # kubectl writes kind second
         kind = guess.group(1).strip(" ") if guess else None
         st = _Pruned()
-        stop = _seq_item(buf, a, end, 0, spec_for_kind(kind), (), st)
+        stop = _seq_item(buf, a, end, 0, self.specs(kind), (), st)
         text = "".join(st.out) + "\n"
         cached = self.parsed.get(text)
         obj = cached if cached is not None else self._parse(text)
         real = obj.get("kind")
         if real != kind and real in _KEPT_KINDS:  # the guess was wrong (kind written late, or twice)
             st = _Pruned()
-            _seq_item(buf, a, end, 0, spec_for_kind(real), (), st)
+            _seq_item(buf, a, end, 0, self.specs(real), (), st)
             text = "".join(st.out) + "\n"
             obj = self._parse(text)
         if real == "Node":
@@ -328,9 +328,11 @@ class _Buffer:
         return 0
 
 
-def read_kubectl_yaml(chunks: Iterable[str], builder: ObjectSink) -> None:
-    """Feed every object of a kubectl-style YAML List to ``builder``; NotKubectlLayout otherwise."""
-    items = _Items(builder)
+def read_kubectl_yaml(chunks: Iterable[str], builder: ObjectSink,
+                      specs: Callable[[object], Spec] = spec_for_kind) -> None:
+    """Feed every object of a kubectl-style YAML List to ``builder``, each pruned to ``specs(kind)``;
+    NotKubectlLayout otherwise."""
+    items = _Items(builder, specs)
     buf = _Buffer(chunks)
     skeleton: list[str] = []
     in_items = seen_items = False

@@ -15,8 +15,21 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ANY_FIELDS", "KEEP", "NAME", "NODE_FIELDS", "PDB_FIELDS", "POD_FIELDS", "PRIORITY_CLASS_FIELDS", "Spec",
-           "prune", "spec_for_kind"]
+__all__ = [
+    "ANY_FIELDS",
+    "KEEP",
+    "NAME",
+    "NODE_FIELDS",
+    "PDB_FIELDS",
+    "POD_FIELDS",
+    "PREEMPTION_POD_FIELDS",
+    "PREEMPTION_ROOT",
+    "PRIORITY_CLASS_FIELDS",
+    "Spec",
+    "preemption_spec_for_kind",
+    "prune",
+    "spec_for_kind",
+]
 
 KEEP = "keep"
 NAME = "name"  # kept; a pod's metadata.name/namespace and spec.nodeName (unique per pod, so never cached)
@@ -96,3 +109,19 @@ def prune(value: Any, spec: Spec) -> Any:
     if not isinstance(value, list):
         return value
     return [prune(v, spec[0]) for v in value]
+
+
+# The second, preemption read (linter.explain.objects): a pod also brings what the preemption model
+# reads of the pods already bound (priority, start time, labels for PDBs, nomination, disruption).
+PREEMPTION_POD_FIELDS: dict[str, Spec] = _union(POD_FIELDS, {
+    "metadata": {"labels": KEEP, "uid": KEEP, "deletionTimestamp": KEEP},
+    "spec": {"priority": KEEP, "priorityClassName": KEEP, "preemptionPolicy": KEEP, "schedulerName": KEEP},
+    "status": {"startTime": KEEP, "nominatedNodeName": KEEP, "conditions": KEEP},
+})
+PREEMPTION_ANY: dict[str, Spec] = _union(_union(NODE_FIELDS, PREEMPTION_POD_FIELDS),
+                                         _union(PRIORITY_CLASS_FIELDS, PDB_FIELDS))
+PREEMPTION_ROOT: dict[str, Spec] = {**PREEMPTION_ANY, "items": [PREEMPTION_ANY]}
+
+
+def preemption_spec_for_kind(kind: object) -> dict[str, Spec]:
+    return PREEMPTION_POD_FIELDS if kind == "Pod" else spec_for_kind(kind)

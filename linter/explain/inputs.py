@@ -23,7 +23,7 @@ from linter.scoring.requests import actual_request, fit_score_request, volcano_r
 
 from .dump import ClusterDump, DumpBuilder, ExplainInputError, check_name, describe, negative_request
 from .fastyaml import NotKubectlLayout, read_kubectl_yaml
-from .fields import KEEP
+from .fields import KEEP, PREEMPTION_ROOT, preemption_spec_for_kind
 from .jsonstream import NotStreamable, read_json_stream
 from .objects import ClusterObjects, ObjectCollector
 from .yamlevents import ROOT, read_yaml_stream
@@ -64,7 +64,7 @@ def load_cluster(path: str) -> ClusterDump:
 
 
 def load_cluster_objects(path: str) -> ClusterObjects:
-    """The dump at ``path``, streamed, as whole objects (:mod:`linter.explain.objects`)."""
+    """The dump at ``path``, streamed, as objects with what preemption reads (:mod:`linter.explain.objects`)."""
     return _read(path, ObjectCollector(path), lambda: ObjectCollector(path)).finish()
 
 
@@ -80,13 +80,14 @@ def _read(path: str, sink: Sink, fresh: Callable[[], Sink]) -> Sink:
                 elif isinstance(sink, DumpBuilder):
                     read_kubectl_yaml(stream.chunks(), sink)
                 else:
-                    raise NotKubectlLayout("whole objects: the general reader")
+                    read_kubectl_yaml(stream.chunks(), sink, preemption_spec_for_kind)
             return sink
         except (NotStreamable, NotKubectlLayout):
             pass
         sink = fresh()
         with _stream(path) as stream:
-            read_yaml_stream(stream, path, sink.add_document, root=ROOT if isinstance(sink, DumpBuilder) else KEEP)
+            read_yaml_stream(stream, path, sink.add_document,
+                             root=ROOT if isinstance(sink, DumpBuilder) else PREEMPTION_ROOT)
         return sink
     except textfile.TextFileError as exc:
         raise ExplainInputError(f"STATE {path}: {exc.reason}") from None

@@ -4,8 +4,8 @@ Explain's first read of STATE (:class:`~linter.explain.dump.DumpBuilder`) keeps 
 Preemption needs the pods themselves (priorities, start times, labels for PDBs), so when a pod fits
 nowhere STATE is read a second time by the same streaming readers into an :class:`ObjectCollector`,
 which keeps every Node, Pod, PriorityClass and PodDisruptionBudget with the checks the first read
-makes. Only fields no model reads are dropped (managed fields, annotations, container statuses,
-volumes), so the objects are what the scalar preemption model was always given.
+makes, each with the fields the scoring and preemption models read
+(:data:`~linter.explain.fields.PREEMPTION_POD_FIELDS` for pods; the readers prune them so as they go).
 """
 
 from __future__ import annotations
@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .dump import ExplainInputError, check_name, describe, flatten, pod_shape, preemption_field_problem
+from .fields import preemption_spec_for_kind, prune
 
 __all__ = ["ClusterObjects", "ObjectCollector"]
 
 KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget")
-_UNREAD = {"metadata": ("managedFields", "annotations"), "spec": ("volumes",),
-           "status": ("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses")}
 
 
 @dataclass(frozen=True)
@@ -31,15 +30,6 @@ class ClusterObjects:
     pods: list[Mapping[str, Any]]
     priority_classes: list[Mapping[str, Any]] = field(default_factory=list)
     pdbs: list[Mapping[str, Any]] = field(default_factory=list)
-
-
-def _without_unread(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    out = dict(obj)
-    for part, names in _UNREAD.items():
-        section = out.get(part)
-        if isinstance(section, Mapping) and any(n in section for n in names):
-            out[part] = {k: v for k, v in section.items() if k not in names}
-    return out
 
 
 class ObjectCollector:
@@ -73,7 +63,7 @@ class ObjectCollector:
         if problem is not None:
             self.error = f"STATE {self.path}: {describe(obj)}: {problem}"
             return
-        self._kept[str(kind)].append(_without_unread(obj))
+        self._kept[str(kind)].append(prune(obj, preemption_spec_for_kind(kind)))
 
     def finish(self) -> ClusterObjects:
         if self.error is not None:

@@ -20,7 +20,7 @@ import yaml
 from linter.cli import main
 from linter.explain.compute import build_views
 from linter.explain.dump import flatten
-from linter.explain.fields import PDB_FIELDS, PRIORITY_CLASS_FIELDS, prune
+from linter.explain.fields import NODE_FIELDS, PDB_FIELDS, PREEMPTION_POD_FIELDS, PRIORITY_CLASS_FIELDS, prune
 from linter.explain.inputs import ExplainInputError, load_cluster, load_cluster_objects
 from linter.explain.objects import ClusterObjects
 from linter.scoring.nodes import NodeView
@@ -95,12 +95,17 @@ def test_priority_classes_and_pdbs_are_read_by_every_reader(dumps: dict[str, Pat
     assert len(classes) == 3 and len(pdbs) == 30
     assert streamed.priority_classes == [prune(o, PRIORITY_CLASS_FIELDS) for o in classes]
     assert streamed.pdbs == [prune(o, PDB_FIELDS) for o in pdbs]
-    whole = load_cluster_objects(str(path))  # the second read, for preemption: whole objects, same order
-    assert [o["metadata"]["name"] for o in whole.pods] == \
-        [o["metadata"]["name"] for o in objs if o.get("kind") == "Pod"]
-    assert whole.priority_classes == classes
-    assert [p["status"] for p in whole.pdbs] == [p["status"] for p in pdbs]
-    assert all("annotations" not in p["metadata"] for p in whole.pdbs)  # fields no model reads are dropped
+    whole = load_cluster_objects(str(path))  # the second read, for preemption: what that model reads, same order
+    assert whole.pods == [prune(o, PREEMPTION_POD_FIELDS) for o in objs if o.get("kind") == "Pod"]
+    def node_facts(node: dict[str, Any]) -> tuple[Any, ...]:  # a kept but emptied "spec:" may read as None
+        meta, spec, status = (node.get(k) or {} for k in ("metadata", "spec", "status"))
+        return (meta.get("name"), meta.get("labels"), spec.get("taints"), spec.get("unschedulable"),
+                status.get("allocatable"))
+
+    assert [node_facts(n) for n in whole.nodes] == \
+        [node_facts(prune(o, NODE_FIELDS)) for o in objs if o.get("kind") == "Node"]
+    assert whole.priority_classes == streamed.priority_classes and whole.pdbs == streamed.pdbs
+    assert all(p["metadata"].get("labels") and p["status"].get("startTime") for p in whole.pods)
 
 
 def test_the_whole_objects_are_read_only_when_a_pod_fits_nowhere(dumps: dict[str, Path]) -> None:
