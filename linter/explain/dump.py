@@ -25,8 +25,19 @@ from linter.scoring.requests import actual_request, fit_node_contribution, fit_s
 
 from .fields import prune, spec_for_kind
 
-__all__ = ["ClusterDump", "DumpBuilder", "ExplainInputError", "ObjectSink", "check_name", "describe", "flatten",
-           "negative_request", "preemption_field_problem", "request_fingerprint"]
+__all__ = [
+    "ClusterDump",
+    "DumpBuilder",
+    "ExplainInputError",
+    "ObjectSink",
+    "check_name",
+    "describe",
+    "feed_document",
+    "flatten",
+    "negative_request",
+    "preemption_field_problem",
+    "request_fingerprint",
+]
 
 
 class ExplainInputError(Exception):
@@ -237,6 +248,17 @@ class ObjectSink(Protocol):
     def add(self, obj: Mapping[str, Any], where: str, shape_key: Hashable | None = None) -> None: ...
 
 
+def feed_document(sink: ObjectSink, path: str, doc: Any, number: int) -> None:
+    """Every object of one document (``number`` counts from 1) to ``sink``; the first problem is kept."""
+    if sink.error is not None:
+        return
+    try:
+        for obj, where in flatten(doc, path, f"document {number}"):
+            sink.add(obj, where)
+    except ExplainInputError as exc:
+        sink.error = str(exc)
+
+
 class DumpBuilder:
     """Collects the objects of STATE in file order; see the module docstring."""
 
@@ -251,13 +273,7 @@ class DumpBuilder:
 
     def add_document(self, doc: Any, number: int) -> None:
         """Every object of one (non-empty) document; ``number`` counts from 1."""
-        if self.error is not None:
-            return
-        try:
-            for obj, where in flatten(doc, self.path, f"document {number}"):
-                self.add(obj, where)
-        except ExplainInputError as exc:
-            self.error = str(exc)
+        feed_document(self, self.path, doc, number)
 
     def add(self, obj: Mapping[str, Any], where: str, shape_key: Hashable | None = None) -> None:
         """One object; ``shape_key`` names its request shape when the reader already knows it."""

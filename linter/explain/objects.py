@@ -14,7 +14,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .dump import ExplainInputError, check_name, describe, flatten, pod_shape, preemption_field_problem
+from .dump import ExplainInputError, check_name, describe, feed_document, pod_shape, preemption_field_problem
 from .fields import preemption_spec_for_kind, prune
 
 __all__ = ["ClusterObjects", "ObjectCollector"]
@@ -41,13 +41,7 @@ class ObjectCollector:
         self._kept: dict[str, list[Mapping[str, Any]]] = {kind: [] for kind in KINDS}
 
     def add_document(self, doc: Any, number: int) -> None:
-        if self.error is not None:
-            return
-        try:
-            for obj, where in flatten(doc, self.path, f"document {number}"):
-                self.add(obj, where)
-        except ExplainInputError as exc:
-            self.error = str(exc)
+        feed_document(self, self.path, doc, number)
 
     def add(self, obj: Mapping[str, Any], where: str, shape_key: Hashable | None = None) -> None:
         kind = obj.get("kind")
