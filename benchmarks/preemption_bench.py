@@ -118,12 +118,24 @@ def main() -> None:
                 return state.preempt(target, profile)
             return run
 
+        churn = iter(range(10**9))
+
+        def after_pod_churn(target: dict[str, Any]) -> Callable[[], object]:
+            """A bound pod deleted and created again first (two pod events that change the pod table)."""
+            def run() -> object:
+                gone = pods[next(churn) * 7919 % len(pods)]
+                state.delete_pod(gone["metadata"]["namespace"], gone["metadata"]["name"])
+                state.apply_pod(gone)
+                return state.preempt(target, profile)
+            return run
+
         fns: dict[str, Callable[[], object]] = {
             "rank only (before issue 10)": ranked,
             "preempt, 50 % of pods lower": after_event(pods_by[50]),
             "preempt, 80 % of pods lower": after_event(pods_by[500]),
             "preempt, 100 % of pods lower": after_event(pods_by[5000]),
             "preempt, 80 % lower, one pool (1/10 of the nodes)": after_event(pooled),
+            "preempt, 80 % lower, after a pod deleted and re-created": after_pod_churn(pods_by[500]),
             "re-applying the unchanged node (the event above, alone)": lambda: state.apply_node(nodes[1]),
         }
         samples = measure(fns, opts.runs)
@@ -136,7 +148,15 @@ def main() -> None:
             state.apply_node(nodes[1])
         return annotation_ops(pods_by[500], view, settings, models)
 
-    full = measure({"webhook annotation_ops (rank + preempt, lock, JSON), after an event": webhook_path}, opts.runs)
+    def webhook_after_churn() -> object:
+        with view.scheduling_state() as state:
+            gone = pods[next(churn) * 7919 % len(pods)]
+            state.delete_pod(gone["metadata"]["namespace"], gone["metadata"]["name"])
+            state.apply_pod(gone)
+        return annotation_ops(pods_by[500], view, settings, models)
+
+    full = measure({"webhook annotation_ops (rank + preempt, lock, JSON), after an event": webhook_path,
+                    "webhook annotation_ops, after a pod deleted and re-created": webhook_after_churn}, opts.runs)
     print(f"\nmedian / p90 / p99 in ms over {opts.runs} runs (lower-priority pods: {lower}):\n")
     print("| path | median | p90 | p99 |\n|---|---:|---:|---:|")
     for name, values in {**samples, **full}.items():

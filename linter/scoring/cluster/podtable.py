@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from linter.scoring.cluster.importance import ImportanceOrder
 from linter.scoring.cluster.store import Contribution, Int64Array
 from linter.scoring.preemption.pods import PodFacts, parse_time, pod_facts, posix_seconds, terminating_by_preemption
 
@@ -47,13 +48,16 @@ class PodTable:
         self.slot_of: dict[tuple[str, str], int] = {}
         self._free: list[int] = list(range(n - 1, -1, -1))
         self.node_names: list[str] = []
-        self._node_ids: dict[str, int] = {}
+        self.node_ids: dict[str, int] = {}
         self.signatures: list[tuple[str, Mapping[str, str]]] = []
         self._signature_ids: dict[tuple[str, frozenset[tuple[str, str]]], int] = {}
         self.nominated: dict[tuple[str, str], NominatedPod] = {}
         self.version = 0  # bumped on every change of slots
-        # node-name id -> store row, valid for (NodeStore.version, number of names)
-        self.row_cache: tuple[tuple[int, int], Int64Array] | None = None
+        # store row -> node-name id, valid for (NodeStore.version, number of names)
+        self.id_cache: tuple[tuple[int, int], Int64Array, Int64Array] | None = None
+        # slots changed since the importance order last looked; None: too many, it sorts anew
+        self._touched: list[int] | None = []
+        self.importance = ImportanceOrder()
 
     def _grow(self) -> None:
         old = self.name_id.shape[0]
@@ -72,9 +76,9 @@ class PodTable:
             self.req = np.vstack([self.req, np.zeros_like(self.req)])
 
     def node_id(self, name: str) -> int:
-        found = self._node_ids.get(name)
+        found = self.node_ids.get(name)
         if found is None:
-            found = self._node_ids[name] = len(self.node_names)
+            found = self.node_ids[name] = len(self.node_names)
             self.node_names.append(name)
         return found
 
@@ -90,12 +94,15 @@ class PodTable:
         """A bound, counted pod (re)placed; ``contribution`` gives its actual requests by column."""
         self.nominated.pop(key, None)
         slot = self.slot_of.get(key)
+        before = None
         if slot is None:
             if not self._free:
                 self._grow()
             slot = self._free.pop()
             self.slot_of[key] = slot
             self.keys[slot] = key
+        else:
+            before = self._ordering(slot)
         facts = _facts(pod)
         self.name_id[slot] = self.node_id(node)
         self.priority[slot] = facts.priority
@@ -107,6 +114,12 @@ class PodTable:
             self._column_room(col)
             self.req[col, slot] = actual
         self.version += 1
+        if before != self._ordering(slot):  # a status-only update keeps the importance order as it is
+            self._touch(slot)
+
+    def _ordering(self, slot: int) -> tuple[int, int, bytes]:
+        """What the importance order sorts a slot by (besides its key, which a slot keeps)."""
+        return (int(self.name_id[slot]), int(self.priority[slot]), self.start[slot:slot + 1].tobytes())
 
     def drop(self, key: tuple[str, str]) -> None:
         slot = self.slot_of.pop(key, None)
@@ -115,6 +128,18 @@ class PodTable:
             self.req[:, slot] = 0
             self._free.append(slot)
             self.version += 1
+            self._touch(slot)
+
+    def _touch(self, slot: int) -> None:
+        if self._touched is not None:
+            self._touched.append(slot)
+            if len(self._touched) > max(256, len(self.slot_of) // 16):
+                self._touched = None  # repairing one by one would cost more than one sort
+
+    def take_touched(self) -> list[int] | None:
+        """The slots changed since the last call, or None when there were too many to list."""
+        touched, self._touched = self._touched, []
+        return touched
 
     def set_pending(self, key: tuple[str, str], pod: Mapping[str, Any]) -> None:
         """A pod that does not count on a node: remembered only while it is nominated somewhere."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy as np
 from linter.model import FitArgs, Profile
 from linter.scoring import feasibility
 from linter.scoring.cluster.filters import FilterCache, enabled_filters, run_filters
+from linter.scoring.cluster.lowerpods import LowerPods, freed_by_row, lower_pods
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.reprieve import BudgetIndex, DryRun, choose_rows, dry_run
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
@@ -135,67 +137,41 @@ def predict_fast(
                               not_eligible_reason="DefaultPreemption is not enabled in this profile",
                               event_message=truncate_event(msg))
     potential = open_rows & fit_fail & ~unresolvable
-    slot_rows = _slot_rows(store, table, present, me_key)
+    lower = lower_pods(table, store, present, p, me_key)
     reason = None
     if me.preemption_policy == "Never":
         reason = NOT_ELIGIBLE_NEVER
     elif me.nominated_node:
         row = store.row_of.get(me.nominated_node)
-        if row is not None and row < n and potential[row] and bool(
-                ((slot_rows == row) & (table.priority < p) & table.terminating).any()):
-            reason = NOT_ELIGIBLE_TERMINATING
+        if row is not None and row < n and potential[row]:
+            idx, _ = lower.entries(np.array([row], np.int64))
+            if bool(table.terminating[lower.order[idx]].any()):
+                reason = NOT_ELIGIBLE_TERMINATING
     if reason is not None:
         msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, reason))
         return FastPreemption(True, False, reason, me.nominated_node or None,
                               (me.nominated_node,) if me.nominated_node else (), message=msg,
                               event_message=truncate_event(msg))
     index = pdbs if isinstance(pdbs, BudgetIndex) else BudgetIndex([budget_of(x) for x in pdbs])
-    return _dry_run_and_choose(store, table, me.priority, profile, index, checks, present, potential, slot_rows,
+    return _dry_run_and_choose(store, table, profile, index, checks, present, potential, lower,
                                (alloc, used, extra, extra_pods, allowed), counts, num_nodes, by_row)
 
 
-def _slot_rows(store: NodeStore, table: PodTable, present: BoolArray, me_key: tuple[str, str]) -> Int64Array:
-    """Per table slot, the row of its node (-1: free slot, or a node without a Node object)."""
-    key = (store.version, len(table.node_names))
-    if table.row_cache is not None and table.row_cache[0] == key:
-        name_rows = table.row_cache[1]
-    else:
-        name_rows = np.array([store.row_of.get(name, -1) for name in table.node_names] or [-1], np.int64)
-        name_rows = np.where((name_rows >= 0) & present[np.maximum(name_rows, 0)], name_rows, -1)
-        table.row_cache = (key, name_rows)
-    ids = table.name_id
-    rows = np.where(ids >= 0, name_rows[np.maximum(ids, 0)], -1)
-    own = table.slot_of.get(me_key)
-    if own is not None:
-        rows[own] = -1
-    return rows
-
-
 def _dry_run_and_choose(
-    store: NodeStore, table: PodTable, p: int, profile: Profile, pdbs: BudgetIndex,
-    checks: list[tuple[str, int]], present: BoolArray, potential: BoolArray, slot_rows: Int64Array,
+    store: NodeStore, table: PodTable, profile: Profile, pdbs: BudgetIndex,
+    checks: list[tuple[str, int]], present: BoolArray, potential: BoolArray, lower: LowerPods,
     columns: tuple[list[Int64Array], list[Int64Array], list[Int64Array], Int64Array, Int64Array],
     counts: Counter[str], num_nodes: int, by_row: dict[int, list[str]],
 ) -> FastPreemption:
     n = store.size
     alloc, used, extra, extra_pods, allowed = columns
-    valid = slot_rows >= 0
-    lower = valid & (table.priority < p)
-    lower &= potential[np.maximum(slot_rows, 0)]
-    lower_rows = slot_rows[lower]
-    lower_count = np.bincount(lower_rows, minlength=n)[:n]
+    lower_count = np.where(potential, lower.count(), 0)
     room: list[Int64Array] = []
     dry_counts: Counter[str] = Counter()
     fits = potential & (lower_count > 0)
-    for i, (name, want) in enumerate(checks):
-        col = store.resource_index.get(name)
-        freed = np.zeros(n, np.int64)
-        if col is not None and col < table.req.shape[0]:
-            weights = table.req[col][lower]
-            if weights.size and int(np.abs(weights).sum()) >= _EXACT:
-                np.add.at(freed, lower_rows, weights)
-            else:
-                freed = np.rint(np.bincount(lower_rows, weights=weights, minlength=n)[:n]).astype(np.int64)
+    # every lower-priority pod of the rows where evicting could help, read once
+    pool = lower.gather(table, np.flatnonzero(fits), [store.resource_index.get(name, -1) for name, _ in checks])
+    for i, ((name, want), freed) in enumerate(zip(checks, freed_by_row(pool, n), strict=True)):
         free = alloc[i] - (used[i] - freed) - extra[i] - want
         short = potential & (lower_count > 0) & (free < 0)
         dry_counts[f"Insufficient {name}"] += int(short.sum())
@@ -217,17 +193,17 @@ def _dry_run_and_choose(
         msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, inner))
         return FastPreemption(True, True, message=msg, event_message=truncate_event(msg),
                               potential_nodes=n_potential)
-    slots = np.flatnonzero(lower & fits[np.maximum(slot_rows, 0)])
-    cols = [store.resource_index.get(name, -1) for name, _ in checks]
-    run = dry_run(table, slots, slot_rows[slots], n, pdbs,
-                  [(c, w) for c, (_, w) in zip(cols, checks, strict=True)], room, pods_room)
+    entries = pool.take(np.flatnonzero(fits[pool.rows]))
+    run = dry_run(table, entries, n, pdbs, room, pods_room)
     choice = choose_rows(run, cand_rows, n_potential, profile.preemption)
-    names = [str(store.row_names[r]) for r in sorted(choice.rows, key=lambda r: str(store.row_names[r]))]
+    possible = np.array(choice.rows, np.int64)
+    by_name = possible[np.argsort(store.name_order()[possible])].tolist()
+    names = [str(name) for name in itemgetter(*by_name)(store.row_names)] if len(by_name) > 1 else \
+        [str(store.row_names[by_name[0]])]
     random = list(choice.random)
     tie_rows = {row for row, _ in run.ties}
-    for name in names:
-        if store.row_of[name] in tie_rows:
-            random += _unordered(table, run, store.row_of[name], name)
+    for row in (r for r in by_name if r in tie_rows) if tie_rows else ():
+        random += _unordered(table, run, row, str(store.row_names[row]))
     chosen = names[0] if len(names) == 1 else None
     victims: tuple[str, ...] = ()
     prios: tuple[int, ...] = ()

@@ -2,9 +2,11 @@
 then the node choice (``linter.scoring.preemption.victims`` / ``choice`` are the scalar originals).
 
 Only NodeResourcesFit depends on the pods of a node, so on a node whose failure is resolvable the
-reprieve is arithmetic: step k puts back, on every candidate node at once, that node's k-th pod in
-its order (PDB-violating first, each group most important first) and keeps it where the pod still
-fits. The number of steps is the largest count of lower-priority pods on one node.
+reprieve is arithmetic over each node's lower-priority pods in their order (PDB-violating first, each
+group most important first): the longest prefix that fits back all together is kept at once (running
+sums), a pod that does not fit in what is left then never will (room only shrinks), and the pods still
+in play are walked step by step -- step k puts back every node's k-th one where it still fits -- until
+only a few crowded nodes remain, which are finished pod by pod.
 """
 
 from __future__ import annotations
@@ -22,11 +24,26 @@ from linter.scoring.cluster.store import BoolArray, Int64Array
 from linter.scoring.preemption.choice import CRITERIA, OFFSET, num_candidates
 from linter.scoring.preemption.pdb import Budget
 
-__all__ = ["BudgetIndex", "Check", "DryRun", "choose_rows", "dry_run"]
+__all__ = ["BudgetIndex", "DryRun", "Entries", "choose_rows", "dry_run"]
 
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
-# (store column or -1 when the store has none, requested amount): the resources the Fit filter checks
-Check = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Entries:
+    """The pods a dry run considers: the lower-priority pods of the candidate rows, grouped by row,
+    importance order within each row, with the columns it reads."""
+
+    slots: Int64Array
+    rows: Int64Array
+    priority: Int64Array
+    start: FloatArray  # +inf: no start time
+    signature: Int64Array
+    needs: list[Int64Array]  # per resource the Fit filter checks, in ``room``'s order
+
+    def take(self, idx: Int64Array) -> Entries:
+        return Entries(self.slots[idx], self.rows[idx], self.priority[idx], self.start[idx], self.signature[idx],
+                       [need[idx] for need in self.needs])
 
 
 @dataclass
@@ -46,24 +63,17 @@ class DryRun:
     tied_victims: set[int]  # the slots of ``ties`` that are victims
 
 
-def _importance(
-    table: PodTable, slots: Int64Array, rows: Int64Array
-) -> tuple[Int64Array, Int64Array, list[tuple[int, list[int]]]]:
-    """(slots, their rows) sorted by row, then priority desc, start asc (none = now, last), then name; and
-    the runs of equally important pods as (row, slots) -- Go leaves those unordered."""
-    start = np.where(np.isnan(table.start[slots]), math.inf, table.start[slots])
-    idx = np.lexsort((start, -table.priority[slots], rows))
-    r, p, s = rows[idx], table.priority[slots][idx], start[idx]
-    same = (r[1:] == r[:-1]) & (p[1:] == p[:-1]) & (s[1:] == s[:-1])
-    runs: list[tuple[int, list[int]]] = []
-    if same.any():  # the scalar model orders equally important pods by namespace/name
-        edges = np.diff(np.r_[0, same.astype(np.int8), 0])
-        for first, last in zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(),
-                               strict=True):
-            span = sorted(idx[first:last + 1].tolist(), key=lambda k: "/".join(table.keys[int(slots[k])]))
-            idx[first:last + 1] = span
-            runs.append((int(r[first]), [int(slots[k]) for k in span]))
-    return slots[idx], rows[idx], runs
+def _ties(e: Entries) -> list[tuple[int, list[int]]]:
+    """The runs of equally important pods (same node, priority and start) as (row, slots); Go leaves
+    their order open, the entries already have them by namespace/name as the scalar model does."""
+    rows, prio, start = e.rows, e.priority, e.start
+    same = (rows[1:] == rows[:-1]) & (prio[1:] == prio[:-1]) & (start[1:] == start[:-1])
+    if not same.any():
+        return []
+    edges = np.diff(np.r_[0, same.astype(np.int8), 0])
+    return [(int(rows[first]), e.slots[first:last + 1].tolist())
+            for first, last in zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(),
+                                   strict=True)]
 
 
 class BudgetIndex:
@@ -100,78 +110,196 @@ class BudgetIndex:
         return found
 
 
-def _violating(table: PodTable, order: Int64Array, rows: Int64Array, index: BudgetIndex) -> BoolArray:
-    """``filterPodsWithPDBViolation`` per row, walking the pods that some PDB selects."""
-    out = np.zeros(len(order), np.bool_)
+def _groups(rows: Int64Array) -> tuple[Int64Array, Int64Array]:
+    """For entries grouped by row: each entry's group number and each group's first entry."""
+    new = np.r_[True, rows[1:] != rows[:-1]] if len(rows) else np.zeros(0, np.bool_)
+    return np.cumsum(new) - 1, np.flatnonzero(new)
+
+
+def _violating(table: PodTable, e: Entries, group: Int64Array, index: BudgetIndex) -> BoolArray:
+    """``filterPodsWithPDBViolation`` per node: walking a node's pods in order, a pod violates when some
+    PDB selecting it (and not already counting it as disrupted) has no disruption left for it."""
+    out = np.zeros(len(e.slots), np.bool_)
     budgets = index.budgets
-    if not index.budgets:
+    if not budgets:
         return out
-    sigs = table.signature[order]
+    sigs = e.signature
     protected = np.flatnonzero(index.selected(table)[sigs])
-    current, left = -1, [0] * len(budgets)
-    for i in protected.tolist():
-        if rows[i] != current:
-            current, left = int(rows[i]), [b.disruptions_allowed for b in budgets]
-        name = table.keys[int(order[i])][1]
-        for b in index.matches(table, int(sigs[i])):
-            if name in budgets[b].disrupted_pods:
-                continue
-            left[b] -= 1
-            if left[b] < 0:
-                out[i] = True
+    if not len(protected):
+        return out
+    kinds, kind_of = np.unique(sigs[protected], return_inverse=True)
+    matched = [index.matches(table, int(sig)) for sig in kinds.tolist()]
+    lengths = np.array([len(m) for m in matched], np.int64)
+    flat = np.array([b for m in matched for b in m], np.int64)
+    first = np.cumsum(lengths) - lengths
+    per_entry = lengths[kind_of]
+    # one (entry, budget) pair per PDB that selects the entry
+    pair_entry = np.repeat(protected, per_entry)
+    offset = np.arange(len(pair_entry)) - np.repeat(np.cumsum(per_entry) - per_entry, per_entry)
+    pair_budget = flat[np.repeat(first[kind_of], per_entry) + offset]
+    counted = np.ones(len(pair_entry), np.bool_)
+    for b in np.unique(pair_budget).tolist():
+        if budgets[b].disrupted_pods:  # already in the PDB's DisruptedPods: not counted again
+            at = np.flatnonzero(pair_budget == b)
+            gone = [table.keys[slot][1] in budgets[b].disrupted_pods for slot in e.slots[pair_entry[at]].tolist()]
+            counted[at[np.array(gone, np.bool_)]] = False
+    pair_entry, pair_budget = pair_entry[counted], pair_budget[counted]
+    # per (budget, node), the running count of the pods it selects, in order
+    by = np.lexsort((pair_entry, group[pair_entry], pair_budget))
+    at, b, g = pair_entry[by], pair_budget[by], group[pair_entry[by]]
+    new = np.r_[True, (b[1:] != b[:-1]) | (g[1:] != g[:-1])] if len(at) else np.zeros(0, np.bool_)
+    run_start = np.maximum.accumulate(np.where(new, np.arange(len(at)), 0)) if len(at) else np.zeros(0, np.int64)
+    taken = np.arange(len(at)) - run_start + 1
+    allowed = np.array([x.disruptions_allowed for x in budgets], np.int64)
+    out[at[taken > allowed[b]]] = True
     return out
 
 
+def _violating_first(group: Int64Array, starts: Int64Array, violating: BoolArray) -> Int64Array:
+    """The permutation that moves each node's violating pods ahead of the others, both keeping order."""
+    n = len(group)
+    v = violating.astype(np.int64)
+    seen = np.cumsum(v) - v  # violating entries before each entry
+    before = seen - seen[starts][group]  # ... within its group
+    per_group = np.bincount(group, weights=v, minlength=len(starts)).astype(np.int64)
+    at = np.arange(n) - starts[group]
+    target = starts[group] + np.where(violating, before, per_group[group] + at - before)
+    perm = np.empty(n, np.int64)
+    perm[target] = np.arange(n)
+    return perm
+
+
 def dry_run(
-    table: PodTable, slots: Int64Array, slot_rows: Int64Array, size: int, budgets: BudgetIndex,
-    checks: Sequence[Check], room: Sequence[Int64Array], pods_room: Int64Array,
+    table: PodTable, entries: Entries, size: int, budgets: BudgetIndex, room: Sequence[Int64Array],
+    pods_room: Int64Array,
 ) -> DryRun:
-    """Victims on every candidate row; ``room[i]``/``pods_room`` is what is free per row for check i /
-    the pod count once every lower-priority pod is gone (nominated pods and the preemptor included)."""
-    order, rows, ties = _importance(table, slots, slot_rows)
-    violating = _violating(table, order, rows, budgets)
-    # Violating pods first, each group in importance order (a stable sort keeps that order).
-    regroup = np.lexsort((np.arange(len(order)), ~violating, rows))
-    order, rows, violating = order[regroup], rows[regroup], violating[regroup]
-    starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]]) if len(rows) else np.zeros(0, np.int64)
-    run = np.cumsum(np.r_[False, rows[1:] != rows[:-1]]) if len(rows) else np.zeros(0, np.int64)
-    pos = np.arange(len(order)) - starts[run] if len(rows) else np.zeros(0, np.int64)
+    """Victims on every candidate row. ``room[i]``/``pods_room``: what is free per row for the i-th checked
+    resource / the pod count once every lower-priority pod is gone (nominated pods and the preemptor
+    included)."""
+    ties = _ties(entries)
+    group, starts = _groups(entries.rows)
+    violating = _violating(table, entries, group, budgets)
+    if violating.any():
+        perm = _violating_first(group, starts, violating)
+        entries, violating = entries.take(perm), violating[perm]
+    rows, needs = entries.rows, entries.needs
     free = [r.copy() for r in room]
     pods_free = pods_room.copy()
-    victim = np.zeros(len(order), np.bool_)
-    by_step = np.argsort(pos, kind="stable")
-    bounds = np.searchsorted(pos[by_step], np.arange(int(pos.max()) + 2 if len(pos) else 1))
+    at = np.arange(len(rows)) - starts[group]
+    head = _fitting_heads(needs, free, pods_free, rows, group, starts, at)
+    victim = np.zeros(len(rows), np.bool_)
+    # Room only shrinks from here on, so a pod that does not fit now never will: a victim at once.
+    rest = np.flatnonzero(at >= head[group])
+    hopeless = pods_free[rows[rest]] < 1
+    for i, need in enumerate(needs):
+        hopeless |= free[i][rows[rest]] < need[rest]
+    victim[rest[hopeless]] = True
+    rest = rest[~hopeless]
+    # The rest, one position at a time on every row at once: put the pod back where it still fits.
+    g = group[rest]  # step k visits each row's k-th pod still in play
+    new = np.r_[True, g[1:] != g[:-1]] if len(g) else np.zeros(0, np.bool_)
+    step = np.arange(len(g)) - np.maximum.accumulate(np.where(new, np.arange(len(g)), 0))
+    _reprieve_in_steps(rest, step, rows, needs, free, pods_free, victim)
+    return _stats(entries, victim, violating, size, ties)
+
+
+# Below this many rows in one vectorized step, numpy's per-call cost exceeds a Python loop's.
+_FEW_ROWS = 24
+
+
+def _reprieve_in_turn(rest: Int64Array, rows: Int64Array, needs: list[Int64Array], free: list[Int64Array],
+                      pods_free: Int64Array, victim: BoolArray) -> None:
+    """The same walk pod by pod in Python integers; ``rest`` is ascending, so in order within each row."""
+    row_list = rows[rest].tolist()
+    need_lists = [need[rest].tolist() for need in needs]
+    left: dict[int, list[int]] = {}  # row -> [pods, then each checked resource] still free
+    lost = []
+    for j, r in enumerate(row_list):
+        room = left.get(r)
+        if room is None:
+            room = left[r] = [int(pods_free[r]), *(int(f[r]) for f in free)]
+        if room[0] >= 1 and all(room[i + 1] >= need_lists[i][j] for i in range(len(needs))):
+            room[0] -= 1
+            for i in range(len(needs)):
+                room[i + 1] -= need_lists[i][j]
+        else:
+            lost.append(j)
+    victim[rest[np.array(lost, np.int64)]] = True
+    for r, room in left.items():
+        pods_free[r] = room[0]
+        for i, f in enumerate(free):
+            f[r] = room[i + 1]
+
+
+def _reprieve_in_steps(rest: Int64Array, step: Int64Array, rows: Int64Array, needs: list[Int64Array],
+                       free: list[Int64Array], pods_free: Int64Array, victim: BoolArray) -> None:
+    """Step k puts back the k-th pod in play of every row at once, where it still fits."""
+    ranked = np.argsort(step, kind="stable")
+    by_step = rest[ranked]
+    bounds = np.searchsorted(step[ranked], np.arange(int(step.max()) + 2 if len(step) else 1))
     for k in range(len(bounds) - 1):
         sel = by_step[bounds[k]:bounds[k + 1]]
-        r, s = rows[sel], order[sel]
+        if len(sel) < _FEW_ROWS:  # the long tail of a few crowded rows: cheaper pod by pod
+            _reprieve_in_turn(np.sort(by_step[bounds[k]:]), rows, needs, free, pods_free, victim)
+            return
+        r = rows[sel]
         fits = pods_free[r] >= 1
-        for i, (col, _want) in enumerate(checks):
-            need = table.req[col, s] if 0 <= col < table.req.shape[0] else np.zeros(len(s), np.int64)
-            fits &= free[i][r] >= need
-        kept_r, kept_s = r[fits], s[fits]
+        for i, need in enumerate(needs):
+            fits &= free[i][r] >= need[sel]
+        kept, kept_r = sel[fits], r[fits]
         pods_free[kept_r] -= 1
-        for i, (col, _want) in enumerate(checks):
-            if 0 <= col < table.req.shape[0]:
-                free[i][kept_r] -= table.req[col, kept_s]
+        for i, need in enumerate(needs):
+            free[i][kept_r] -= need[kept]
         victim[sel[~fits]] = True
-    return _stats(table, order, rows, victim, violating, size, ties)
 
 
-def _stats(table: PodTable, order: Int64Array, rows: Int64Array, victim: BoolArray, violating: BoolArray,
-           size: int, ties: list[tuple[int, list[int]]]) -> DryRun:
-    vr, vs = rows[victim], order[victim]
-    prio = table.priority[vs]
+def _fitting_heads(
+    needs: list[Int64Array], free: list[Int64Array], pods_free: Int64Array, rows: Int64Array, group: Int64Array,
+    starts: Int64Array, at: Int64Array,
+) -> Int64Array:
+    """Per group, how many of its first pods fit back all together; those are reprieved at once (taken
+    from ``free``/``pods_free``). Exact because requests are never negative, so the running sums only grow
+    and the first pod that does not fit ends the prefix; 0 when the sums could overflow."""
+    head = np.zeros(len(starts), np.int64)
+    if not len(rows) or any(len(x) and (int(x.min()) < 0 or int(x.max()) > 2**62 // len(rows)) for x in needs):
+        return head
+    ok = at + 1 <= pods_free[rows]
+    sums = []
+    for i, need in enumerate(needs):
+        total = np.cumsum(need)
+        running = total - (total - need)[starts][group]
+        ok &= running <= free[i][rows]
+        sums.append(running)
+    # ok holds on a prefix of each group: count it
+    head = np.bincount(group, weights=ok, minlength=len(starts)).astype(np.int64)
+    full = np.flatnonzero(head > 0)
+    last = starts[full] + head[full] - 1
+    row_of = rows[starts[full]]
+    pods_free[row_of] -= head[full]
+    for i, running in enumerate(sums):
+        free[i][row_of] -= running[last]
+    return head
+
+
+def _stats(e: Entries, victim: BoolArray, violating: BoolArray, size: int, ties: list[tuple[int, list[int]]]
+           ) -> DryRun:
     top = np.full(size, np.iinfo(np.int64).min, np.int64)
-    np.maximum.at(top, vr, prio)
     total = np.zeros(size, np.int64)
-    np.add.at(total, vr, prio + OFFSET)
-    count = np.bincount(vr, minlength=size).astype(np.int64)
-    violations = np.bincount(rows[victim & violating], minlength=size).astype(np.int64)
+    count = np.zeros(size, np.int64)
     earliest = np.full(size, math.nan)
-    top_victims = prio == top[vr]
-    np.fmin.at(earliest, vr[top_victims], table.start[vs][top_victims])
+    vr, prio, start = e.rows[victim], e.priority[victim], e.start[victim]
+    if len(vr):  # victims stay grouped by row: one reduction per row
+        heads = np.flatnonzero(np.r_[True, vr[1:] != vr[:-1]])
+        on = vr[heads]
+        top[on] = np.maximum.reduceat(prio, heads)
+        total[on] = np.add.reduceat(prio + OFFSET, heads)
+        count[on] = np.diff(np.r_[heads, len(vr)])
+        first = np.minimum.reduceat(np.where(prio == top[vr], start, math.inf), heads)
+        earliest[on] = np.where(np.isinf(first), math.nan, first)
+    violations = np.bincount(e.rows[victim & violating], minlength=size).astype(np.int64)
+    vs = e.slots[victim]
     victims = {int(x) for x in vs[np.isin(vs, [slot for _, run in ties for slot in run])].tolist()} if ties else set()
-    return DryRun(order, rows, victim, violating, violations, top, total, count, earliest, ties, victims)
+    return DryRun(e.slots, e.rows, victim, violating, violations, top, total, count, earliest, ties, victims)
 
 
 @dataclass(frozen=True)

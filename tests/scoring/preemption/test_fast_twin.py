@@ -11,6 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from linter.model import PreemptionArgs, Profile
+from linter.scoring.cluster import reprieve
+from linter.scoring.cluster.importance import ImportanceOrder
 from linter.scoring.cluster.state import ClusterState
 from linter.scoring.preemption import PreemptionOptions, predict_preemption
 
@@ -143,3 +145,110 @@ def test_a_burst_of_replicas_reuses_the_prediction_until_the_cluster_changes() -
     assert again is not first and again.victims == first.victims == ("default/a",)
     state.delete_pod("default", "a")
     assert not state.preempt(pod("replica-4", None, 1000, "2"), profile).needed
+
+
+@pytest.fixture(params=["in-turn-tail", "vectorized-steps"])
+def step_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways the twin walks the pods still in play: small clusters take the per-pod tail, so the
+    vectorized steps are forced here too (0 rows is never 'few')."""
+    if request.param == "vectorized-steps":
+        monkeypatch.setattr(reprieve, "_FEW_ROWS", 0)
+    return str(request.param)
+
+
+@st.composite
+def churned(draw: st.DrawFn) -> tuple[Obj, list[Obj], list[Obj], list[Obj], PreemptionArgs, list[list[Obj | str]]]:
+    """A cluster, then rounds of pod events: deletions, pods re-created with another node, priority or
+    start time, and new pods."""
+    pending, nodes, pods, pdbs, args = draw(clusters())
+    bound = [p for p in pods if p["spec"].get("nodeName")]
+    rounds: list[list[Obj | str]] = []
+    for r in range(draw(st.integers(1, 3))):
+        events: list[Obj | str] = []
+        for i in range(draw(st.integers(1, 4))):
+            kind = draw(st.sampled_from(["delete", "change", "add"]))
+            if kind in ("delete", "change") and bound:
+                old = bound[draw(st.integers(0, len(bound) - 1))]
+                if kind == "delete":
+                    events.append(old["metadata"]["name"])
+                    continue
+                events.append(pod(old["metadata"]["name"], f"n{draw(st.integers(0, len(nodes) - 1))}",
+                                  draw(st.sampled_from(PRIORITIES)), f"{draw(st.integers(0, 3)) * 500}m",
+                                  start=draw(st.sampled_from(STARTS)), labels=old["metadata"]["labels"]))
+            else:
+                events.append(pod(f"new{r}-{i}", f"n{draw(st.integers(0, len(nodes) - 1))}",
+                                  draw(st.sampled_from(PRIORITIES)), f"{draw(st.integers(0, 3)) * 500}m",
+                                  start=draw(st.sampled_from(STARTS)), labels=draw(st.sampled_from(LABELS))))
+        rounds.append(events)
+    return pending, nodes, pods, pdbs, args, rounds
+
+
+# step_mode is meant to hold for every generated case, so its function scope is what is wanted here
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(churned())
+def test_fast_twin_follows_pod_events(
+    step_mode: str, case: tuple[Obj, list[Obj], list[Obj], list[Obj], PreemptionArgs, list[list[Obj | str]]],
+) -> None:
+    """The twin keeps its per-node order across events (repairing it in place); after each round of
+    events it still equals the scalar model on the pods as they are then, and its order equals one
+    sorted from scratch."""
+    pending, nodes, pods, pdbs, args, rounds = case
+    profile = Profile("default-scheduler", preemption=args)
+    state = ClusterState()
+    for n in nodes:
+        state.apply_node(n)
+    current = {p["metadata"]["name"]: p for p in pods}
+    for p in pods:
+        state.apply_pod(p)
+    state.preempt(pending, profile, pdbs)
+    for events in rounds:
+        for event in events:
+            if isinstance(event, str):
+                state.delete_pod("default", event)
+                current.pop(event, None)
+            else:
+                state.apply_pod(event)
+                current[event["metadata"]["name"]] = event
+        fast = state.preempt(pending, profile, pdbs)
+        scalar = predict_preemption(pending, nodes, list(current.values()), pdbs, PreemptionOptions(args=args))
+        assert_equal(scalar, fast)
+        table = state.pod_table
+        repaired = table.importance.current(table).tolist()
+        fresh = ImportanceOrder()
+        table.take_touched()
+        assert fresh.current(table).tolist() == repaired
+
+
+@pytest.mark.parametrize("case", ORACLE, ids=[c["id"] for c in ORACLE])
+def test_oracle_case_fast_in_both_step_modes(step_mode: str, case: dict[str, Any]) -> None:
+    nodes, pods, pdbs, pending = cluster(case)
+    scalar, fast = both(pending, nodes, pods, pdbs)
+    assert_equal(scalar, fast)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(clusters())
+def test_fast_twin_equals_scalar_with_vectorized_steps(
+    case: tuple[Obj, list[Obj], list[Obj], list[Obj], PreemptionArgs],
+) -> None:
+    pending, nodes, pods, pdbs, args = case
+    saved = reprieve._FEW_ROWS
+    reprieve._FEW_ROWS = 0
+    try:
+        scalar, fast = both(pending, nodes, pods, pdbs, args)
+    finally:
+        reprieve._FEW_ROWS = saved
+    assert_equal(scalar, fast)
+
+
+
+def test_the_pod_limit_ends_the_reprieve_after_a_large_victim(step_mode: str) -> None:
+    """The first pod put back is too large, the small ones after it fit until the node's pod limit: the
+    walk must count pods as well as resources (both walks, the per-pod tail and the vectorized steps)."""
+    nodes = [node("n1", cpu="4", pods="4")]
+    pods = [pod("a", "n1", 500, "4"), pod("b", "n1", 400, "0"), pod("c", "n1", 300, "0"),
+            pod("d", "n1", 200, "0"), pod("e", "n1", 100, "0")]
+    scalar, fast = both(pod("pre", None, 1000, "1"), nodes, pods, [])
+    assert_equal(scalar, fast)
+    assert fast.victims == ("default/a", "default/e")
