@@ -13,14 +13,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from linter.scoring.cluster.store import Int64Array
-
-if TYPE_CHECKING:
-    from linter.scoring.cluster.podtable import PodTable
 
 __all__ = ["PRIORITY_SPAN", "ImportanceOrder", "block_keys", "priority_offset"]
 
@@ -39,6 +36,21 @@ def block_keys(table: PodTable, slots: Int64Array) -> Int64Array:
 
 
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
+
+
+class PodTable(Protocol):
+    """What the order reads of :class:`linter.scoring.cluster.podtable.PodTable` (which owns the order,
+    hence no import of it here)."""
+
+    name_id: Int64Array
+    priority: Int64Array
+    start: FloatArray
+    keys: list[tuple[str, str]]
+    version: int
+
+    def take_touched(self) -> list[int] | None: ...
+
+    def compact(self, order: Int64Array) -> None: ...
 
 
 class ImportanceOrder:
@@ -89,6 +101,8 @@ class ImportanceOrder:
                                    strict=True):
                 run = slots[first:last + 1].tolist()
                 slots[first:last + 1] = sorted(run, key=lambda s: "/".join(table.keys[s]))
+        table.compact(slots)
+        slots = np.arange(len(slots), dtype=np.int64)
         room = len(slots) + max(1024, len(slots) // 8)
         self._slots, self._blocks = np.zeros(room, np.int64), np.zeros(room, np.int64)
         self._slots[:len(slots)], self._blocks[:len(slots)] = slots, blocks

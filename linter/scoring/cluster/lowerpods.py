@@ -67,7 +67,9 @@ def freed_by_row(entries: Entries, size: int) -> list[Int64Array]:
     """Per checked resource, what evicting all of ``entries`` frees on each row (entries grouped by row)."""
     out = [np.zeros(size, np.int64) for _ in entries.needs]
     if len(entries.rows):
-        heads = np.flatnonzero(np.r_[True, entries.rows[1:] != entries.rows[:-1]])
+        changed = np.ones(len(entries.rows), np.bool_)
+        changed[1:] = entries.rows[1:] != entries.rows[:-1]
+        heads = np.flatnonzero(changed)
         on = entries.rows[heads]
         for freed, need in zip(out, entries.needs, strict=True):
             freed[on] = np.add.reduceat(need, heads)

@@ -136,6 +136,25 @@ class PodTable:
             if len(self._touched) > max(256, len(self.slot_of) // 16):
                 self._touched = None  # repairing one by one would cost more than one sort
 
+    def compact(self, order: Int64Array) -> None:
+        """Renumber the slots so that slot i holds what ``order[i]`` held (``order``: every used slot).
+
+        The importance order calls this when it sorts anew: a node's pods then sit next to each other
+        in memory, so reading a node's pods reads one stretch of each column instead of scattered slots.
+        """
+        capacity = len(self.name_id)
+        unused = np.ones(capacity, np.bool_)
+        unused[order] = False
+        perm = np.concatenate([order, np.flatnonzero(unused)])
+        for name in ("name_id", "priority", "start", "terminating", "signature"):
+            setattr(self, name, getattr(self, name)[perm])
+        self.req = np.ascontiguousarray(self.req[:, perm])  # fancy indexing on axis 1 leaves it column-major
+        self.keys = [self.keys[i] for i in perm.tolist()]
+        used = len(order)
+        self.slot_of = dict(zip(self.keys[:used], range(used), strict=True))
+        self._free = list(range(capacity - 1, used - 1, -1))
+        self._touched = []
+
     def take_touched(self) -> list[int] | None:
         """The slots changed since the last call, or None when there were too many to list."""
         touched, self._touched = self._touched, []

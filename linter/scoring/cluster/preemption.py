@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -193,13 +192,13 @@ def _dry_run_and_choose(
         msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, inner))
         return FastPreemption(True, True, message=msg, event_message=truncate_event(msg),
                               potential_nodes=n_potential)
-    entries = pool.take(np.flatnonzero(fits[pool.rows]))
+    keep = fits[pool.rows]
+    entries = pool if keep.all() else pool.take(np.flatnonzero(keep))
     run = dry_run(table, entries, n, pdbs, room, pods_room)
     choice = choose_rows(run, cand_rows, n_potential, profile.preemption)
     possible = np.array(choice.rows, np.int64)
     by_name = possible[np.argsort(store.name_order()[possible])].tolist()
-    names = [str(name) for name in itemgetter(*by_name)(store.row_names)] if len(by_name) > 1 else \
-        [str(store.row_names[by_name[0]])]
+    names: list[str] = store.name_array()[by_name].tolist()
     random = list(choice.random)
     tie_rows = {row for row, _ in run.ties}
     for row in (r for r in by_name if r in tie_rows) if tie_rows else ():

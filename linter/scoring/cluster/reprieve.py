@@ -110,9 +110,17 @@ class BudgetIndex:
         return found
 
 
+def _starts_of_runs(changed: BoolArray, n: int) -> BoolArray:
+    """``changed[i]``: entry i+1 differs from entry i; the result marks each entry that starts a run
+    (np.r_ costs more than the rest of this for the arrays here)."""
+    out = np.ones(n, np.bool_)
+    out[1:] = changed
+    return out
+
+
 def _groups(rows: Int64Array) -> tuple[Int64Array, Int64Array]:
     """For entries grouped by row: each entry's group number and each group's first entry."""
-    new = np.r_[True, rows[1:] != rows[:-1]] if len(rows) else np.zeros(0, np.bool_)
+    new = _starts_of_runs(rows[1:] != rows[:-1], len(rows))
     return np.cumsum(new) - 1, np.flatnonzero(new)
 
 
@@ -147,7 +155,7 @@ def _violating(table: PodTable, e: Entries, group: Int64Array, index: BudgetInde
     # per (budget, node), the running count of the pods it selects, in order
     by = np.lexsort((pair_entry, group[pair_entry], pair_budget))
     at, b, g = pair_entry[by], pair_budget[by], group[pair_entry[by]]
-    new = np.r_[True, (b[1:] != b[:-1]) | (g[1:] != g[:-1])] if len(at) else np.zeros(0, np.bool_)
+    new = _starts_of_runs((b[1:] != b[:-1]) | (g[1:] != g[:-1]), len(at))
     run_start = np.maximum.accumulate(np.where(new, np.arange(len(at)), 0)) if len(at) else np.zeros(0, np.int64)
     taken = np.arange(len(at)) - run_start + 1
     allowed = np.array([x.disruptions_allowed for x in budgets], np.int64)
@@ -155,18 +163,25 @@ def _violating(table: PodTable, e: Entries, group: Int64Array, index: BudgetInde
     return out
 
 
-def _violating_first(group: Int64Array, starts: Int64Array, violating: BoolArray) -> Int64Array:
-    """The permutation that moves each node's violating pods ahead of the others, both keeping order."""
-    n = len(group)
-    v = violating.astype(np.int64)
+def _violating_first(e: Entries, group: Int64Array, starts: Int64Array, violating: BoolArray) -> None:
+    """Move each node's violating pods ahead of its others, both keeping their order, in place; only the
+    nodes that have a violating pod are touched (usually a few)."""
+    marked = np.unique(group[violating])
+    ends = np.append(starts[1:], len(group))
+    counts = ends[marked] - starts[marked]
+    offsets = np.cumsum(counts) - counts
+    sub = np.arange(int(counts.sum()), dtype=np.int64) + np.repeat(starts[marked] - offsets, counts)
+    local = np.repeat(np.arange(len(marked), dtype=np.int64), counts)
+    v = violating[sub].astype(np.int64)
     seen = np.cumsum(v) - v  # violating entries before each entry
-    before = seen - seen[starts][group]  # ... within its group
-    per_group = np.bincount(group, weights=v, minlength=len(starts)).astype(np.int64)
-    at = np.arange(n) - starts[group]
-    target = starts[group] + np.where(violating, before, per_group[group] + at - before)
-    perm = np.empty(n, np.int64)
-    perm[target] = np.arange(n)
-    return perm
+    before = seen - seen[offsets][local]  # ... within its node
+    per_group = np.add.reduceat(v, offsets) if len(offsets) else np.zeros(0, np.int64)
+    at = np.arange(len(sub)) - offsets[local]
+    target = offsets[local] + np.where(v == 1, before, per_group[local] + at - before)
+    source = np.empty(len(sub), np.int64)
+    source[target] = sub
+    for column in (e.slots, e.priority, e.start, e.signature, violating, *e.needs):
+        column[sub] = column[source]
 
 
 def dry_run(
@@ -180,8 +195,7 @@ def dry_run(
     group, starts = _groups(entries.rows)
     violating = _violating(table, entries, group, budgets)
     if violating.any():
-        perm = _violating_first(group, starts, violating)
-        entries, violating = entries.take(perm), violating[perm]
+        _violating_first(entries, group, starts, violating)
     rows, needs = entries.rows, entries.needs
     free = [r.copy() for r in room]
     pods_free = pods_room.copy()
@@ -197,7 +211,7 @@ def dry_run(
     rest = rest[~hopeless]
     # The rest, one position at a time on every row at once: put the pod back where it still fits.
     g = group[rest]  # step k visits each row's k-th pod still in play
-    new = np.r_[True, g[1:] != g[:-1]] if len(g) else np.zeros(0, np.bool_)
+    new = _starts_of_runs(g[1:] != g[:-1], len(g))
     step = np.arange(len(g)) - np.maximum.accumulate(np.where(new, np.arange(len(g)), 0))
     _reprieve_in_steps(rest, step, rows, needs, free, pods_free, victim)
     return _stats(entries, victim, violating, size, ties)
@@ -211,17 +225,24 @@ def _reprieve_in_turn(rest: Int64Array, rows: Int64Array, needs: list[Int64Array
                       pods_free: Int64Array, victim: BoolArray) -> None:
     """The same walk pod by pod in Python integers; ``rest`` is ascending, so in order within each row."""
     row_list = rows[rest].tolist()
-    need_lists = [need[rest].tolist() for need in needs]
+    per_pod = list(zip(*(need[rest].tolist() for need in needs), strict=True)) if needs else [()] * len(rest)
     left: dict[int, list[int]] = {}  # row -> [pods, then each checked resource] still free
     lost = []
     for j, r in enumerate(row_list):
         room = left.get(r)
         if room is None:
             room = left[r] = [int(pods_free[r]), *(int(f[r]) for f in free)]
-        if room[0] >= 1 and all(room[i + 1] >= need_lists[i][j] for i in range(len(needs))):
+        fits = room[0] >= 1
+        wants = per_pod[j]
+        if fits:
+            for i, want in enumerate(wants, 1):
+                if room[i] < want:
+                    fits = False
+                    break
+        if fits:
             room[0] -= 1
-            for i in range(len(needs)):
-                room[i + 1] -= need_lists[i][j]
+            for i, want in enumerate(wants, 1):
+                room[i] -= want
         else:
             lost.append(j)
     victim[rest[np.array(lost, np.int64)]] = True
@@ -267,11 +288,11 @@ def _fitting_heads(
     sums = []
     for i, need in enumerate(needs):
         total = np.cumsum(need)
-        running = total - (total - need)[starts][group]
+        running = total - (total[starts] - need[starts])[group]
         ok &= running <= free[i][rows]
         sums.append(running)
     # ok holds on a prefix of each group: count it
-    head = np.bincount(group, weights=ok, minlength=len(starts)).astype(np.int64)
+    head = np.add.reduceat(ok, starts, dtype=np.int64)
     full = np.flatnonzero(head > 0)
     last = starts[full] + head[full] - 1
     row_of = rows[starts[full]]
@@ -289,11 +310,11 @@ def _stats(e: Entries, victim: BoolArray, violating: BoolArray, size: int, ties:
     earliest = np.full(size, math.nan)
     vr, prio, start = e.rows[victim], e.priority[victim], e.start[victim]
     if len(vr):  # victims stay grouped by row: one reduction per row
-        heads = np.flatnonzero(np.r_[True, vr[1:] != vr[:-1]])
+        heads = np.flatnonzero(_starts_of_runs(vr[1:] != vr[:-1], len(vr)))
         on = vr[heads]
         top[on] = np.maximum.reduceat(prio, heads)
         total[on] = np.add.reduceat(prio + OFFSET, heads)
-        count[on] = np.diff(np.r_[heads, len(vr)])
+        count[on] = np.diff(heads, append=len(vr))
         first = np.minimum.reduceat(np.where(prio == top[vr], start, math.inf), heads)
         earliest[on] = np.where(np.isinf(first), math.nan, first)
     violations = np.bincount(e.rows[victim & violating], minlength=size).astype(np.int64)

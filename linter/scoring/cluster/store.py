@@ -78,6 +78,7 @@ class NodeStore:
         # Values derived from the columns, owned by their users and keyed by the versions they depend on.
         self.derived: dict[tuple[int, ...], object] = {}
         self._name_order: Int64Array | None = None
+        self._name_array: tuple[int, npt.NDArray[np.object_]] | None = None
 
     # ---------------------------------------------------------------- columns and rows
     @property
@@ -270,6 +271,12 @@ class NodeStore:
                 order[row] = rank
             self._name_order = order
         return self._name_order
+
+    def name_array(self) -> npt.NDArray[np.object_]:
+        """The rows' node names as an array, to pick many names with one index."""
+        if self._name_array is None or self._name_array[0] != self.version:
+            self._name_array = (self.version, np.array(self.row_names[: self.size], dtype=object))
+        return self._name_array[1]
 
     def present_rows(self) -> Int64Array:
         return np.flatnonzero(self.present[: self.size]).astype(np.int64)

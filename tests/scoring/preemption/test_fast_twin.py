@@ -3,6 +3,7 @@ clusters (hypothesis), on nomination, possible nodes, victims, message and the r
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from linter.model import PreemptionArgs, Profile
 from linter.scoring.cluster import reprieve
-from linter.scoring.cluster.importance import ImportanceOrder
+from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.state import ClusterState
 from linter.scoring.preemption import PreemptionOptions, predict_preemption
 
@@ -214,10 +215,16 @@ def test_fast_twin_follows_pod_events(
         scalar = predict_preemption(pending, nodes, list(current.values()), pdbs, PreemptionOptions(args=args))
         assert_equal(scalar, fast)
         table = state.pod_table
-        repaired = table.importance.current(table).tolist()
-        fresh = ImportanceOrder()
-        table.take_touched()
-        assert fresh.current(table).tolist() == repaired
+        repaired = ["/".join(table.keys[s]) for s in table.importance.current(table).tolist()]
+        assert repaired == sorted(repaired, key=lambda key: _importance(table, table.slot_of[tuple(key.split("/"))]))
+        assert len(repaired) == len(table.slot_of)
+
+
+def _importance(table: PodTable, slot: int) -> tuple[int, int, float, str]:
+    """The order the twin keeps, written out: node, priority descending, start (none last), name."""
+    start = float(table.start[slot])
+    return (int(table.name_id[slot]), -int(table.priority[slot]), math.inf if math.isnan(start) else start,
+            "/".join(table.keys[slot]))
 
 
 @pytest.mark.parametrize("case", ORACLE, ids=[c["id"] for c in ORACLE])
