@@ -94,6 +94,10 @@ def test_initial_sync_mirrors_the_recorded_lists(server: ReplayServer, make_cach
         assert state.pod_count == len(bound)
         ranking = state.rank(fixture_items("list-pods-all-namespaces")[0], default_kube_scheduler_model(), top=0)
         assert ranking.total_nodes == len(recorded_nodes)
+    assert wait_until(lambda: cache.synced_after is not None)
+    with cache.scheduling_state() as state:
+        # the preemption twin's per-node order was sorted by the sync, not left to the first pod fitting nowhere
+        assert len(state.pod_table.importance.slots) == state.pod_count > 0
     # every LIST was paginated and every watch started from the list's resourceVersion with bookmarks on
     for resource in ("nodes", "pods", "priorityclasses"):
         assert all("limit" in q for q in server.requests_for(resource, "list"))

@@ -134,6 +134,7 @@ class ClusterCache:
                 return
             self.synced_after = time.monotonic() - self.started_at
             counts = self.stats()
+            self._state.prepare_preemption()  # one sort of every pod, before the state counts as ready
             if self._freeze_gc:
                 # the synced state is long-lived; moving it out of the cyclic GC's generations keeps
                 # full collections from rescanning ~all cached objects in the middle of a request

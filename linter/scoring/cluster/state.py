@@ -312,6 +312,11 @@ class ClusterState:
             self._predictions.put(key, (profile, found))
         return found
 
+    def prepare_preemption(self) -> None:
+        """Sort the pods into the preemption twin's per-node order now (it is kept up to date from then
+        on), so that the first pod that fits nowhere does not pay for it; see :mod:`.importance`."""
+        self._table.importance.current(self._table)
+
     def _is_known(self, pod: Mapping[str, Any]) -> bool:
         """The pod itself is in the state (bound or nominated): its own name then matters."""
         key = _pod_key(pod)
