@@ -318,9 +318,11 @@ def _stats(e: Entries, victim: BoolArray, violating: BoolArray, size: int, ties:
         first = np.minimum.reduceat(np.where(prio == top[vr], start, math.inf), heads)
         earliest[on] = np.where(np.isinf(first), math.nan, first)
     violations = np.bincount(e.rows[victim & violating], minlength=size).astype(np.int64)
-    vs = e.slots[victim]
-    victims = {int(x) for x in vs[np.isin(vs, [slot for _, run in ties for slot in run])].tolist()} if ties else set()
-    return DryRun(e.slots, e.rows, victim, violating, violations, top, total, count, earliest, ties, victims)
+    tied_victims: set[int] = set()
+    if ties:  # only the victims on rows with a tie can be tied victims: a short list to compare
+        near = victim & np.isin(e.rows, np.array(sorted({row for row, _ in ties}), np.int64))
+        tied_victims = set(e.slots[near].tolist()) & {slot for _, run in ties for slot in run}
+    return DryRun(e.slots, e.rows, victim, violating, violations, top, total, count, earliest, ties, tied_victims)
 
 
 @dataclass(frozen=True)
