@@ -18,7 +18,7 @@ from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.reprieve import Entries
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 
-__all__ = ["LowerPods", "freed_by_row", "lower_pods"]
+__all__ = ["LowerPods", "describe", "freed_by_row", "lower_pods"]
 
 
 @dataclass(frozen=True)
@@ -50,28 +50,34 @@ class LowerPods:
             idx, entry_rows = idx[keep], entry_rows[keep]
         return idx, entry_rows
 
-    def gather(self, table: PodTable, rows: Int64Array, columns: list[int]) -> Entries:
-        """The lower-priority pods of ``rows`` with what the dry run reads of them; ``columns``: the
-        request columns of the checked resources (-1: a resource no pod requests)."""
+    def requests(self, table: PodTable, rows: Int64Array, columns: list[int]
+                 ) -> tuple[Int64Array, Int64Array, list[Int64Array]]:
+        """The lower-priority pods of ``rows``: their slots, rows and requests of ``columns`` (the checked
+        resources' request columns; -1: a resource no pod requests)."""
         idx, entry_rows = self.entries(rows)
         slots = self.order.take(idx)
-        start = table.start.take(slots)
         inside = table.req.shape[0]
-        return Entries(slots, entry_rows, table.priority.take(slots), np.where(np.isnan(start), math.inf, start),
-                       table.signature.take(slots),
-                       [table.req[c].take(slots) if 0 <= c < inside else np.zeros(len(slots), np.int64)
-                        for c in columns])
+        return slots, entry_rows, [table.req[c].take(slots) if 0 <= c < inside else np.zeros(len(slots), np.int64)
+                                   for c in columns]
 
 
-def freed_by_row(entries: Entries, size: int) -> list[Int64Array]:
-    """Per checked resource, what evicting all of ``entries`` frees on each row (entries grouped by row)."""
-    out = [np.zeros(size, np.int64) for _ in entries.needs]
-    if len(entries.rows):
-        changed = np.ones(len(entries.rows), np.bool_)
-        changed[1:] = entries.rows[1:] != entries.rows[:-1]
+def describe(table: PodTable, slots: Int64Array, rows: Int64Array, needs: list[Int64Array]) -> Entries:
+    """The entries of a dry run, with what it reads of each pod besides its requests."""
+    start = table.start.take(slots)
+    return Entries(slots, rows, table.priority.take(slots), np.where(np.isnan(start), math.inf, start),
+                   table.signature.take(slots), needs)
+
+
+def freed_by_row(rows: Int64Array, needs: list[Int64Array], size: int) -> list[Int64Array]:
+    """Per checked resource, what evicting all the pods of ``needs`` frees on each row (``rows``: theirs,
+    grouped)."""
+    out = [np.zeros(size, np.int64) for _ in needs]
+    if len(rows):
+        changed = np.ones(len(rows), np.bool_)
+        changed[1:] = rows[1:] != rows[:-1]
         heads = np.flatnonzero(changed)
-        on = entries.rows[heads]
-        for freed, need in zip(out, entries.needs, strict=True):
+        on = rows[heads]
+        for freed, need in zip(out, needs, strict=True):
             freed[on] = np.add.reduceat(need, heads)
     return out
 
@@ -85,19 +91,21 @@ def lower_pods(table: PodTable, store: NodeStore, present: BoolArray, priority: 
     n = store.size
     ids, by_id = node_ids_of_rows(table, store)
     known = present & (ids >= 0)
-    rows = by_id[ids[by_id] >= 0]  # rows by node-name id: sorted keys make the searches cache-friendly
-    keys = ids[rows] * PRIORITY_SPAN
-    memo = table.importance.memo
-    ends = memo.get(("ends", table.id_cache[0] if table.id_cache else None))
-    if ends is None:
-        ends = memo[("ends", table.id_cache[0] if table.id_cache else None)] = np.searchsorted(
-            blocks, keys + PRIORITY_SPAN, "left").astype(np.int64)
-    begin = np.zeros(n, np.int64)
-    end = np.zeros(n, np.int64)
-    begin[rows] = np.searchsorted(blocks, keys + priority_offset(priority), "right")
-    end[rows] = ends
-    begin = np.where(known, begin, 0)
-    end = np.where(known, end, 0)
+    memo = table.importance.memo  # emptied whenever the order changes
+    id_key = table.id_cache[0] if table.id_cache else None
+    ranges = memo.get(("ranges", id_key, priority))
+    if ranges is None:
+        rows = by_id[ids[by_id] >= 0]  # rows by node-name id: sorted keys make the searches cache-friendly
+        keys = ids[rows] * PRIORITY_SPAN
+        begin = np.zeros(n, np.int64)
+        end = np.zeros(n, np.int64)
+        begin[rows] = np.searchsorted(blocks, keys + priority_offset(priority), "right")
+        end[rows] = np.searchsorted(blocks, keys + PRIORITY_SPAN, "left")
+        if len(memo) > 64:
+            memo.clear()
+        ranges = memo[("ranges", id_key, priority)] = (begin, end)
+    begin = np.where(known, ranges[0], 0)
+    end = np.where(known, ranges[1], 0)
     own, own_row = -1, -1
     slot = table.slot_of.get(own_key)
     if slot is not None and table.name_id[slot] >= 0:

@@ -20,7 +20,7 @@ import numpy as np
 from linter.model import FitArgs, Profile
 from linter.scoring import feasibility
 from linter.scoring.cluster.filters import FilterCache, enabled_filters, run_filters
-from linter.scoring.cluster.lowerpods import LowerPods, freed_by_row, lower_pods
+from linter.scoring.cluster.lowerpods import LowerPods, describe, freed_by_row, lower_pods
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.reprieve import BudgetIndex, DryRun, choose_rows, dry_run
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
@@ -168,9 +168,10 @@ def _dry_run_and_choose(
     room: list[Int64Array] = []
     dry_counts: Counter[str] = Counter()
     fits = potential & (lower_count > 0)
-    # every lower-priority pod of the rows where evicting could help, read once
-    pool = lower.gather(table, np.flatnonzero(fits), [store.resource_index.get(name, -1) for name, _ in checks])
-    for i, ((name, want), freed) in enumerate(zip(checks, freed_by_row(pool, n), strict=True)):
+    # the requests of every lower-priority pod of the rows where evicting could help, read once
+    slots, entry_rows, needs = lower.requests(table, np.flatnonzero(fits),
+                                              [store.resource_index.get(name, -1) for name, _ in checks])
+    for i, ((name, want), freed) in enumerate(zip(checks, freed_by_row(entry_rows, needs, n), strict=True)):
         free = alloc[i] - (used[i] - freed) - extra[i] - want
         short = potential & (lower_count > 0) & (free < 0)
         dry_counts[f"Insufficient {name}"] += int(short.sum())
@@ -192,16 +193,18 @@ def _dry_run_and_choose(
         msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, inner))
         return FastPreemption(True, True, message=msg, event_message=truncate_event(msg),
                               potential_nodes=n_potential)
-    keep = fits[pool.rows]
-    entries = pool if keep.all() else pool.take(np.flatnonzero(keep))
-    run = dry_run(table, entries, n, pdbs, room, pods_room)
+    keep = fits[entry_rows]
+    if not keep.all():
+        at = np.flatnonzero(keep)
+        slots, entry_rows, needs = slots[at], entry_rows[at], [need[at] for need in needs]
+    run = dry_run(table, describe(table, slots, entry_rows, needs), n, pdbs, room, pods_room)
     choice = choose_rows(run, cand_rows, n_potential, profile.preemption)
     possible = np.array(choice.rows, np.int64)
     by_name = possible[np.argsort(store.name_order()[possible])].tolist()
     names: list[str] = store.name_array()[by_name].tolist()
     random = list(choice.random)
-    tie_rows = {row for row, _ in run.ties}
-    for row in (r for r in by_name if r in tie_rows) if tie_rows else ():
+    tie_rows = {row for row, _ in run.ties}.intersection(choice.rows)
+    for row in sorted(tie_rows, key=lambda r: int(store.name_order()[r])):
         random += _unordered(table, run, row, str(store.row_names[row]))
     chosen = names[0] if len(names) == 1 else None
     victims: tuple[str, ...] = ()
