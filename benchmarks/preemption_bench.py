@@ -11,7 +11,9 @@ Measured side by side in one run (interleaved, medians / p90 / p99 in ms):
 * ``rank``: what the webhook did before issue 10 for such a pod (filters + scores);
 * ``rank+preempt``: the whole annotation path, ``annotation_ops`` of the Pod decision;
 * ``preempt`` alone for preemptor priorities that make 50 %, 80 % and 100 % of the pods lower-priority,
-  and with the pod restricted by nodeSelector to one pool (1/10 of the candidate nodes).
+  with the pod restricted by nodeSelector to one pool (1/10 of the candidate nodes), and after a bound
+  pod was deleted and created again (a pod event, which changes the pod table; the other variants
+  re-apply an unchanged Node first).
 The scalar model (``binpack-lint explain``'s) runs once on the same cluster for comparison.
 """
 
