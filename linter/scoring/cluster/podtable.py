@@ -43,10 +43,15 @@ class PodTable:
         self.start: FloatArray = np.full(n, math.nan)  # POSIX seconds; NaN = no startTime ("now")
         self.terminating: np.ndarray[Any, np.dtype[np.bool_]] = np.zeros(n, np.bool_)  # by preemption
         self.signature: Int64Array = np.zeros(n, np.int64)  # (namespace, labels) id
-        self.req: Int64Array = np.zeros((8, n), np.int64)  # actual requests by NodeStore column
+        # actual requests by NodeStore column; rows are added as columns get requested (most pods ask for
+        # two or three resources, and each row costs 8 bytes per slot)
+        self.req: Int64Array = np.zeros((2, n), np.int64)
         self.keys: list[tuple[str, str]] = [("", "")] * n
         self.slot_of: dict[tuple[str, str], int] = {}
-        self._free: list[int] = list(range(n - 1, -1, -1))
+        # Free slots: every slot from _unused on, plus the ones given back (a list of ints costs 36 bytes a
+        # slot, too much to hold all of them at 2,000,000 pods).
+        self._unused = 0
+        self._free: list[int] = []
         self.node_names: list[str] = []
         self.node_ids: dict[str, int] = {}
         self.signatures: list[tuple[str, Mapping[str, str]]] = []
@@ -69,11 +74,11 @@ class PodTable:
         self.signature = np.concatenate([self.signature, np.zeros(extra, np.int64)])
         self.req = np.hstack([self.req, np.zeros((self.req.shape[0], extra), np.int64)])
         self.keys.extend([("", "")] * extra)
-        self._free.extend(range(old + extra - 1, old - 1, -1))
+
 
     def _column_room(self, col: int) -> None:
-        while col >= self.req.shape[0]:
-            self.req = np.vstack([self.req, np.zeros_like(self.req)])
+        if col >= self.req.shape[0]:
+            self.req = np.vstack([self.req, np.zeros((col + 1 - self.req.shape[0], self.req.shape[1]), np.int64)])
 
     def node_id(self, name: str) -> int:
         found = self.node_ids.get(name)
@@ -96,9 +101,13 @@ class PodTable:
         slot = self.slot_of.get(key)
         before = None
         if slot is None:
-            if not self._free:
-                self._grow()
-            slot = self._free.pop()
+            if self._free:
+                slot = self._free.pop()
+            else:
+                if self._unused == len(self.name_id):
+                    self._grow()
+                slot = self._unused
+                self._unused += 1
             self.slot_of[key] = slot
             self.keys[slot] = key
         else:
@@ -152,7 +161,7 @@ class PodTable:
         self.keys = [self.keys[i] for i in perm.tolist()]
         used = len(order)
         self.slot_of = dict(zip(self.keys[:used], range(used), strict=True))
-        self._free = list(range(capacity - 1, used - 1, -1))
+        self._unused, self._free = used, []
         self._touched = []
 
     def take_touched(self) -> list[int] | None:
