@@ -19,7 +19,7 @@ import numpy as np
 
 from linter.scoring.cluster.store import Int64Array
 
-__all__ = ["PRIORITY_SPAN", "ImportanceOrder", "block_keys", "priority_offset"]
+__all__ = ["PRIORITY_SPAN", "ImportanceOrder", "block_keys", "equal_runs", "priority_offset", "start_keys"]
 
 PRIORITY_SPAN = 2**33  # room for every priority_offset (0 to 2^32 + 1)
 
@@ -90,17 +90,14 @@ class ImportanceOrder:
 
     def _rebuild(self, table: PodTable) -> None:
         slots = np.flatnonzero(table.name_id >= 0)
-        start = _starts(table, slots)
+        start = start_keys(table, slots)
         blocks = block_keys(table, slots)
         idx = np.lexsort((start, blocks))
         slots, blocks, start = slots[idx], blocks[idx], start[idx]
         same = (blocks[1:] == blocks[:-1]) & (start[1:] == start[:-1])
-        if same.any():  # equally important pods: by namespace/name
-            edges = np.diff(np.r_[0, same.astype(np.int8), 0])
-            for first, last in zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(),
-                                   strict=True):
-                run = slots[first:last + 1].tolist()
-                slots[first:last + 1] = sorted(run, key=lambda s: "/".join(table.keys[s]))
+        for first, last in equal_runs(same):  # equally important pods: by namespace/name
+            run = slots[first:last + 1].tolist()
+            slots[first:last + 1] = sorted(run, key=lambda s: "/".join(table.keys[s]))
         table.compact(slots)
         slots = np.arange(len(slots), dtype=np.int64)
         room = len(slots) + max(1024, len(slots) // 8)
@@ -159,9 +156,18 @@ class ImportanceOrder:
         return lo
 
 
-def _starts(table: PodTable, slots: Int64Array) -> FloatArray:
-    start = table.start[slots]
+def start_keys(table: PodTable, slots: Int64Array) -> FloatArray:
+    """The slots' start times for sorting: no start time (NaN) is +inf, "now", after every real one."""
+    start = table.start.take(slots)
     return np.where(np.isnan(start), math.inf, start)
+
+
+def equal_runs(same: np.ndarray[Any, np.dtype[np.bool_]]) -> list[tuple[int, int]]:
+    """``same[i]``: entries i and i+1 are equal; the (first, last) entries of each run of equal ones."""
+    if not same.any():
+        return []
+    edges = np.diff(np.r_[0, same.astype(np.int8), 0])
+    return list(zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(), strict=True))
 
 
 def _importance_key(table: PodTable, slot: int) -> tuple[float, str]:

@@ -2,18 +2,17 @@
 
 Within one node the importance order puts higher priorities first, so the pods below priority p are
 the tail of the node's run of entries, found with one binary search on the order's block keys. Their
-count and the requests they free then come from the order's running sums: a query costs a few
-operations per node and nothing per pod until the dry run, which reads only the candidate nodes' pods.
+count is then a difference per node; only the pods of nodes where evicting could help are read (their
+requests first, to add up what evicting frees, then what the dry run needs of the candidates').
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from linter.scoring.cluster.importance import PRIORITY_SPAN, priority_offset
+from linter.scoring.cluster.importance import PRIORITY_SPAN, priority_offset, start_keys
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.reprieve import Entries
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
@@ -63,9 +62,8 @@ class LowerPods:
 
 def describe(table: PodTable, slots: Int64Array, rows: Int64Array, needs: list[Int64Array]) -> Entries:
     """The entries of a dry run, with what it reads of each pod besides its requests."""
-    start = table.start.take(slots)
-    return Entries(slots, rows, table.priority.take(slots), np.where(np.isnan(start), math.inf, start),
-                   table.signature.take(slots), needs)
+    return Entries(slots, rows, table.priority.take(slots), start_keys(table, slots), table.signature.take(slots),
+                   needs)
 
 
 def freed_by_row(rows: Int64Array, needs: list[Int64Array], size: int) -> list[Int64Array]:

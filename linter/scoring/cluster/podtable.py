@@ -75,7 +75,6 @@ class PodTable:
         self.req = np.hstack([self.req, np.zeros((self.req.shape[0], extra), np.int64)])
         self.keys.extend([("", "")] * extra)
 
-
     def _column_room(self, col: int) -> None:
         if col >= self.req.shape[0]:
             self.req = np.vstack([self.req, np.zeros((col + 1 - self.req.shape[0], self.req.shape[1]), np.int64)])

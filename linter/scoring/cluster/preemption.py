@@ -39,9 +39,6 @@ from linter.scoring.requests import is_extended_resource, is_scalar_resource
 
 __all__ = ["FastPreemption", "predict_fast"]
 
-_EXACT = 2**53  # float64 sums (bincount) are exact below this
-
-
 @dataclass(frozen=True)
 class FastPreemption:
     """The twin's answer; field meanings as in :class:`linter.scoring.preemption.Prediction`."""

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from linter.model import PreemptionArgs
+from linter.scoring.cluster.importance import equal_runs
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.store import BoolArray, Int64Array
 from linter.scoring.preemption.choice import CRITERIA, OFFSET, num_candidates
@@ -40,10 +41,6 @@ class Entries:
     start: FloatArray  # +inf: no start time
     signature: Int64Array
     needs: list[Int64Array]  # per resource the Fit filter checks, in ``room``'s order
-
-    def take(self, idx: Int64Array) -> Entries:
-        return Entries(self.slots[idx], self.rows[idx], self.priority[idx], self.start[idx], self.signature[idx],
-                       [need[idx] for need in self.needs])
 
 
 @dataclass
@@ -68,12 +65,7 @@ def _ties(e: Entries) -> list[tuple[int, list[int]]]:
     their order open, the entries already have them by namespace/name as the scalar model does."""
     rows, prio, start = e.rows, e.priority, e.start
     same = (rows[1:] == rows[:-1]) & (prio[1:] == prio[:-1]) & (start[1:] == start[:-1])
-    if not same.any():
-        return []
-    edges = np.diff(np.r_[0, same.astype(np.int8), 0])
-    return [(int(rows[first]), e.slots[first:last + 1].tolist())
-            for first, last in zip(np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(),
-                                   strict=True)]
+    return [(int(rows[first]), e.slots[first:last + 1].tolist()) for first, last in equal_runs(same)]
 
 
 class BudgetIndex:
