@@ -10,6 +10,7 @@ other files are still checked.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -34,6 +35,9 @@ from linter.unwrap import embedded_documents, is_configmap, list_items
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 LINT_SUFFIXES = (".yaml", ".yml", ".json", ".conf", ".cfg")
+# Starting a worker process costs tens of milliseconds and checking a file about two: with fewer
+# files than this per worker, the workers would not pay for themselves.
+FILES_PER_WORKER = 40
 
 
 
@@ -98,46 +102,100 @@ def load_scheduler_model(text: str, path: str,
 
 
 def lint_paths(paths: Sequence[str], settings: LintSettings | None = None,
-               stdin_text: str | None = None) -> LintRun:
-    """Lint files and directories (recursing into *.yaml, *.yml, *.json, *.conf, *.cfg); ``-`` is stdin."""
+               stdin_text: str | None = None, *, jobs: int = 1) -> LintRun:
+    """Lint files and directories (recursing into *.yaml, *.yml, *.json, *.conf, *.cfg); ``-`` is stdin.
+
+    ``jobs`` > 1 checks files in up to that many worker processes when there are at least
+    :data:`FILES_PER_WORKER` files per worker (:mod:`linter.workers`); the result is the same.
+    """
     settings = settings or LintSettings()
     run = LintRun()
     # Memory stays flat in the number of files: a file's findings are filtered (inline suppressions
     # need its text) as soon as it is checked and its documents dropped. Only a file holding documents
     # a cross-file rule reads (PriorityClasses, today) is kept, with its text and findings, until the
     # cross-file rules have run: one of its suppressions may silence their findings.
-    corpus_kinds = _corpus_kinds(settings)
+    kinds = corpus_kinds(settings)
     analyzed: list[_Analyzed] = []
     deferred: list[Finding] = []
     texts: dict[str, str] = {}
     kept: list[Finding] = []
-    for path, explicit in _expand(paths, run):
-        text = stdin_text if path == "-" else _read(path, run)
-        shown = "<stdin>" if path == "-" else path
-        if text is None:
+    targets = list(_expand(paths, run))
+    workers = min(jobs, len(targets) // FILES_PER_WORKER)
+    if workers > 1:  # only then is multiprocessing imported
+        from linter.workers import in_workers
+
+        check = functools.partial(_check_in_worker, settings=settings, kinds=kinds)
+        results: Iterable[CheckedFile | None] = in_workers(targets, check, workers)
+    else:
+        results = (None for _ in targets)
+    for (path, explicit), result in zip(targets, results, strict=True):
+        checked = result or check_file(path, explicit, settings, kinds, stdin_text)
+        run.findings.extend(checked.unreadable)
+        if not checked.read:
             continue
         run.files += 1
-        run.paths.append(shown)
-        try:
-            docs, findings = _analyze_text(text, shown, settings, explicit=explicit)
-            findings.extend(_run_rules(docs, settings))
-        except Exception as exc:  # a bug in binpack-lint (RecursionError, MemoryError too): this file only
-            docs, findings = [], [_internal_error(shown, exc)]
-        corpus = [a for a in docs if _kind_of(a) in corpus_kinds]
-        if corpus:
-            analyzed.extend(corpus)
-            texts[shown] = text
-            deferred.extend(findings)
+        run.paths.append(checked.shown)
+        if checked.corpus:
+            analyzed.extend(checked.corpus)
+            texts[checked.shown] = checked.text
+            deferred.extend(checked.findings)
         else:
-            kept.extend(_finish(findings, settings, {shown: text}))
-    deferred.extend(run.findings)  # unreadable paths found while expanding
+            kept.extend(checked.findings)
+    deferred.extend(run.findings)  # unreadable paths
     deferred.extend(_run_corpus_rules(analyzed, settings, isolate=True))
     kept.extend(_finish(deferred, settings, texts))
     run.findings = sorted(set(kept))
     return run
 
 
-def _corpus_kinds(settings: LintSettings) -> frozenset[str]:
+@dataclass
+class CheckedFile:
+    """One file checked; ``read`` is False when it could not be read (``unreadable`` says why).
+    ``findings`` are finished (suppressions applied) unless the file has ``corpus`` documents; only
+    then is its ``text`` kept, for the suppressions the cross-file rules' findings must meet."""
+
+    shown: str
+    read: bool
+    findings: list[Finding] = field(default_factory=list)
+    corpus: list[_Analyzed] = field(default_factory=list)
+    text: str = ""
+    unreadable: list[Finding] = field(default_factory=list)
+
+
+def check_file(path: str, explicit: bool, settings: LintSettings, kinds: frozenset[str],
+               stdin_text: str | None = None) -> CheckedFile:
+    """Read and check one file; documents of ``kinds`` (the ones a cross-file rule reads) are kept."""
+    shown = "<stdin>" if path == "-" else path
+    if path == "-":
+        text = stdin_text
+        problems: list[Finding] = []
+    else:
+        text, problems = _read(path)
+    if text is None:
+        return CheckedFile(shown, False, unreadable=problems)
+    try:
+        docs, findings = _analyze_text(text, shown, settings, explicit=explicit)
+        findings.extend(_run_rules(docs, settings))
+    except Exception as exc:  # a bug in binpack-lint (RecursionError, MemoryError too): this file only
+        docs, findings = [], [_internal_error(shown, exc)]
+    corpus = [a for a in docs if _kind_of(a) in kinds]
+    if corpus:
+        return CheckedFile(shown, True, findings, corpus, text)
+    return CheckedFile(shown, True, _finish(findings, settings, {shown: text}))
+
+
+def _check_in_worker(path: str, explicit: bool, *, settings: LintSettings,
+                     kinds: frozenset[str]) -> CheckedFile | None:
+    """``check_file`` in a worker process; None for what the parent must check itself: standard input,
+    and a file with documents the cross-file rules read (the parent keeps those)."""
+    if path == "-":
+        return None
+    checked = check_file(path, explicit, settings, kinds)
+    return None if checked.corpus else checked
+
+
+def corpus_kinds(settings: LintSettings) -> frozenset[str]:
+    """The document kinds some enabled cross-file rule reads."""
     return frozenset(kind for rule in rules.corpus_rules() if settings.is_enabled(rule.CODE) for kind in rule.FORMATS)
 
 
@@ -175,12 +233,11 @@ def _walk(root: str, run: LintRun, seen: set[str]) -> Iterator[tuple[str, bool]]
                 yield os.path.join(dirpath, name), False
 
 
-def _read(path: str, run: LintRun) -> str | None:
+def _read(path: str) -> tuple[str | None, list[Finding]]:
     try:
-        return read_text(path, MAX_FILE_BYTES)
+        return read_text(path, MAX_FILE_BYTES), []
     except TextFileError as exc:
-        run.findings.append(Finding(path, exc.line, exc.column, CODE_UNREADABLE, Severity.ERROR, exc.reason))
-        return None
+        return None, [Finding(path, exc.line, exc.column, CODE_UNREADABLE, Severity.ERROR, exc.reason)]
 
 
 def decode_bytes(raw: bytes, path: str, sink: list[Finding]) -> str | None:

@@ -47,6 +47,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--config", metavar="FILE", help="use this config file instead of searching for one")
     parser.add_argument("--no-config", action="store_true", help="ignore project config files")
     parser.add_argument("--strict", action="store_true", default=None, help="warnings also make the exit code 1")
+    parser.add_argument("-j", "--jobs", type=_jobs, default=0, metavar="N",
+                        help="check files in N processes (default 0: one per usable CPU; 1: no worker "
+                        "processes). Workers start only from 40 files per worker; the report is the same")
     parser.add_argument("-q", "--quiet", action="store_true", help="text format: no summary line on stderr")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     return parser
@@ -65,7 +68,7 @@ def run(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     project = project_config(options.config, options.no_config)
     settings = build_settings(project, options)
     stdin_text, stdin_findings = _read_stdin() if "-" in options.paths else (None, [])
-    run = lint_paths(options.paths, settings, stdin_text)
+    run = lint_paths(options.paths, settings, stdin_text, jobs=_worker_count(options.jobs))
     findings = sorted(stdin_findings + run.findings)
     code = exit_code(findings, strict=settings.strict)
     reporter = create(resolve_format(options.format), out, err, quiet=options.quiet)
@@ -75,6 +78,25 @@ def run(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     errors = sum(f.severity is Severity.ERROR for f in findings)
     reporter.finish(RunSummary(run.paths, run.files, errors, len(findings) - errors, code))
     return code
+
+
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if jobs < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (one per CPU) or more, not {jobs}")
+    return jobs
+
+
+def _worker_count(jobs: int) -> int:
+    """``jobs``, or for 0 the CPUs this process may run on (its affinity mask where there is one)."""
+    if jobs:
+        return jobs
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 # "nothing here to check" warnings: a file that is not a scheduler config never fails a run, even --strict
