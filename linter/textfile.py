@@ -67,12 +67,14 @@ class TextStream:
     """A regular file's UTF-8 text in chunks, with read_text's checks and messages but no size limit.
 
     For inputs too big to hold (explain's cluster dumps): ``read(size)`` is what PyYAML's
-    parser calls; the first chunk is checked for NUL bytes and a BOM is dropped.
+    parser calls; the first chunk is checked for NUL bytes and a BOM is dropped. ``start`` and
+    ``stop`` read only that byte range (``start`` must begin a character; lines and columns in
+    messages then count from ``start``, and a BOM there is text).
     """
 
     CHUNK = 4 * 1024 * 1024
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, start: int = 0, stop: int | None = None) -> None:
         try:
             info = os.stat(path)
             if stat.S_ISDIR(info.st_mode):
@@ -80,9 +82,11 @@ class TextStream:
             if not stat.S_ISREG(info.st_mode):
                 raise TextFileError("not a regular file (FIFO, socket or device); use '-' to read standard input")
             self._fh = open(path, "rb")  # noqa: SIM115 - closed by close()/the context manager
+            self._fh.seek(start)
         except OSError as exc:
             raise TextFileError(f"cannot read: {exc.strerror or exc}") from None
-        self._decoder = codecs.getincrementaldecoder("utf-8-sig")()
+        self._left = -1 if stop is None else max(0, stop - start)  # bytes still to read (-1: to the end)
+        self._decoder = codecs.getincrementaldecoder("utf-8-sig" if start == 0 else "utf-8")()
         self._consumed = 0
         self._lines = 0
         self._column = 0
@@ -102,13 +106,16 @@ class TextStream:
         text = ""
         while not text and not self._done:
             want = size if size > 0 and self._consumed else max(size, self.CHUNK)
+            if self._left >= 0:
+                want = min(want, self._left)
             try:
-                raw = self._fh.read(want)
+                raw = self._fh.read(want) if want else b""
             except OSError as exc:
                 raise TextFileError(f"cannot read: {exc.strerror or exc}") from None
             if self._consumed == 0 and b"\x00" in raw[:8192]:
                 raise TextFileError("binary file (contains NUL bytes)")
             self._done = not raw
+            self._left -= len(raw) if self._left >= 0 else 0
             try:
                 text = self._decoder.decode(raw, self._done)
             except UnicodeDecodeError as exc:

@@ -262,10 +262,13 @@ def feed_document(sink: ObjectSink, path: str, doc: Any, number: int) -> None:
 class DumpBuilder:
     """Collects the objects of STATE in file order; see the module docstring."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, deferred: bool = False) -> None:
         self.path = path
         self.nodes: list[Mapping[str, Any]] = []
         self.totals: dict[str, PodTotals] = {}
+        # deferred: the counted pods are listed, not summed, for a builder that reads an earlier part
+        # of the file to add them after its own (in file order, so float sums come out the same)
+        self.counted: list[tuple[str, Shape]] | None = [] if deferred else None
         self.priority_classes: list[Mapping[str, Any]] = []
         self.pdbs: list[Mapping[str, Any]] = []
         self.shapes: dict[Hashable, Shape] = {}
@@ -307,10 +310,25 @@ class DumpBuilder:
                 return
             if is_counted_pod(obj):
                 name = str(obj["spec"]["nodeName"])
-                totals = self.totals.get(name)
-                if totals is None:
-                    totals = self.totals[name] = PodTotals()
-                totals.add(shape)
+                if self.counted is not None:
+                    self.counted.append((name, shape))
+                else:
+                    self._count(name, shape)
+
+    def _count(self, name: str, shape: Shape) -> None:
+        totals = self.totals.get(name)
+        if totals is None:
+            totals = self.totals[name] = PodTotals()
+        totals.add(shape)
+
+    def absorb(self, later: DumpBuilder) -> None:
+        """Add what a deferred builder read from the text after this one's (neither has an error)."""
+        assert later.counted is not None and self.error is None and later.error is None
+        self.nodes.extend(later.nodes)
+        self.priority_classes.extend(later.priority_classes)
+        self.pdbs.extend(later.pdbs)
+        for name, shape in later.counted:
+            self._count(name, shape)
 
     def _named(self, obj: Mapping[str, Any], where: str) -> bool:
         try:

@@ -35,7 +35,7 @@ try:
 except ImportError:  # pragma: no cover - PyYAML without libyaml
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
-__all__ = ["NotKubectlLayout", "read_kubectl_yaml"]
+__all__ = ["NotKubectlLayout", "Scan", "check_top", "read_kubectl_yaml", "scan_kubectl_yaml"]
 
 _FIRST = re.compile(r"\n( *)([^ \n#])")  # the next line with content
 _KEY_AT = re.compile(r"([^ \n#'\"&*!|>%@`{}\[\],?:<-][^\n]*?|[-?:][^ \n][^\n]*?) *:(?![^ \n])")
@@ -307,9 +307,9 @@ class _Buffer:
 
     KEEP_BEHIND = 8 * 1024 * 1024
 
-    def __init__(self, chunks: Iterable[str]) -> None:
+    def __init__(self, chunks: Iterable[str], lead: str) -> None:
         self.chunks = iter(chunks)
-        self.text = "\n"
+        self.text = lead  # a newline before the first line, so that every line starts after one
         self.eof = False
 
     def more(self) -> None:
@@ -332,10 +332,27 @@ def read_kubectl_yaml(chunks: Iterable[str], builder: ObjectSink,
                       specs: Callable[[object], Spec] = spec_for_kind) -> None:
     """Feed every object of a kubectl-style YAML List to ``builder``, each pruned to ``specs(kind)``;
     NotKubectlLayout otherwise."""
+    check_top(scan_kubectl_yaml(chunks, builder, specs))
+
+
+@dataclass
+class Scan:
+    """Where a scan stopped: the top-level entries other than ``items`` (text), and whether the text
+    ended inside ``items`` and had one."""
+
+    skeleton: list[str]
+    in_items: bool
+    seen_items: bool
+
+
+def scan_kubectl_yaml(chunks: Iterable[str], builder: ObjectSink, specs: Callable[[object], Spec] = spec_for_kind,
+                      *, tail: bool = False) -> Scan:
+    """Feed the items of ``chunks`` to ``builder``. ``tail``: the text is the rest of a dump from the
+    newline before one of its ``items`` entries on (:mod:`linter.explain.halves`)."""
     items = _Items(builder, specs)
-    buf = _Buffer(chunks)
+    buf = _Buffer(chunks, "" if tail else "\n")
     skeleton: list[str] = []
-    in_items = seen_items = False
+    in_items = seen_items = tail
     pos = 0
     while True:
         s = buf.text
@@ -378,10 +395,15 @@ def read_kubectl_yaml(chunks: Iterable[str], builder: ObjectSink,
             else:
                 skeleton.append(unit)
         pos = buf.drop_before(pos)
-    if not seen_items:
+    return Scan(skeleton, in_items, seen_items)
+
+
+def check_top(scan: Scan) -> None:
+    """The checks on the whole text's top level: one ``items``, and a List kind."""
+    if not scan.seen_items:
         raise NotKubectlLayout("no items")
     try:
-        top = yaml.load("".join(skeleton) + "\n", Loader=_Loader)
+        top = yaml.load("".join(scan.skeleton) + "\n", Loader=_Loader)
     except yaml.YAMLError:
         raise NotKubectlLayout("the top-level keys do not parse on their own") from None
     kind = top.get("kind") if isinstance(top, dict) else None

@@ -6,7 +6,8 @@ PodDisruptionBudgets (the last two are optional and used by the preemption secti
 are ignored. It is streamed, with no size limit: kubectl's JSON through
 :mod:`~linter.explain.jsonstream`, kubectl's YAML through :mod:`~linter.explain.fastyaml`,
 anything else (or anything those two do not handle) through the general, bounded
-:mod:`~linter.explain.yamlevents` reader. SCHED and POD are read like lint reads a file (at
+:mod:`~linter.explain.yamlevents` reader. A big kubectl dump is read by two processes
+(:mod:`~linter.explain.halves`), with the same result. SCHED and POD are read like lint reads a file (at
 most 10 MiB, the same nesting and alias limits). Every problem becomes an
 :class:`ExplainInputError` whose message is one line naming the file, the object and the field.
 """
@@ -23,7 +24,8 @@ from linter.scoring.requests import actual_request, fit_score_request, volcano_r
 
 from .dump import ClusterDump, DumpBuilder, ExplainInputError, check_name, describe, negative_request
 from .fastyaml import NotKubectlLayout, read_kubectl_yaml
-from .fields import KEEP, PREEMPTION_ROOT, preemption_spec_for_kind
+from .fields import KEEP, PREEMPTION_ROOT, Spec, preemption_spec_for_kind, spec_for_kind
+from .halves import read_in_halves
 from .jsonstream import NotStreamable, read_json_stream
 from .objects import ClusterObjects, ObjectCollector
 from .yamlevents import ROOT, read_yaml_stream
@@ -60,12 +62,23 @@ def _first_char(path: str) -> str:
 
 def load_cluster(path: str) -> ClusterDump:
     """The dump at ``path``, streamed, reduced to node sums (see the module docstring)."""
-    return _read(path, DumpBuilder(path), lambda: DumpBuilder(path)).finish()
+    halves = _halves(path, lambda deferred: DumpBuilder(path, deferred=deferred), spec_for_kind)
+    return (halves or _read(path, DumpBuilder(path), lambda: DumpBuilder(path))).finish()
 
 
 def load_cluster_objects(path: str) -> ClusterObjects:
     """The dump at ``path``, streamed, as objects with what preemption reads (:mod:`linter.explain.objects`)."""
-    return _read(path, ObjectCollector(path), lambda: ObjectCollector(path)).finish()
+    halves = _halves(path, lambda _deferred: ObjectCollector(path), preemption_spec_for_kind)
+    return (halves or _read(path, ObjectCollector(path), lambda: ObjectCollector(path))).finish()
+
+
+def _halves(path: str, make: Callable[[bool], Sink], specs: Callable[[object], Spec]) -> Sink | None:
+    """A big kubectl dump read by two processes (:mod:`linter.explain.halves`), or None."""
+    try:
+        first = _first_char(path)
+    except (ExplainInputError, textfile.TextFileError):
+        return None  # the one-process read reports it
+    return read_in_halves(path, first, make, specs)
 
 
 def _read(path: str, sink: Sink, fresh: Callable[[], Sink]) -> Sink:

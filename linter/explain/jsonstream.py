@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .dump import ExplainInputError, ObjectSink, flatten
 
-__all__ = ["MAX_OBJECT_CHARS", "NotStreamable", "read_json_stream"]
+__all__ = ["MAX_OBJECT_CHARS", "NotStreamable", "Top", "read_json_head", "read_json_stream", "read_json_tail"]
 
 MAX_OBJECT_CHARS = 64 * 1024 * 1024
 _DECODER = json.JSONDecoder()
@@ -84,8 +85,12 @@ class _Input:
         self.more()
 
 
-def _elements(inp: _Input) -> Iterator[Any]:
-    """The elements of the array whose '[' was just read."""
+class _Cut(Exception):
+    """The text ended right after a comma between two items (the first part of a split read)."""
+
+
+def _elements(inp: _Input, *, cut: bool = False) -> Iterator[Any]:
+    """The elements of the array whose '[' was just read (``cut``: the text may end after a comma)."""
     if inp.peek() == "]":
         inp.pos += 1
         return
@@ -97,6 +102,8 @@ def _elements(inp: _Input) -> Iterator[Any]:
             return
         if char != ",":
             raise NotStreamable("expected ',' or ']'")
+        if cut and inp.peek() == "":
+            raise _Cut
 
 
 def read_json_stream(chunks: Iterable[str], path: str, builder: ObjectSink) -> None:
@@ -108,7 +115,11 @@ def read_json_stream(chunks: Iterable[str], path: str, builder: ObjectSink) -> N
         for i, element in enumerate(_elements(inp)):
             _add(builder, element, path, f"document 1[{i}]")
     elif first == "{":
-        _object(inp, path, builder)
+        top = _object(inp, path, builder)
+        if top.streamed:
+            top.check()
+        else:
+            builder.add_document(top.doc, 1)
     else:
         raise NotStreamable("not an object or array")
     if inp.peek() != "":
@@ -119,49 +130,96 @@ def _is_list_kind(kind: Any) -> bool:
     return isinstance(kind, str) and kind.endswith("List")
 
 
-def _object(inp: _Input, path: str, builder: ObjectSink) -> None:
-    kind: Any = None
-    seen: set[str] = set()
-    streamed = False
-    doc: dict[str, Any] = {}
+@dataclass
+class Top:
+    """The top-level object's keys other than ``items`` as read so far; ``streamed``: it had ``items``."""
+
+    doc: dict[str, Any] = field(default_factory=dict)
+    seen: set[str] = field(default_factory=set)
+    streamed: bool = False
+    cut: bool = False  # the text ended inside items, after a comma
+
+    def check(self) -> None:
+        if not _is_list_kind(self.doc.get("kind")):
+            raise NotStreamable("items outside a List")
+
+
+def read_json_head(chunks: Iterable[str], path: str, builder: ObjectSink) -> Top:
+    """The first part of a split read: a top-level object whose text ends after a comma in ``items``."""
+    inp = _Input(chunks)
+    if inp.peek() != "{":
+        raise NotStreamable("not an object")
+    inp.pos += 1
+    top = _object(inp, path, builder, cut=True)
+    if not top.cut:
+        raise NotStreamable("the text did not end inside items")
+    return top
+
+
+def read_json_tail(chunks: Iterable[str], path: str, builder: ObjectSink) -> Top:
+    """The second part of a split read: the rest of ``items`` from one item's '{' on, then the rest of
+    the top-level object (its keys after ``items``)."""
+    inp = _Input(chunks)
+    top = Top(seen={"items"}, streamed=True)
+    for i, item in enumerate(_elements(inp)):
+        if isinstance(item, Mapping) and "kind" not in item:
+            raise NotStreamable("an item without kind in the second part")
+        _add(builder, item, path, f"document 1.items[+{i}]")
+    _keys(inp, top, path, builder, first=False)
+    if inp.peek() != "":
+        raise NotStreamable("extra data after the document")
+    return top
+
+
+def _object(inp: _Input, path: str, builder: ObjectSink, *, cut: bool = False) -> Top:
+    top = Top()
     if inp.peek() == "}":
         inp.pos += 1
-        builder.add_document(doc, 1)
-        return
+        return top
+    try:
+        _keys(inp, top, path, builder, first=True, cut=cut)
+    except _Cut:
+        top.cut = True
+    return top
+
+
+def _keys(inp: _Input, top: Top, path: str, builder: ObjectSink, *, first: bool, cut: bool = False) -> None:
+    """The rest of the top-level object: keys (``first``: the next token is one) up to its '}'."""
+    if not first:
+        char = inp.peek()
+        inp.pos += 1
+        if char == "}":
+            return
+        if char != ",":
+            raise NotStreamable("expected ',' or '}'")
     while True:
         key = inp.value()
-        if not isinstance(key, str) or (key in seen and key in ("items", "kind")):
+        if not isinstance(key, str) or (key in top.seen and key in ("items", "kind")):
             raise NotStreamable("a repeated items or kind")
-        seen.add(key)
+        top.seen.add(key)
         inp.expect(":")
         if key == "items" and inp.peek() == "[":
-            if "kind" in seen and not _is_list_kind(kind):
+            kind: Any = top.doc.get("kind")
+            if "kind" in top.seen and not _is_list_kind(kind):
                 raise NotStreamable("items outside a List")  # the document is one object: the general reader
             inp.pos += 1
-            streamed = True
+            top.streamed = True
             item_kind = kind[: -len("List")] if _is_list_kind(kind) and kind != "List" else None
-            for i, item in enumerate(_elements(inp)):
+            for i, item in enumerate(_elements(inp, cut=cut)):
                 if isinstance(item, Mapping) and "kind" not in item:
-                    if "kind" not in seen:
+                    if "kind" not in top.seen:
                         raise NotStreamable("an item without kind before the list's kind")
                     if item_kind:
                         item = {**item, "kind": item_kind}
                 _add(builder, item, path, f"document 1.items[{i}]")
         else:
-            doc[key] = inp.value()
-            if key == "kind":
-                kind = doc[key]
+            top.doc[key] = inp.value()
         char = inp.peek()
         inp.pos += 1
         if char == "}":
-            break
+            return
         if char != ",":
             raise NotStreamable("expected ',' or '}'")
-    if streamed:
-        if not _is_list_kind(kind):
-            raise NotStreamable("items outside a List")
-        return
-    builder.add_document(doc, 1)
 
 
 def _add(builder: ObjectSink, item: Any, path: str, where: str) -> None:

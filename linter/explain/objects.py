@@ -59,6 +59,12 @@ class ObjectCollector:
             return
         self._kept[str(kind)].append(prune(obj, preemption_spec_for_kind(kind)))
 
+    def absorb(self, later: ObjectCollector) -> None:
+        """Add what ``later`` kept from the text after this one's (neither has an error)."""
+        assert self.error is None and later.error is None
+        for kind, kept in later._kept.items():
+            self._kept[kind].extend(kept)
+
     def finish(self) -> ClusterObjects:
         if self.error is not None:
             raise ExplainInputError(self.error)
