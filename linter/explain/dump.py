@@ -321,6 +321,9 @@ class DumpBuilder:
             totals = self.totals[name] = PodTotals()
         totals.add(shape)
 
+    def clear_cache(self) -> None:
+        self.shapes.clear()
+
     def absorb(self, later: DumpBuilder) -> None:
         """Add what a deferred builder read from the text after this one's (neither has an error)."""
         assert later.counted is not None and self.error is None and later.error is None

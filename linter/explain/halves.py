@@ -107,8 +107,7 @@ def _read_tail(path: str, cut: int, sink: Sink, layout: _Layout[Any], out: Conne
     try:
         with textfile.TextStream(path, cut) as stream:
             part = layout.tail(stream.chunks(), sink)
-        if isinstance(sink, DumpBuilder):
-            sink.shapes.clear()  # a cache: not worth sending back
+        sink.clear_cache()  # not worth sending back
         out.send((part, sink))
     except Exception as exc:  # anything at all: the parent reads the whole file itself
         out.send(f"{type(exc).__name__}: {exc}")

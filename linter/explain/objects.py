@@ -14,7 +14,15 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .dump import ExplainInputError, check_name, describe, feed_document, pod_shape, preemption_field_problem
+from .dump import (
+    ExplainInputError,
+    check_name,
+    describe,
+    feed_document,
+    pod_shape,
+    preemption_field_problem,
+    request_fingerprint,
+)
 from .fields import preemption_spec_for_kind, prune
 
 __all__ = ["ClusterObjects", "ObjectCollector"]
@@ -39,6 +47,7 @@ class ObjectCollector:
         self.path = path
         self.error: str | None = None
         self._kept: dict[str, list[Mapping[str, Any]]] = {kind: [] for kind in KINDS}
+        self._shape_errors: dict[Hashable, str | None] = {}  # by request shape, as DumpBuilder caches shapes
 
     def add_document(self, doc: Any, number: int) -> None:
         feed_document(self, self.path, doc, number)
@@ -52,12 +61,23 @@ class ObjectCollector:
         except ExplainInputError as exc:
             self.error = str(exc)
             return
-        problem = pod_shape(obj).error if kind == "Pod" else None
+        problem = self._shape_error(obj, shape_key) if kind == "Pod" else None
         problem = problem or preemption_field_problem(obj)
         if problem is not None:
             self.error = f"STATE {self.path}: {describe(obj)}: {problem}"
             return
         self._kept[str(kind)].append(prune(obj, preemption_spec_for_kind(kind)))
+
+    def _shape_error(self, pod: Mapping[str, Any], shape_key: Hashable | None) -> str | None:
+        key = shape_key if shape_key is not None else request_fingerprint(pod)
+        if key is None:
+            return pod_shape(pod).error
+        if key not in self._shape_errors:
+            self._shape_errors[key] = pod_shape(pod).error
+        return self._shape_errors[key]
+
+    def clear_cache(self) -> None:
+        self._shape_errors.clear()
 
     def absorb(self, later: ObjectCollector) -> None:
         """Add what ``later`` kept from the text after this one's (neither has an error)."""
