@@ -64,11 +64,14 @@ class Settings:
     lint_timeout_ms: int = 2500
     lint_memory_mib: int = 256
     log_level: str = "INFO"
+    # How long a new worker waits for its cache to sync before it takes connections (then it answers
+    # reviews with HTTP 503 until synced). The chart's startupProbe allows this long plus a margin.
+    sync_wait_seconds: int = 120
     benchmark_routes: bool = False
 
     def __post_init__(self) -> None:
         for name, minimum in (("top", 0), ("workers", 1), ("threads", 1), ("max_body_bytes", 1),
-                              ("lint_timeout_ms", 1), ("lint_memory_mib", 64)):
+                              ("lint_timeout_ms", 1), ("lint_memory_mib", 64), ("sync_wait_seconds", 1)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
                 raise SettingsError(f"{env_name(name)}: must be an integer >= {minimum}, got {value!r}")

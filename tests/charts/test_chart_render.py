@@ -394,3 +394,25 @@ def test_defaults_fit_two_synced_workers_without_a_cpu_limit(render: Any) -> Non
     resources = pod["containers"][0]["resources"]
     assert "cpu" not in resources["limits"]  # CFS throttling would stall scoring mid-request
     assert (resources["requests"]["memory"], resources["limits"]["memory"]) == ("512Mi", "1Gi")
+
+
+@pytest.mark.parametrize(("wait", "threshold"), [(None, 30), (1, 7), (300, 66), (302, 67)])
+def test_startup_probe_covers_the_sync_wait(render: Any, wait: int | None, threshold: int) -> None:
+    """No worker answers while it syncs, for up to syncWaitSeconds: the startupProbe (which holds the liveness
+    probe back) must allow that plus 30 s, and the server must be told the same wait."""
+    values = {} if wait is None else {"server": {"syncWaitSeconds": wait}}
+    container = render(values, RELEASE, NAMESPACE).one("Deployment")["spec"]["template"]["spec"]["containers"][0]
+    probe = container["startupProbe"]
+    assert probe["httpGet"] == {"path": "/healthz", "port": "https", "scheme": "HTTPS"}
+    assert probe["failureThreshold"] == threshold
+    budget = probe["periodSeconds"] * probe["failureThreshold"]
+    env = {e["name"]: e.get("value") for e in container["env"]}
+    seconds = Settings.from_env({"BINPACK_GUARD_SYNC_WAIT_SECONDS": env["BINPACK_GUARD_SYNC_WAIT_SECONDS"]})
+    assert seconds.sync_wait_seconds == (wait or 120)
+    assert seconds.sync_wait_seconds + 30 <= budget < seconds.sync_wait_seconds + 40
+    assert "initialDelaySeconds" not in container["livenessProbe"]
+
+
+def test_sync_wait_must_be_positive(render: Any) -> None:
+    with pytest.raises(Exception, match="syncWaitSeconds"):
+        render({"server": {"syncWaitSeconds": 0}}, RELEASE, NAMESPACE)

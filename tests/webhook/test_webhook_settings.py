@@ -25,6 +25,7 @@ def test_environment_then_overrides() -> None:
         ({"BINPACK_GUARD_TOP": "ten"}, {}, "BINPACK_GUARD_TOP: not an integer"),
         ({"BINPACK_GUARD_TOP": "-1"}, {}, "BINPACK_GUARD_TOP: must be an integer >= 0"),
         ({}, {"workers": 0}, "BINPACK_GUARD_WORKERS"),
+        ({"BINPACK_GUARD_SYNC_WAIT_SECONDS": "0"}, {}, "BINPACK_GUARD_SYNC_WAIT_SECONDS: must be an integer >= 1"),
         ({"BINPACK_GUARD_LOG_LEVEL": "loud"}, {}, "BINPACK_GUARD_LOG_LEVEL"),
         ({}, {"no_such": 1}, "unknown setting(s): no_such"),
     ],

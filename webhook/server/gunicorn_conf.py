@@ -98,10 +98,6 @@ errorlog = "-"
 control_socket_disable = True
 
 
-# How long a new worker waits for its own cache to sync before it starts accepting connections.
-SYNC_WAIT_LIMIT = 120.0
-
-
 def when_ready(server: Any) -> None:
     # In the master, once its sockets are bound: the plain-HTTP metrics listener (webhook.server.metricsport).
     shared = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
@@ -121,9 +117,9 @@ def post_worker_init(worker: Any) -> None:
     # the pod already looks Ready, so it accepts nothing until it has synced (bounded: after the limit it
     # serves anyway, answering reviews with HTTP 503 and making every worker's /readyz 503 through
     # webhook.server.readiness until it syncs). Heartbeats keep the arbiter patient.
-    if not wsgi.wait_for_sync(worker.wsgi, heartbeat=worker.notify, limit=SYNC_WAIT_LIMIT):
-        worker.log.warning("cache not synced after %.0fs; serving unready (reviews get HTTP 503)",
-                           SYNC_WAIT_LIMIT)
+    limit = _settings.sync_wait_seconds  # BINPACK_GUARD_SYNC_WAIT_SECONDS; the chart's startupProbe follows it
+    if not wsgi.wait_for_sync(worker.wsgi, heartbeat=worker.notify, limit=limit):
+        worker.log.warning("cache not synced after %ds; serving unready (reviews get HTTP 503)", limit)
 
 
 # Connection counts shared by the workers (created here, in the master, before any fork).
