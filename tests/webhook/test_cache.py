@@ -274,3 +274,19 @@ def test_watched_node_changes_reach_the_scheduling_state(server: ReplayServer, m
     # node-d is known but tainted: filtered out, while every recorded node is scored
     assert set(dict(ranking.scores)) == names(fixture_items("list-nodes"))
     assert sum(ranking.reason_counts.values()) == 1
+
+
+def test_a_server_cache_gives_freed_memory_back_after_its_sync(
+        server: ReplayServer, make_cache: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from webhook.cluster import cache as cache_module
+
+    calls: list[bool] = []
+    monkeypatch.setattr(cache_module, "release_free_heap", lambda: calls.append(gc.get_freeze_count() > 0) or True)
+    try:
+        cache = make_cache(freeze_gc=True)
+        assert cache.wait_synced(10)
+        assert wait_until(lambda: calls == [True])  # once, after the synced state was frozen
+    finally:
+        gc.unfreeze()

@@ -24,6 +24,7 @@ from typing import Any
 
 from linter.formats.priorityclass.validate import PriorityClassInfo
 from linter.scoring.cluster.state import ClusterState
+from webhook.cluster.heap import release_free_heap
 from webhook.cluster.kubeclient import (
     WATCH_READ_MARGIN,
     ClientConfiguration,
@@ -140,6 +141,7 @@ class ClusterCache:
                 # full collections from rescanning ~all cached objects in the middle of a request
                 gc.collect()
                 gc.freeze()
+                release_free_heap()
         log.info("cluster cache synced in %.2fs: %d nodes, %d pods, %d priorityclasses", self.synced_after,
                  counts["nodes"], counts["pods"], counts["priorityclasses"])
 

@@ -47,6 +47,9 @@ class PodTable:
         # two or three resources, and each row costs 8 bytes per slot)
         self.req: Int64Array = np.zeros((2, n), np.int64)
         self.keys: list[tuple[str, str]] = [("", "")] * n
+        # what each pod adds to its node's sums (interned, shared by a workload's pods): the state reads it
+        # back to take a pod off its node, so the table is the only per-pod map the state keeps
+        self.contributions: list[Contribution | None] = [None] * n
         self.slot_of: dict[tuple[str, str], int] = {}
         # Free slots: every slot from _unused on, plus the ones given back (a list of ints costs 36 bytes a
         # slot, too much to hold all of them at 2,000,000 pods).
@@ -74,6 +77,7 @@ class PodTable:
         self.signature = np.concatenate([self.signature, np.zeros(extra, np.int64)])
         self.req = np.hstack([self.req, np.zeros((self.req.shape[0], extra), np.int64)])
         self.keys.extend([("", "")] * extra)
+        self.contributions.extend([None] * extra)
 
     def _column_room(self, col: int) -> None:
         if col >= self.req.shape[0]:
@@ -93,6 +97,19 @@ class PodTable:
             found = self._signature_ids[key] = len(self.signatures)
             self.signatures.append((namespace, dict(labels)))
         return found
+
+    def __len__(self) -> int:
+        """The bound pods counted on a node."""
+        return len(self.slot_of)
+
+    def counted(self, key: tuple[str, str]) -> tuple[str, Contribution] | None:
+        """The node name and contribution of a counted pod, or None when the pod is not counted."""
+        slot = self.slot_of.get(key)
+        if slot is None:
+            return None
+        contribution = self.contributions[slot]
+        assert contribution is not None
+        return self.node_names[int(self.name_id[slot])], contribution
 
     def put(self, key: tuple[str, str], node: str, contribution: Contribution, pod: Mapping[str, Any]) -> None:
         """A bound, counted pod (re)placed; ``contribution`` gives its actual requests by column."""
@@ -117,6 +134,7 @@ class PodTable:
         self.start[slot] = posix_seconds(facts.start) if facts.start is not None else math.nan
         self.terminating[slot] = facts.terminating_by_preemption
         self.signature[slot] = self._signature_id(key[0], facts.labels)
+        self.contributions[slot] = contribution
         self.req[:, slot] = 0
         for col, _fit, actual, _volcano in contribution:
             self._column_room(col)
@@ -133,6 +151,7 @@ class PodTable:
         slot = self.slot_of.pop(key, None)
         if slot is not None:
             self.name_id[slot] = -1
+            self.contributions[slot] = None
             self.req[:, slot] = 0
             self._free.append(slot)
             self.version += 1
@@ -157,7 +176,9 @@ class PodTable:
         for name in ("name_id", "priority", "start", "terminating", "signature"):
             setattr(self, name, getattr(self, name)[perm])
         self.req = np.ascontiguousarray(self.req[:, perm])  # fancy indexing on axis 1 leaves it column-major
-        self.keys = [self.keys[i] for i in perm.tolist()]
+        order_list = perm.tolist()
+        self.keys = [self.keys[i] for i in order_list]
+        self.contributions = [self.contributions[i] for i in order_list]
         used = len(order)
         self.slot_of = dict(zip(self.keys[:used], range(used), strict=True))
         self._unused, self._free = used, []

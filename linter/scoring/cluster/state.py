@@ -3,7 +3,8 @@
 :class:`ClusterState` holds what the NodeResourcesFit / Volcano binpack scorers and the
 cheap kube-scheduler filters need for thousands of nodes, and nothing else: per-node
 int64 numpy columns (see :mod:`linter.scoring.cluster.store`) plus, per bound pod, the
-node name and its contribution to those columns. Whole Pod objects are never kept.
+node name and its contribution to those columns, in the pod table's slots
+(:mod:`linter.scoring.cluster.podtable`, which preemption reads too). Whole Pod objects are never kept.
 
 Events: ``apply_node``/``delete_node`` for Node ADDED/MODIFIED/DELETED, ``apply_pod`` for Pod
 ADDED/MODIFIED and ``delete_pod`` for DELETED. A pod counts on a node while it has
@@ -104,7 +105,6 @@ class ClusterState:
 
     def __init__(self) -> None:
         self._store = NodeStore()
-        self._pods: dict[tuple[str, str], tuple[str, Contribution]] = {}
         self._contributions: dict[Contribution, Contribution] = {}
         self._memo = Memo(_MEMO_LIMIT * 4)  # bound pods' contributions: one entry per workload shape
         self._rank_memo = Memo()  # incoming pods' requests, kept apart so ranking never evicts the above
@@ -125,7 +125,7 @@ class ClusterState:
     @property
     def pod_count(self) -> int:
         """Bound, non-terminal pods currently counted on some node name."""
-        return len(self._pods)
+        return len(self._table)
 
     @property
     def pod_table(self) -> PodTable:
@@ -192,7 +192,7 @@ class ClusterState:
             contribution = self._contribution(pod)
         except ValueError as exc:
             raise ValueError("pod {}/{}: {}".format(*key, exc)) from None
-        old = self._pods.get(key)
+        old = self._table.counted(key)
         if old is not None:
             if old[0] == node_name and (old[1] is contribution or old[1] == contribution):
                 self._table.put(key, node_name, contribution, pod)  # start time, labels, deletion may change
@@ -200,9 +200,7 @@ class ClusterState:
             self._forget(key)
         row = self._store.row(node_name)
         self._store.add(row, contribution, 1)
-        self._table.put(key, node_name, contribution, pod)
-        # Interned: thousands of pods share each namespace and node name string.
-        self._pods[key] = (sys.intern(node_name), contribution)
+        self._table.put(key, node_name, contribution, pod)  # the table holds the node name once
 
     def delete_pod(self, namespace: str, name: str) -> None:
         """Pod DELETED."""
@@ -211,7 +209,7 @@ class ClusterState:
         self._table.forget((namespace, name))
 
     def _forget(self, key: tuple[str, str]) -> None:
-        old = self._pods.pop(key, None)
+        old = self._table.counted(key)  # the caller drops or replaces the table's slot next
         if old is None:
             return
         row = self._store.row_of[old[0]]
