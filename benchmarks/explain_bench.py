@@ -80,7 +80,8 @@ def main() -> int:
         tail = ["explain", "--pod", str(pod), "-f", "json"]
         if tree is None:
             return [str(Path(sys.executable).parent / "binpack-lint"), *tail], None
-        return [sys.executable, "-m", "linter", *tail], {**os.environ, "PYTHONPATH": tree}
+        # -P: the working directory must not shadow the tree (python -m puts it first on sys.path)
+        return [sys.executable, "-P", "-m", "linter", *tail], {**os.environ, "PYTHONPATH": tree}
     print(f"python {sys.version.split()[0]} on {os.cpu_count()} CPUs; {args.runs} run(s) each; medians")
     print(f"{'dump':<44} {'size':>9} {'wall':>9} {'peak RSS':>10}  exit")
     sizes = [s.split("x") for s in args.sizes.split(",")]
