@@ -162,7 +162,7 @@ class ClusterCache:
     def stats(self) -> Mapping[str, float]:
         with self._lock:
             return {
-                "nodes": len(self._nodes.keys()), "pods": len(self._pods.keys()),
+                "nodes": len(self._nodes.keys()), "pods": self._pods.count(),
                 "priorityclasses": len(self._classes.current),
                 "poddisruptionbudgets": len(self._pdbs.keys()),
                 "watch_restarts": sum(r.relists for r in self._reflectors),

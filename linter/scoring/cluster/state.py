@@ -20,7 +20,7 @@ workload share it. Not thread-safe: callers serialize access (the webhook holds 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from linter.model import KubeSchedulerModel, Profile, VolcanoModel
@@ -314,6 +314,19 @@ class ClusterState:
         """Sort the pods into the preemption twin's per-node order now (it is kept up to date from then
         on), so that the first pod that fits nowhere does not pay for it; see :mod:`.importance`."""
         self._table.importance.current(self._table)
+
+    def tracks_pod(self, namespace: str, name: str) -> bool:
+        """The pod is in the state: counted on a node, or pending and nominated to one."""
+        key = (namespace, name)
+        return key in self._table.slot_of or key in self._table.nominated
+
+    def tracked_pod_keys(self) -> Iterator[tuple[str, str]]:
+        """The (namespace, name) of every pod :meth:`tracks_pod` is true for."""
+        yield from self._table.slot_of
+        yield from self._table.nominated
+
+    def tracked_pod_count(self) -> int:
+        return len(self._table.slot_of) + len(self._table.nominated)
 
     def _is_known(self, pod: Mapping[str, Any]) -> bool:
         """The pod itself is in the state (bound or nominated): its own name then matters."""
