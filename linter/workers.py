@@ -7,8 +7,8 @@ workers. A ``None`` result means "check this one in the parent" (the engine uses
 whose documents the cross-file rules need, and for standard input).
 
 Workers are forked where the platform can (Linux), and spawned elsewhere. If a worker dies (killed,
-out of memory), the files not yet reported come back as ``None`` and are checked in the parent:
-never a hang, never a lost file. This module imports nothing from the engine.
+out of memory) or cannot be started at all, the files not yet reported come back as ``None`` and are
+checked in the parent: never a hang, never a lost file. This module imports nothing from the engine.
 """
 
 from __future__ import annotations
@@ -49,6 +49,6 @@ def in_workers(targets: Sequence[Target], check: Callable[[str, bool], T | None]
             for result in pool.map(_run, targets, chunksize=chunk):
                 done += 1
                 yield result
-    except BrokenProcessPool:
-        pass
+    except (BrokenProcessPool, OSError, NotImplementedError):
+        pass  # a worker died, or this platform cannot start one (no fork, no semaphores, a process limit)
     yield from (None for _ in targets[done:])

@@ -11,8 +11,9 @@ float totals are the same).
 The cut is only a guess until the first part confirms it: that part must end inside ``items``, at
 an item boundary, as the whole-file reader would be there. Whenever anything differs from a plain
 read (the cut is elsewhere, either part is not in the layout the fast readers take, the second part
-has a problem whose message would need its position in the whole file, the child dies), the caller
-reads the file in one process, as before, and that read gives the answer and the message.
+has a problem whose message would need its position in the whole file, the child cannot start or
+dies), the caller reads the file in one process, as before, and that read gives the answer and the
+message.
 """
 
 from __future__ import annotations
@@ -127,13 +128,24 @@ def read_in_halves(path: str, first: str, make: Callable[[bool], Sink],
     if size < MIN_BYTES or first == "[" or not _can_fork():
         return None
     layout: _Layout[Any] = _json_layout(path) if first == "{" else _yaml_layout(specs)
-    cut = _cut(path, size, layout.marker, layout.cut_at)
+    try:
+        cut = _cut(path, size, layout.marker, layout.cut_at)
+    except OSError:  # the one-process read reports it
+        return None
     if cut is None:
         return None
     context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
+    try:
+        receive, send = context.Pipe(duplex=False)
+    except OSError:  # out of file descriptors: one process will do
+        return None
     child = context.Process(target=_read_tail, args=(path, cut, make(True), layout, send), daemon=True)
-    child.start()
+    try:
+        child.start()
+    except OSError:  # no process can be started (a process limit, no memory): one process will do
+        receive.close()
+        send.close()
+        return None
     send.close()
     try:
         head = make(False)

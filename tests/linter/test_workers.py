@@ -7,8 +7,10 @@ place (one of them silenced by an inline suppression), and standard input among 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
+from multiprocessing.context import SpawnContext
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,16 @@ def test_a_dead_worker_loses_no_file() -> None:
     handed_back = [t for t, r in zip(targets, results, strict=True) if r is None]
     assert ("7", False) in handed_back  # the parent checks whatever was not reported
     assert all(r == t[0] for t, r in zip(targets, results, strict=True) if r is not None)
+
+
+class _NoProcesses(SpawnContext):
+    """A multiprocessing context on a platform that cannot start processes (a sandbox, a process limit)."""
+
+    def Process(self, *args: object, **kwargs: object) -> object:  # type: ignore[override]
+        raise OSError(11, "Resource temporarily unavailable")
+
+
+def test_no_worker_can_start_so_the_parent_checks_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: _NoProcesses())
+    targets = [(str(i), False) for i in range(100)]
+    assert list(in_workers(targets, _die_on_seven, 2)) == [None] * 100

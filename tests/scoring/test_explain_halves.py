@@ -145,3 +145,16 @@ def test_a_dead_child_means_one_process(tmp_path: Path, as_json: bool) -> None:
     first = "{" if as_json else "a"
     assert halves.read_in_halves(str(path), first, lambda d: _DiesInTheChild(str(path), deferred=d),
                                  spec_for_kind) is None
+
+
+def test_no_child_can_start_means_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing.process
+
+    def refuse(self: object) -> None:
+        raise OSError(11, "Resource temporarily unavailable")  # a process limit
+
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", refuse)
+    path = _write(tmp_path / "dump", _items(False), False)
+    assert not _taken(path, False)
+    one, two = _both(monkeypatch, load_cluster, path)
+    assert isinstance(one, ClusterDump) and _facts(two) == _facts(one)
