@@ -184,18 +184,12 @@ class _Compiler:
             checks.append(self._enum(node["enum"]))
         if "const" in node:
             checks.append(self._const(node["const"]))
-        obj = self._object(node)
-        if obj is not None:
-            checks.append(_guarded(_is_object, obj))
-        arr = self._array(node)
-        if arr is not None:
-            checks.append(_guarded(_is_array, arr))
-        text = self._string(node)
-        if text is not None:
-            checks.append(_guarded(_is_string, text))
-        num = self._number(node)
-        if num is not None:
-            checks.append(_guarded(_is_number, num))
+        # keywords that apply to one kind of instance only, each guarded by that kind's test
+        for applies, compile_kind in ((_is_object, self._object), (_is_array, self._array),
+                                      (_is_string, self._string), (_is_number, self._number)):
+            kind_check = compile_kind(node)
+            if kind_check is not None:
+                checks.append(_guarded(applies, kind_check))
         if "$ref" in node:
             checks.append(self.compile(self._resolve(node["$ref"])))
         if "allOf" in node:

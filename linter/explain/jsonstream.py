@@ -96,12 +96,8 @@ def _elements(inp: _Input, *, cut: bool = False) -> Iterator[Any]:
         return
     while True:
         yield inp.value()
-        char = inp.peek()
-        inp.pos += 1
-        if char == "]":
+        if _closed(inp, "]"):
             return
-        if char != ",":
-            raise NotStreamable("expected ',' or ']'")
         if cut and inp.peek() == "":
             raise _Cut
 
@@ -185,13 +181,8 @@ def _object(inp: _Input, path: str, builder: ObjectSink, *, cut: bool = False) -
 
 def _keys(inp: _Input, top: Top, path: str, builder: ObjectSink, *, first: bool, cut: bool = False) -> None:
     """The rest of the top-level object: keys (``first``: the next token is one) up to its '}'."""
-    if not first:
-        char = inp.peek()
-        inp.pos += 1
-        if char == "}":
-            return
-        if char != ",":
-            raise NotStreamable("expected ',' or '}'")
+    if not first and _closed(inp, "}"):
+        return
     while True:
         key = inp.value()
         if not isinstance(key, str) or (key in top.seen and key in ("items", "kind")):
@@ -214,12 +205,19 @@ def _keys(inp: _Input, top: Top, path: str, builder: ObjectSink, *, first: bool,
                 _add(builder, item, path, f"document 1.items[{i}]")
         else:
             top.doc[key] = inp.value()
-        char = inp.peek()
-        inp.pos += 1
-        if char == "}":
+        if _closed(inp, "}"):
             return
-        if char != ",":
-            raise NotStreamable("expected ',' or '}'")
+
+
+def _closed(inp: _Input, close: str) -> bool:
+    """After a value in an array or object: True at its ``close``, False after a ',' (both consumed)."""
+    char = inp.peek()
+    inp.pos += 1
+    if char == close:
+        return True
+    if char != ",":
+        raise NotStreamable(f"expected ',' or '{close}'")
+    return False
 
 
 def _add(builder: ObjectSink, item: Any, path: str, where: str) -> None:
