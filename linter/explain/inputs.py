@@ -62,42 +62,35 @@ def _first_char(path: str) -> str:
 
 def load_cluster(path: str) -> ClusterDump:
     """The dump at ``path``, streamed, reduced to node sums (see the module docstring)."""
-    halves = _halves(path, lambda deferred: DumpBuilder(path, deferred=deferred), spec_for_kind)
-    return (halves or _read(path, DumpBuilder(path), lambda: DumpBuilder(path))).finish()
+    return _read(path, lambda deferred: DumpBuilder(path, deferred=deferred), spec_for_kind).finish()
 
 
 def load_cluster_objects(path: str) -> ClusterObjects:
     """The dump at ``path``, streamed, as objects with what preemption reads (:mod:`linter.explain.objects`)."""
-    halves = _halves(path, lambda _deferred: ObjectCollector(path), preemption_spec_for_kind)
-    return (halves or _read(path, ObjectCollector(path), lambda: ObjectCollector(path))).finish()
+    return _read(path, lambda _deferred: ObjectCollector(path), preemption_spec_for_kind).finish()
 
 
-def _halves(path: str, make: Callable[[bool], Sink], specs: Callable[[object], Spec]) -> Sink | None:
-    """A big kubectl dump read by two processes (:mod:`linter.explain.halves`), or None."""
+def _read(path: str, make: Callable[[bool], Sink], specs: Callable[[object], Spec]) -> Sink:
+    """A sink (``make(False)``; ``make(True)`` for the second part of a two-process read) fed every
+    object of STATE: a big kubectl dump by two processes (:mod:`linter.explain.halves`), else kubectl's
+    JSON or YAML through the fast readers, anything else (or what they cannot handle) through the
+    general reader into a fresh sink; returns the sink used."""
     try:
         first = _first_char(path)
-    except (ExplainInputError, textfile.TextFileError):
-        return None  # the one-process read reports it
-    return read_in_halves(path, first, make, specs)
-
-
-def _read(path: str, sink: Sink, fresh: Callable[[], Sink]) -> Sink:
-    """Feed every object of STATE to ``sink``: kubectl's JSON or YAML through the fast readers, anything
-    else (or what they cannot handle) through the general reader into a ``fresh()`` sink; returns the sink used."""
-    try:
-        first = _first_char(path)
+        halves = read_in_halves(path, first, make, specs)
+        if halves is not None:
+            return halves
+        sink = make(False)
         try:
             with _stream(path) as stream:
                 if first in ("{", "["):
                     read_json_stream(stream.chunks(), path, sink)
-                elif isinstance(sink, DumpBuilder):
-                    read_kubectl_yaml(stream.chunks(), sink)
                 else:
-                    read_kubectl_yaml(stream.chunks(), sink, preemption_spec_for_kind)
+                    read_kubectl_yaml(stream.chunks(), sink, specs)
             return sink
         except (NotStreamable, NotKubectlLayout):
             pass
-        sink = fresh()
+        sink = make(False)
         with _stream(path) as stream:
             read_yaml_stream(stream, path, sink.add_document,
                              root=ROOT if isinstance(sink, DumpBuilder) else PREEMPTION_ROOT)
