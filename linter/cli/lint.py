@@ -91,12 +91,10 @@ def _jobs(value: str) -> int:
 
 
 def _worker_count(jobs: int) -> int:
-    """``jobs``, or for 0 the CPUs this process may run on (its affinity mask where there is one)."""
-    if jobs:
-        return jobs
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
+    """``jobs``, or for 0 the CPUs this process may run on."""
+    from linter.cpus import usable_cpus
+
+    return jobs or usable_cpus()
 
 
 # "nothing here to check" warnings: a file that is not a scheduler config never fails a run, even --strict

@@ -26,6 +26,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Generic, TypeVar
 
 from linter import textfile
+from linter.cpus import usable_cpus
 
 from .dump import DumpBuilder
 from .fastyaml import NotKubectlLayout, Scan, check_top, scan_kubectl_yaml
@@ -100,8 +101,7 @@ def _cut(path: str, size: int, marker: bytes, at: int) -> int | None:
 def _can_fork() -> bool:
     if "fork" not in multiprocessing.get_all_start_methods():
         return False
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cpus > 1
+    return usable_cpus() > 1
 
 
 def _read_tail(path: str, cut: int, sink: Sink, layout: _Layout[Any], out: Connection) -> None:

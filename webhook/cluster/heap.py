@@ -11,12 +11,9 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
-import logging
 from collections.abc import Callable
 
 __all__ = ["release_free_heap"]
-
-log = logging.getLogger(__name__)
 
 
 @functools.cache

@@ -330,8 +330,7 @@ class ClusterState:
 
     def _is_known(self, pod: Mapping[str, Any]) -> bool:
         """The pod itself is in the state (bound or nominated): its own name then matters."""
-        key = _pod_key(pod)
-        return key in self._table.slot_of or key in self._table.nominated
+        return self.tracks_pod(*_pod_key(pod))
 
 
 def _section(obj: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
