@@ -8,8 +8,10 @@ What runs where (loopback only):
 * ``python -m webhook serve`` (the production command) runs as its own process tree (master + ``--workers``
   workers) with TLS, and with ``BINPACK_GUARD_BENCHMARK_ROUTES=true`` so that it also serves the allow-all
   baseline ``/bench/allow-all`` (``webhook.server.routes.ALLOW_ALL_PATH``; off by default);
-* the load comes from a separate process (``--load`` mode of this script): ``--connections`` threads, each
-  on one kept-alive HTTPS connection, for ``--duration`` seconds per run.
+* the load comes from separate processes (``--load`` mode of this script): one per connection, each on one
+  kept-alive HTTPS connection, for ``--duration`` seconds per run, all starting at the same moment.
+  ``--clients threads`` gives the earlier load instead, one process with a thread per connection; its
+  latencies include the time each thread waits for the client's GIL, which the server does not cause.
 
 Each repeat measures three endpoints back to back on the same server: ``/mutate/pods`` (a recorded pod
 CREATE review, scored against every node), ``/bench/allow-all`` (the same review read, decoded, encoded
@@ -96,6 +98,8 @@ def load(args: argparse.Namespace) -> None:
     """Child process: hammer one path; print {"count", "errors", "latencies_ms"} as JSON on stdout."""
     context = ssl.create_default_context(cafile=args.ca)
     body = Path(args.body).read_bytes() if args.body else None
+    if args.start_at:  # one of several load processes: start together
+        time.sleep(max(0.0, args.start_at - time.time()))
     deadline = time.monotonic() + args.duration
     latencies: list[float] = []
     errors = 0
@@ -135,15 +139,30 @@ def load(args: argparse.Namespace) -> None:
                       "latencies_ms": latencies}))
 
 
-def run_load(port: int, ca: Path, path: str, body: Path | None, duration: float, connections: int) -> dict[str, float]:
+def run_load(port: int, ca: Path, path: str, body: Path | None, duration: float, connections: int,
+             clients: str = "processes") -> dict[str, float]:
+    """Load one path over ``connections`` kept-alive connections: one load process per connection
+    (``clients="processes"``), or one process with a thread per connection (``"threads"``, the earlier
+    load, whose latencies include each thread's wait for the client's own GIL)."""
     cmd = [sys.executable, __file__, "--load", "--port", str(port), "--ca", str(ca), "--path", path,
-           "--duration", str(duration), "--connections", str(connections)]
+           "--duration", str(duration)]
     if body is not None:
         cmd += ["--body", str(body)]
-    result = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
-    latencies = sorted(result["latencies_ms"])
+    if clients == "threads" or connections == 1:
+        runs = [subprocess.run([*cmd, "--connections", str(connections)], capture_output=True, text=True,
+                               check=True).stdout]
+    else:
+        start_at = time.time() + 1.0 + 0.1 * connections  # every process started and connected by then
+        procs = [subprocess.Popen([*cmd, "--connections", "1", "--start-at", str(start_at)],
+                                  stdout=subprocess.PIPE, text=True) for _ in range(connections)]
+        runs = [proc.communicate()[0] for proc in procs]
+        if any(proc.returncode for proc in procs):
+            raise RuntimeError(f"a load process failed: {[proc.returncode for proc in procs]}")
+    results = [json.loads(out) for out in runs]
+    latencies = sorted(ms for result in results for ms in result["latencies_ms"])
     pct = statistics.quantiles(latencies, n=100, method="inclusive")
-    return {"rps": result["count"] / result["seconds"], "p50": pct[49], "p99": pct[98], "errors": result["errors"]}
+    return {"rps": len(latencies) / duration, "p50": pct[49], "p99": pct[98],
+            "errors": sum(result["errors"] for result in results)}
 
 
 def measure(port: int, ca: Path, body: Path, connections: int, args: argparse.Namespace) -> None:
@@ -151,7 +170,8 @@ def measure(port: int, ca: Path, body: Path, connections: int, args: argparse.Na
     results: dict[str, list[dict[str, float]]] = {"/mutate/pods": [], ALLOW_ALL: [], "/healthz": []}
     for repeat in range(args.repeats):
         for path, runs in results.items():
-            r = run_load(port, ca, path, body if path != "/healthz" else None, args.duration, connections)
+            r = run_load(port, ca, path, body if path != "/healthz" else None, args.duration, connections,
+                         args.clients)
             runs.append(r)
             print(f"{connections} conn run {repeat + 1} {path:16} {r['rps']:7.0f} req/s  p50 {r['p50']:6.2f} ms  "
                   f"p99 {r['p99']:6.2f} ms  errors {r['errors']:.0f}")
@@ -195,7 +215,11 @@ def main() -> int:
     parser.add_argument("--sync-only", action="store_true", help="measure the cache sync and RSS, then stop")
     parser.add_argument("--duration", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--clients", choices=("processes", "threads"), default="processes",
+                        help="one load process per connection (default), or one process with a thread per "
+                             "connection (the earlier load: its latencies include the client's own GIL waits)")
     parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--start-at", type=float, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--ca", help=argparse.SUPPRESS)
     parser.add_argument("--path", help=argparse.SUPPRESS)
@@ -235,8 +259,9 @@ def bench(args: argparse.Namespace) -> int:
                 synced = [float(s) for s in re.findall(r"cluster cache synced in ([0-9.]+)s", server.log())]
                 time.sleep(0.2)
             rss = [rss_mib(pid) for pid in worker_pids(server.proc.pid)]
+            clients = "one process each" if args.clients == "processes" else "one thread each in one process"
             print(f"cluster: {args.nodes} nodes, {args.pods} pods; {args.workers} workers x {args.threads} threads; "
-                  f"load: {args.connections} keep-alive TLS connections from a separate process; "
+                  f"load: {args.connections} keep-alive TLS connections, {clients}; "
                   f"{os.cpu_count()} CPUs")
             print(f"cache initial sync per worker (s): {synced}  median {statistics.median(synced):.2f}")
             print(f"RSS per worker after sync (MiB): {[round(r) for r in rss]}  max {max(rss):.0f}")

@@ -87,9 +87,8 @@ class TextStream:
             raise TextFileError(f"cannot read: {exc.strerror or exc}") from None
         self._left = -1 if stop is None else max(0, stop - start)  # bytes still to read (-1: to the end)
         self._decoder = codecs.getincrementaldecoder("utf-8-sig" if start == 0 else "utf-8")()
-        self._consumed = 0
-        self._lines = 0
-        self._column = 0
+        self._start = start
+        self._consumed = 0  # bytes read before the current chunk
         self._done = False
 
     def __enter__(self) -> TextStream:
@@ -121,17 +120,35 @@ class TextStream:
             except UnicodeDecodeError as exc:
                 raise self._bad_byte(exc, raw) from None
             self._consumed += len(raw)
-            newline = raw.rfind(b"\n")
-            self._column = len(raw) - newline - 1 if newline >= 0 else self._column + len(raw)
-            self._lines += raw.count(b"\n")
         return text
+
+    def _position_before_chunk(self) -> tuple[int, int]:
+        """(newlines, bytes after the last one) in what was read before the current chunk. Counted only
+        when a message needs them: counting every chunk cost explain several percent of a big dump."""
+        lines, column = 0, 0
+        try:
+            with open(self._fh.name, "rb") as fh:
+                fh.seek(self._start)
+                left = self._consumed
+                while left > 0:
+                    block = fh.read(min(left, self.CHUNK))
+                    if not block:
+                        break
+                    left -= len(block)
+                    newline = block.rfind(b"\n")
+                    column = len(block) - newline - 1 if newline >= 0 else column + len(block)
+                    lines += block.count(b"\n")
+        except OSError as exc:
+            raise TextFileError(f"cannot read: {exc.strerror or exc}") from None
+        return lines, column
 
     def _bad_byte(self, exc: UnicodeDecodeError, raw: bytes) -> TextFileError:
         pending = len(exc.object) - len(raw)  # bytes held back from the previous chunk
         head = exc.object[pending: exc.start] if exc.start >= pending else b""
-        line = self._lines + head.count(b"\n") + 1
+        lines_before, column_before = self._position_before_chunk()
+        line = lines_before + head.count(b"\n") + 1
         newline = head.rfind(b"\n")
-        column = (len(head) - newline if newline >= 0 else self._column - pending + len(head) + 1)
+        column = (len(head) - newline if newline >= 0 else column_before - pending + len(head) + 1)
         offset = self._consumed - pending + exc.start
         return TextFileError(f"not valid UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {offset})", line, column)
 

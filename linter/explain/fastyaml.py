@@ -27,6 +27,7 @@ from typing import Any
 
 import yaml
 
+from .blockyaml import parse_block_yaml
 from .dump import ObjectSink
 from .fields import KEEP, NAME, Spec, spec_for_kind
 
@@ -35,7 +36,7 @@ try:
 except ImportError:  # pragma: no cover - PyYAML without libyaml
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
-__all__ = ["NotKubectlLayout", "Scan", "check_top", "read_kubectl_yaml", "scan_kubectl_yaml"]
+__all__ = ["NotKubectlLayout", "Scan", "check_top", "read_kubectl_yaml", "scan_kubectl_yaml", "simple_scalar"]
 
 _FIRST = re.compile(r"\n( *)([^ \n#])")  # the next line with content
 _KEY_AT = re.compile(r"([^ \n#'\"&*!|>%@`{}\[\],?:<-][^\n]*?|[-?:][^ \n][^\n]*?) *:(?![^ \n])")
@@ -78,9 +79,20 @@ def _kind_rx(k: int) -> re.Pattern[str]:
     return re.compile(f"\\n{' ' * k}kind *:(?![^ \\n]) *([^\\n]*)")
 
 
-def _simple_scalar(text: str) -> tuple[bool, Any]:
+# The only plain scalars starting with a letter that PyYAML's resolver does not read as strings: its bool
+# and null words (every other implicit type starts with a digit or one of "-+.<=~").
+# Characters YAML refuses in a stream, and the ones it reads as line breaks (NEL, LS, PS): a scalar holding
+# one is left to PyYAML, which refuses or folds it as the whole-file load does. Tabs too.
+_NOT_SCALAR_TEXT = re.compile("[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_LETTER_WORDS = frozenset({
+    "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+    "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
+})
+
+
+def simple_scalar(text: str) -> tuple[bool, Any]:
     """(True, value) for a one-line plain or simply quoted scalar, as PyYAML's safe loader reads it."""
-    if not text:
+    if not text or text[0] == " " or text[-1] == " " or _NOT_SCALAR_TEXT.search(text) is not None:
         return False, None
     if text[0] == "'":
         m = _SINGLE.fullmatch(text)
@@ -88,12 +100,20 @@ def _simple_scalar(text: str) -> tuple[bool, Any]:
     if text[0] == '"':
         m = _DOUBLE.fullmatch(text)
         return (True, m.group(1)) if m else (False, None)
-    if text[0] in _PLAIN_BAD_START or ": " in text or " #" in text or "\t" in text or text.endswith(":"):
+    if text[0] in _PLAIN_BAD_START or ": " in text or " #" in text or text.endswith(":"):
         return False, None
+    if text[0].isascii() and text[0].isalpha() and text not in _LETTER_WORDS:
+        return True, text  # the common case (names), without the resolver's regular expressions
     tag = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
     if tag == _STR:
         return True, text
-    return True, _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, text))
+    construct = _CONSTRUCTOR.yaml_constructors.get(tag)
+    if construct is None:  # "<<" and "=" resolve to tags with no safe constructor: PyYAML decides
+        return False, None
+    try:
+        return True, construct(_CONSTRUCTOR, yaml.ScalarNode(tag, text))
+    except (yaml.YAMLError, ValueError, TypeError):  # e.g. 2026-13-45, a date with no such month
+        return False, None
 
 
 @dataclass
@@ -114,11 +134,26 @@ def _line_end(s: str, pos: int, end: int) -> int:
     return end if line_end < 0 else line_end
 
 
+_KEY_RX_BY_SPEC: dict[tuple[int, int, int], tuple[dict[str, Spec], re.Pattern[str]]] = {}
+
+
+def _spec_key_rx(k: int, spec: dict[str, Spec], p: int) -> re.Pattern[str]:
+    """``_key_rx`` for ``spec``'s keys, looked up by the spec's identity (the spec is kept alongside, so
+    the identity cannot be reused by another dict)."""
+    found = _KEY_RX_BY_SPEC.get((k, id(spec), p))
+    if found is not None and found[0] is spec:
+        return found[1]
+    rx = _key_rx(k, tuple(spec), p)
+    if len(_KEY_RX_BY_SPEC) < 4096:
+        _KEY_RX_BY_SPEC[(k, id(spec), p)] = (spec, rx)
+    return rx
+
+
 def _mapping(s: str, pos: int, end: int, k: int, p: int, spec: dict[str, Spec], path: tuple[str, ...],
              st: _Pruned, lead: str | None) -> tuple[bool, int]:
     """Emit the wanted entries of the block mapping at indent ``k`` (inside an entry at indent ``p``)
     from ``s[pos:end]``; returns (anything emitted, where the mapping ends)."""
-    rx = _key_rx(k, tuple(spec), p)
+    rx = _spec_key_rx(k, spec, p)
     emitted = False
     while (m := rx.search(s, pos, end)) is not None:
         if m.group("end") is not None:
@@ -136,12 +171,15 @@ def _mapping(s: str, pos: int, end: int, k: int, p: int, spec: dict[str, Spec], 
 def _entry(s: str, start: int, key_end: int, end: int, k: int, sub: Spec, path: tuple[str, ...],
            st: _Pruned) -> int:
     """Emit one wanted entry (its key at indent ``k`` ends at ``key_end``); returns where it ends."""
-    line_end = _line_end(s, key_end, end)
+    line_end = s.find("\n", key_end, end)
+    if line_end < 0:
+        line_end = end
     value = s[key_end:line_end].strip(" ")
     empty = not value or value[0] == "#"
     if sub == NAME:
-        rend = _region_end(s, line_end, end, k, empty)
-        ok, parsed = _simple_scalar(value) if rend == line_end else (False, None)
+        region = _end_rx(k, empty).search(s, line_end, end)
+        rend = region.start() if region else end
+        ok, parsed = simple_scalar(value) if rend == line_end else (False, None)
         if ok:
             st.out.append(s[start:key_end] + " ~")
             st.names[path] = parsed
@@ -150,7 +188,8 @@ def _entry(s: str, start: int, key_end: int, end: int, k: int, sub: Spec, path: 
             st.out.append(s[start:rend])
         return rend
     if sub == KEEP or not empty:
-        rend = _region_end(s, line_end, end, k, empty)
+        region = _end_rx(k, empty).search(s, line_end, end)
+        rend = region.start() if region else end
         st.out.append(s[start:rend])
         return rend
     m = _FIRST.search(s, line_end, end)
@@ -256,18 +295,31 @@ class _Items:
         self.parsed: dict[str, Any] = {}
         self.count = 0
 
-    def add(self, buf: str, a: int, end: int) -> int:
-        """The item starting at ``buf[a]`` (its newline), ending before ``end`` at the latest; returns its end."""
-        where = f"document 1.items[{self.count}]"
-        self.count += 1
+    def add(self, buf: str, a: int, eof: bool) -> int | None:
+        """The item starting at ``buf[a]`` (its newline); returns its end, or None if ``buf`` may end before
+        the item does (nothing is added then: read more text and call again).
+
+        The item ends at the first later line with content at column 0, which the walk finds itself; it
+        looks at most one character into that line, so a walk that stops before the end of ``buf``
+        has seen all it needs. (Looking for the next "\\n-" first cost a scan of every item.)
+        """
+        end = len(buf)
+        if not eof and buf.find("\n", a + 1) < 0:
+            return None
         head = _ITEM_HEAD.match(buf, a, end)
         if head is None:
             raise NotKubectlLayout("an item that is not a block mapping")
         k = head.end() - a - 1
         guess = _kind_rx(k).search(buf, a, min(end, a + 4096))  # kubectl writes kind second
+        if guess is not None and _LINE0.search(buf, a + 1, guess.start()) is not None:
+            guess = None  # that was a later item's kind
         kind = guess.group(1).strip(" ") if guess else None
         st = _Pruned()
         stop = _seq_item(buf, a, end, 0, self.specs(kind), (), st)
+        if stop >= end and not eof:
+            return None
+        where = f"document 1.items[{self.count}]"
+        self.count += 1
         text = "".join(st.out) + "\n"
         cached = self.parsed.get(text)
         obj = cached if cached is not None else self._parse(text)
@@ -293,10 +345,12 @@ class _Items:
 
     @staticmethod
     def _parse(text: str) -> dict[str, Any]:
-        try:
-            doc = yaml.load(text, Loader=_Loader)
-        except yaml.YAMLError:
-            raise NotKubectlLayout("the kept lines do not parse on their own") from None
+        doc = parse_block_yaml(text, simple_scalar)
+        if doc is None:
+            try:
+                doc = yaml.load(text, Loader=_Loader)
+            except (yaml.YAMLError, ValueError, TypeError):  # the general reader names the problem and its line
+                raise NotKubectlLayout("the kept lines do not parse on their own") from None
         if not (isinstance(doc, list) and len(doc) == 1 and isinstance(doc[0], dict)):
             raise NotKubectlLayout("the kept lines are not one mapping")
         return doc[0]
@@ -320,6 +374,14 @@ class _Buffer:
             raise NotKubectlLayout("carriage returns")
         else:
             self.text += chunk
+
+    def grow(self, pos: int) -> None:
+        """Read until the text from ``pos`` on is twice as long (or the end), so that an item longer than a
+        chunk is walked a logarithmic number of times, not once per chunk."""
+        target = 2 * (len(self.text) - pos)
+        self.more()
+        while not self.eof and len(self.text) - pos < target:
+            self.more()
 
     def drop_before(self, pos: int) -> int:
         if pos < self.KEEP_BEHIND:
@@ -367,13 +429,13 @@ def scan_kubectl_yaml(chunks: Iterable[str], builder: ObjectSink, specs: Callabl
             break
         pos = line
         if s[pos + 1] == "-" and s[pos + 2:pos + 3] in (" ", "\n", ""):
-            end = s.find("\n-", pos + 1)
-            if end < 0 and not buf.eof:
-                buf.more()
-                continue
             if not in_items:
                 raise NotKubectlLayout("a sequence outside items")
-            pos = items.add(s, pos, len(s) if end < 0 else end)
+            stop = items.add(s, pos, buf.eof)
+            if stop is None:
+                buf.grow(pos)
+                continue
+            pos = stop
         else:
             nxt = _LINE0.search(s, pos + 1)
             if nxt is None and not buf.eof:

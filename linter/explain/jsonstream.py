@@ -21,6 +21,10 @@ from .dump import ExplainInputError, ObjectSink, flatten
 __all__ = ["MAX_OBJECT_CHARS", "NotStreamable", "Top", "read_json_head", "read_json_stream", "read_json_tail"]
 
 MAX_OBJECT_CHARS = 64 * 1024 * 1024
+# Text kept ahead of a value before it is decoded. A value cut off by the end of the buffer fails to
+# decode, and the failure counts every line before it to build its message: with items far smaller than
+# this, that happens only for the rare item bigger than it.
+_LOOKAHEAD = 1024 * 1024
 _DECODER = json.JSONDecoder()
 _WS = " \t\n\r"
 
@@ -63,6 +67,8 @@ class _Input:
     def value(self) -> Any:
         """One JSON value; more text is read while it may be cut off at the end of the buffer."""
         self.peek()
+        while not self.eof and len(self.buf) - self.pos < _LOOKAHEAD:
+            self.more()
         while True:
             try:
                 obj, end = _DECODER.raw_decode(self.buf, self.pos)

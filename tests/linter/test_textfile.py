@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from linter.cli import main as binpack_lint
-from linter.textfile import TextFileError, read_bytes, read_text
+from linter.textfile import TextFileError, TextStream, read_bytes, read_text
 
 
 def test_refuses_a_fifo_instead_of_blocking(tmp_path: Path) -> None:
@@ -53,3 +53,30 @@ def test_explain_names_a_fifo_cluster_dump_and_exits_2(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     assert binpack_lint(["explain", "--cluster", str(fifo), "--pod", str(pod)], out=out, err=err) == 2
     assert err.getvalue().count("\n") == 1 and "dump.yaml: not a regular file" in err.getvalue()
+
+
+def _stream_error(path: Path, start: int, chunk: int, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int, int]:
+    monkeypatch.setattr(TextStream, "CHUNK", chunk)
+    with pytest.raises(TextFileError) as caught, TextStream(str(path), start) as stream:
+        for _ in stream.chunks():
+            pass
+    return caught.value.reason, caught.value.line, caught.value.column
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 7, 64])
+@pytest.mark.parametrize("start", [0, 6])
+def test_a_streamed_bad_byte_is_placed_as_the_whole_file_read_places_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int, start: int) -> None:
+    # Lines and columns are counted only when a bad byte is met, from the bytes read before it; they must
+    # be what decoding the whole text at once gives, wherever the chunks end (multi-byte characters too).
+    body = "kind: List\nitems:\n- name: é\n  zone: ü-1\n".encode()
+    for at in (len(body) - 1, body.index(b"\xc3") + 1, body.index(b"zone"), len(body) - 12):
+        content = body[:at] + b"\xff" + body[at:]
+        path = tmp_path / f"bad-{at}.yaml"
+        path.write_bytes(content)
+        whole = tmp_path / f"whole-{at}.yaml"
+        whole.write_bytes(content[start:])
+        with pytest.raises(TextFileError) as expected:
+            read_text(str(whole), 1 << 20)
+        assert _stream_error(path, start, chunk, monkeypatch) == (
+            expected.value.reason, expected.value.line, expected.value.column)
