@@ -31,6 +31,28 @@ class _Unsupported(Exception):
     pass
 
 
+class _Scalars:
+    """``scalar`` with its answers kept: node labels, allocatable and keys repeat from item to item. The
+    values are str, int, float, bool, None or dates, none of which can be changed, so sharing them is safe."""
+
+    LIMIT = 65536
+
+    def __init__(self, scalar: Callable[[str], tuple[bool, Any]]) -> None:
+        self.scalar = scalar
+        self.known: dict[str, tuple[bool, Any]] = {}
+
+    def __call__(self, text: str) -> tuple[bool, Any]:
+        found = self.known.get(text)
+        if found is None:
+            if len(self.known) >= self.LIMIT:
+                self.known.clear()
+            found = self.known[text] = self.scalar(text)
+        return found
+
+
+_CACHES: dict[int, _Scalars] = {}
+
+
 def parse_block_yaml(text: str, scalar: Callable[[str], tuple[bool, Any]]) -> Any | None:
     """What ``yaml.load(text, Loader=CSafeLoader)`` gives for ``text``, or None when ``text`` is outside the
     subset described in the module docstring. ``scalar``: (True, value) for a one-line scalar, as PyYAML's
@@ -43,8 +65,11 @@ def parse_block_yaml(text: str, scalar: Callable[[str], tuple[bool, Any]]) -> An
     body = lines[1:-1]
     if not body:
         return None
+    cached = _CACHES.get(id(scalar))
+    if cached is None or cached.scalar is not scalar:
+        cached = _CACHES[id(scalar)] = _Scalars(scalar)
     try:
-        parser = _Parser(body, scalar)
+        parser = _Parser(body, cached)
         value, stop = parser.block(0, 0)
     except _Unsupported:
         return None

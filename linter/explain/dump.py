@@ -18,7 +18,7 @@ from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from linter.scoring.nodes import NodeView, is_counted_pod
+from linter.scoring.nodes import TERMINAL_PHASES, NodeView, is_counted_pod
 from linter.scoring.preemption.pods import parse_time
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
@@ -314,6 +314,23 @@ class DumpBuilder:
                     self.counted.append((name, shape))
                 else:
                     self._count(name, shape)
+
+    def add_known_pod(self, name: object, node_name: object, phase: object, shape_key: Hashable) -> bool:
+        """A pod whose request shape ``shape_key`` was added before (by :meth:`add`) and holds no problem:
+        the same as ``add`` of the pod, given only the fields that still matter (its name, ``spec.nodeName``,
+        ``status.phase``). False, with nothing done, when only the whole pod can be judged (a missing shape,
+        a shape with a problem, a name that is not a non-empty string): call ``add``."""
+        if self.error is not None:
+            return True
+        shape = self.shapes.get(shape_key)
+        if shape is None or shape.error is not None or not isinstance(name, str) or not name:
+            return False
+        if node_name and phase not in TERMINAL_PHASES:  # is_counted_pod
+            if self.counted is not None:
+                self.counted.append((str(node_name), shape))
+            else:
+                self._count(str(node_name), shape)
+        return True
 
     def _count(self, name: str, shape: Shape) -> None:
         totals = self.totals.get(name)

@@ -28,7 +28,7 @@ from typing import Any
 import yaml
 
 from .blockyaml import parse_block_yaml
-from .dump import ObjectSink
+from .dump import DumpBuilder, ObjectSink
 from .fields import KEEP, NAME, Spec, spec_for_kind
 
 try:
@@ -92,7 +92,9 @@ _LETTER_WORDS = frozenset({
 
 def simple_scalar(text: str) -> tuple[bool, Any]:
     """(True, value) for a one-line plain or simply quoted scalar, as PyYAML's safe loader reads it."""
-    if not text or text[0] == " " or text[-1] == " " or _NOT_SCALAR_TEXT.search(text) is not None:
+    if not text or text[0] == " " or text[-1] == " ":
+        return False, None
+    if not (text.isascii() and text.isprintable()) and _NOT_SCALAR_TEXT.search(text) is not None:
         return False, None
     if text[0] == "'":
         m = _SINGLE.fullmatch(text)
@@ -283,6 +285,7 @@ def _with_names(obj: Any, names: dict[tuple[str, ...], Any]) -> Any:
 
 
 _KEPT_KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget")
+_POD_NAME, _NODE_NAME = ("metadata", "name"), ("spec", "nodeName")
 _ITEM_HEAD = re.compile(r"\n- +(?=[^ \n#])")
 _LINE0 = re.compile(r"\n(?=[^ \n#])")  # a line with content at column 0
 
@@ -293,6 +296,10 @@ class _Items:
     def __init__(self, builder: ObjectSink, specs: Callable[[object], Spec]) -> None:
         self.builder, self.specs = builder, specs
         self.parsed: dict[str, Any] = {}
+        # Pod texts whose name placeholders all sit where _with_names puts the names (known by text: the
+        # text decides which names were lifted and where their placeholders are).
+        self.placed: set[str] = set()
+        self.known_pods = builder.add_known_pod if isinstance(builder, DumpBuilder) else None
         self.count = 0
 
     def add(self, buf: str, a: int, eof: bool) -> int | None:
@@ -335,8 +342,18 @@ class _Items:
             if cached is None:
                 if len(self.parsed) >= _CACHE_LIMIT:
                     del self.parsed[next(iter(self.parsed))]
+                    self.placed.clear()
                 self.parsed[text] = obj
-            self.builder.add(_with_names(obj, st.names), where, shape_key=("kubectl-yaml", text))
+            shape_key = ("kubectl-yaml", text)
+            if cached is not None and self.known_pods is not None and text in self.placed:
+                # A text seen before: its shape is known, so only the names and the phase still matter.
+                names, status = st.names, obj.get("status")
+                if self.known_pods(names.get(_POD_NAME), names.get(_NODE_NAME),
+                                   status.get("phase") if isinstance(status, dict) else None, shape_key):
+                    return stop
+            self.builder.add(_with_names(obj, st.names), where, shape_key=shape_key)
+            if cached is None and _VERBATIM not in st.names.values():
+                self.placed.add(text)  # _with_names found every placeholder (it raises otherwise)
         elif real in ("PriorityClass", "PodDisruptionBudget"):
             self.builder.add(obj, where)
         elif "kind" not in obj or (isinstance(real, str) and real.endswith("List")):
