@@ -68,18 +68,23 @@ def _filters(profile: Profile) -> tuple[str, ...]:
     return tuple(enabled)
 
 
-def _check(pod: Obj, view: NodeView, profile: Profile | None) -> Feasibility:
+def _check(pod: Obj, view: NodeView, profile: Profile | None, pod_request: Mapping[str, int] | None = None,
+           filters: tuple[str, ...] | None = None) -> Feasibility:
+    """The filters' verdict on ``view``; ``pod_request`` and ``filters``, when given, are ``actual_request(pod)``
+    and the profile's filters, computed once by a caller that checks every node."""
     fit = profile.fit if profile is not None else None
+    if filters is None:
+        filters = _filters(profile) if profile is not None else DEFAULT_FILTERS
     return check_node(
         pod,
         view.node,
-        pod_request=actual_request(pod),
+        pod_request=actual_request(pod) if pod_request is None else pod_request,
         pod_count=view.pod_count,
         node_requested=view.requested,
         node_allocatable=view.allocatable,
         ignored_resources=fit.ignored_resources if fit else (),
         ignored_resource_groups=fit.ignored_resource_groups if fit else (),
-        filters=_filters(profile) if profile is not None else DEFAULT_FILTERS,
+        filters=filters,
     )
 
 
@@ -92,9 +97,10 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
     profile = select_profile(model, profile_name, pod)
     fit_args, balanced_args = profile.fit, profile.balanced
     fit_request, real_request = fit_score_request(pod), actual_request(pod)
+    filters = _filters(profile)
     out: list[Json] = []
     for view in views:
-        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, profile))}
+        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, profile, real_request, filters))}
         total = 0
         node["score"] = node["weightedScore"] = None
         if fit_args is not None:
@@ -153,10 +159,10 @@ class Cluster:
 def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -> Json:
     # The first binpack entry is explained (a second one in another tier would add its own score).
     args = model.binpack[0] if model.binpack else None
-    task = volcano_request(pod)
+    task, real_request = volcano_request(pod), actual_request(pod)
     out: list[Json] = []
     for view in views:
-        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, None))}
+        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, None, real_request))}
         node["score"] = node["weightedScore"] = None
         if args is not None:
             res = binpack_score_node(args, task, view.volcano_used, view.volcano_allocatable)
@@ -182,10 +188,10 @@ def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -
 
 def _explain_legacy(model: LegacyPolicyModel, views: Sequence[NodeView], pod: Obj) -> Json:
     priority = model.rtcr
-    fit_request = fit_score_request(pod)
+    fit_request, real_request = fit_score_request(pod), actual_request(pod)
     out: list[Json] = []
     for view in views:
-        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, None))}
+        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, None, real_request))}
         node["score"] = node["weightedScore"] = None
         if priority is not None:
             res = legacy_rtcr_score_node(priority, fit_request, view.fit_requested, view.allocatable)

@@ -158,15 +158,27 @@ def _mapping(s: str, pos: int, end: int, k: int, p: int, spec: dict[str, Spec], 
     rx = _spec_key_rx(k, spec, p)
     emitted = False
     while (m := rx.search(s, pos, end)) is not None:
-        if m.group("end") is not None:
+        which = m.lastindex  # 1: a wanted key, 2: the end, None: a key form this reader does not handle
+        if which != 1:
+            if which is None:
+                raise NotKubectlLayout("a quoted, complex, merge or tagged key")
             return emitted, m.start()
         key = m.group(1)
-        if key is None:
-            raise NotKubectlLayout("a quoted, complex, merge or tagged key")
         if lead is not None and not emitted:
             st.out.append(lead)
         emitted = True
-        pos = _entry(s, m.start(), m.end(), end, k, spec[key], (*path, key), st)
+        sub = spec[key]
+        if sub == KEEP:  # _entry's KEEP case, the most common, without the call
+            key_end = m.end()
+            line_end = s.find("\n", key_end, end)
+            if line_end < 0:
+                line_end = end
+            value = s[key_end:line_end].strip(" ")
+            region = _end_rx(k, not value or value[0] == "#").search(s, line_end, end)
+            pos = region.start() if region else end
+            st.out.append(s[m.start():pos])
+        else:
+            pos = _entry(s, m.start(), m.end(), end, k, sub, (*path, key), st)
     return emitted, end
 
 
