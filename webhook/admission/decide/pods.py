@@ -132,9 +132,9 @@ def fit_annotations(
     """Both annotations, with as many scores as the 256 KiB total-annotations limit allows.
 
     ``not_modelled``: out-of-tree score plugins (name -> weight) whose scores the ranking leaves out.
-    Linear in the number of scored nodes: each score's encoded size is measured once, and the
-    largest count that fits is found by bisection over those prefix sums (the annotations are
-    built once, at the end), not by encoding every candidate.
+    Linear in the number of scored nodes: the annotations are built and measured once; only when they
+    do not fit is each score's encoded size measured, and the largest count that fits found by
+    bisection over those prefix sums, not by encoding every candidate.
     """
     room = TOTAL_ANNOTATION_SIZE_LIMIT - _existing_size(pod)
 
@@ -150,6 +150,10 @@ def fit_annotations(
         scores = {node: score for node, score in ranking.scores[:count]}
         return {SCORES_ANNOTATION: _dumps(scores), PREDICTION_ANNOTATION: _dumps(prediction_of(count, truncated))}
 
+    count = len(ranking.scores)
+    full = build(count, False)
+    if _size(full) <= room:  # the usual case: everything fits, and it is built once
+        return full
     prefix = _score_prefix_sizes(ranking)
     fixed = len(SCORES_ANNOTATION) + len(PREDICTION_ANNOTATION)
 
@@ -159,9 +163,6 @@ def fit_annotations(
         scores = 2 + prefix[count] + 3 * count + max(count - 1, 0)  # braces, entries, quotes and colons, commas
         return fixed + scores + len(_dumps(prediction_of(count, truncated)).encode("utf-8"))
 
-    count = len(ranking.scores)
-    if size(count, False) <= room:
-        return build(count, False)
     low, high = 0, count - 1  # the largest count that fits, by bisection
     if size(0, True) > room:
         return {}
