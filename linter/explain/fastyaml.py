@@ -10,7 +10,7 @@ kept are parsed, by libyaml with PyYAML's safe constructor: the values are the o
 loader gives. Pods are parsed once per distinct pruned text, with their names put in after
 (names are read from their own line when it is a plain or simply quoted scalar).
 
-Anything outside that layout (several documents, flow style, tabs as indentation, keys in
+Anything outside that layout (several documents, flow style, a tab anywhere, keys in
 quotes or merge keys where explain reads, an alias into a kept field, a typed list, an item
 that is not a mapping) raises :class:`NotKubectlLayout`; the caller then reads the file with
 the general event-based reader, which accepts all of YAML within its limits. The one
@@ -79,11 +79,11 @@ def _kind_rx(k: int) -> re.Pattern[str]:
     return re.compile(f"\\n{' ' * k}kind *:(?![^ \\n]) *([^\\n]*)")
 
 
-# The only plain scalars starting with a letter that PyYAML's resolver does not read as strings: its bool
-# and null words (every other implicit type starts with a digit or one of "-+.<=~").
 # Characters YAML refuses in a stream, and the ones it reads as line breaks (NEL, LS, PS): a scalar holding
 # one is left to PyYAML, which refuses or folds it as the whole-file load does. Tabs too.
 _NOT_SCALAR_TEXT = re.compile("[^\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+# The only plain scalars starting with a letter that PyYAML's resolver does not read as strings: its bool
+# and null words (every other implicit type starts with a digit or one of "-+.<=~").
 _LETTER_WORDS = frozenset({
     "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
     "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
@@ -136,63 +136,33 @@ def _line_end(s: str, pos: int, end: int) -> int:
     return end if line_end < 0 else line_end
 
 
-_KEY_RX_BY_SPEC: dict[tuple[int, int, int], tuple[dict[str, Spec], re.Pattern[str]]] = {}
-
-
-def _spec_key_rx(k: int, spec: dict[str, Spec], p: int) -> re.Pattern[str]:
-    """``_key_rx`` for ``spec``'s keys, looked up by the spec's identity (the spec is kept alongside, so
-    the identity cannot be reused by another dict)."""
-    found = _KEY_RX_BY_SPEC.get((k, id(spec), p))
-    if found is not None and found[0] is spec:
-        return found[1]
-    rx = _key_rx(k, tuple(spec), p)
-    if len(_KEY_RX_BY_SPEC) < 4096:
-        _KEY_RX_BY_SPEC[(k, id(spec), p)] = (spec, rx)
-    return rx
-
-
 def _mapping(s: str, pos: int, end: int, k: int, p: int, spec: dict[str, Spec], path: tuple[str, ...],
              st: _Pruned, lead: str | None) -> tuple[bool, int]:
     """Emit the wanted entries of the block mapping at indent ``k`` (inside an entry at indent ``p``)
     from ``s[pos:end]``; returns (anything emitted, where the mapping ends)."""
-    rx = _spec_key_rx(k, spec, p)
+    rx = _key_rx(k, tuple(spec), p)
     emitted = False
     while (m := rx.search(s, pos, end)) is not None:
-        which = m.lastindex  # 1: a wanted key, 2: the end, None: a key form this reader does not handle
-        if which != 1:
-            if which is None:
-                raise NotKubectlLayout("a quoted, complex, merge or tagged key")
+        if m.group("end") is not None:
             return emitted, m.start()
         key = m.group(1)
+        if key is None:
+            raise NotKubectlLayout("a quoted, complex, merge or tagged key")
         if lead is not None and not emitted:
             st.out.append(lead)
         emitted = True
-        sub = spec[key]
-        if sub == KEEP:  # _entry's KEEP case, the most common, without the call
-            key_end = m.end()
-            line_end = s.find("\n", key_end, end)
-            if line_end < 0:
-                line_end = end
-            value = s[key_end:line_end].strip(" ")
-            region = _end_rx(k, not value or value[0] == "#").search(s, line_end, end)
-            pos = region.start() if region else end
-            st.out.append(s[m.start():pos])
-        else:
-            pos = _entry(s, m.start(), m.end(), end, k, sub, (*path, key), st)
+        pos = _entry(s, m.start(), m.end(), end, k, spec[key], (*path, key), st)
     return emitted, end
 
 
 def _entry(s: str, start: int, key_end: int, end: int, k: int, sub: Spec, path: tuple[str, ...],
            st: _Pruned) -> int:
     """Emit one wanted entry (its key at indent ``k`` ends at ``key_end``); returns where it ends."""
-    line_end = s.find("\n", key_end, end)
-    if line_end < 0:
-        line_end = end
+    line_end = _line_end(s, key_end, end)
     value = s[key_end:line_end].strip(" ")
     empty = not value or value[0] == "#"
     if sub == NAME:
-        region = _end_rx(k, empty).search(s, line_end, end)
-        rend = region.start() if region else end
+        rend = _region_end(s, line_end, end, k, empty)
         ok, parsed = simple_scalar(value) if rend == line_end else (False, None)
         if ok:
             st.out.append(s[start:key_end] + " ~")
@@ -202,8 +172,7 @@ def _entry(s: str, start: int, key_end: int, end: int, k: int, sub: Spec, path: 
             st.out.append(s[start:rend])
         return rend
     if sub == KEEP or not empty:
-        region = _end_rx(k, empty).search(s, line_end, end)
-        rend = region.start() if region else end
+        rend = _region_end(s, line_end, end, k, empty)
         st.out.append(s[start:rend])
         return rend
     m = _FIRST.search(s, line_end, end)
@@ -401,6 +370,8 @@ class _Buffer:
             self.eof = True
         elif "\r" in chunk:
             raise NotKubectlLayout("carriage returns")
+        elif "\t" in chunk:  # "key:<TAB>value" is a key to libyaml, not to this reader (kubectl escapes tabs)
+            raise NotKubectlLayout("tabs")
         else:
             self.text += chunk
 
