@@ -276,3 +276,29 @@ def test_a_syntax_error_in_a_field_explain_reads_names_its_line(tmp_path: Path) 
     path.write_text(text)
     with pytest.raises(ExplainInputError, match=r"not valid YAML/JSON \(line \d+, column \d+\)"):
         load_cluster(str(path))
+
+
+def _repeated_shapes_dump(path: Path) -> None:
+    """Pods that share their kept text with earlier ones (the YAML reader's shortcut for known shapes), in
+    every phase, bound and not, with plain and quoted names."""
+    lines = ["apiVersion: v1", "items:"]
+    for n in range(2):
+        lines += ["- apiVersion: v1", "  kind: Node", "  metadata:", f"    name: n{n}", "  status:",
+                  "    allocatable: {cpu: '8', memory: 16Gi, pods: '110'}"]
+    phases = ["Running", "Succeeded", "Failed", "Pending", "Unknown"]
+    for i in range(40):
+        node = ["", "    nodeName: n0", "    nodeName: n1", "    nodeName: ''", "    nodeName: 'n1'"][i % 5]
+        name = f"p{i}" if i % 3 else f"'p{i}'"
+        lines += ["- apiVersion: v1", "  kind: Pod", "  metadata:", f"    name: {name}", "    namespace: ns",
+                  "  spec:", "    containers:", "    - name: c", "      resources:", "        requests:",
+                  f"          cpu: {100 * (i % 2 + 1)}m"]
+        lines += [node] if node else []
+        lines += ["  status:", f"    phase: {phases[i % len(phases)]}"]
+    lines += ["kind: List", "metadata: {}"]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_pods_of_a_known_shape_count_as_the_plain_load_counts_them(tmp_path: Path) -> None:
+    path = tmp_path / "shapes.yaml"
+    _repeated_shapes_dump(path)
+    assert _summary(load_cluster(str(path)).views()) == _summary(_plain(path))
