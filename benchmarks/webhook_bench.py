@@ -8,10 +8,10 @@ What runs where (loopback only):
 * ``python -m webhook serve`` (the production command) runs as its own process tree (master + ``--workers``
   workers) with TLS, and with ``BINPACK_GUARD_BENCHMARK_ROUTES=true`` so that it also serves the allow-all
   baseline ``/bench/allow-all`` (``webhook.server.routes.ALLOW_ALL_PATH``; off by default);
-* the load comes from separate processes (``--load`` mode of this script): one per connection, each on one
-  kept-alive HTTPS connection, for ``--duration`` seconds per run, all starting at the same moment.
-  ``--clients threads`` gives the earlier load instead, one process with a thread per connection; its
-  latencies include the time each thread waits for the client's GIL, which the server does not cause.
+* the load comes from a separate process (``--load`` mode of this script): ``--connections`` threads, each
+  on one kept-alive HTTPS connection, for ``--duration`` seconds per run. ``--clients processes`` runs
+  one load process per connection instead, all starting at the same moment, so that no latency can come
+  from the client's own GIL.
 
 Each repeat measures three endpoints back to back on the same server: ``/mutate/pods`` (a recorded pod
 CREATE review, scored against every node), ``/bench/allow-all`` (the same review read, decoded, encoded
@@ -140,10 +140,10 @@ def load(args: argparse.Namespace) -> None:
 
 
 def run_load(port: int, ca: Path, path: str, body: Path | None, duration: float, connections: int,
-             clients: str = "processes") -> dict[str, float]:
-    """Load one path over ``connections`` kept-alive connections: one load process per connection
-    (``clients="processes"``), or one process with a thread per connection (``"threads"``, the earlier
-    load, whose latencies include each thread's wait for the client's own GIL)."""
+             clients: str = "threads") -> dict[str, float]:
+    """Load one path over ``connections`` kept-alive connections: one process with a thread per connection
+    (``clients="threads"``), or one load process per connection (``"processes"``), which rules out the
+    client's own GIL as a source of latency."""
     cmd = [sys.executable, __file__, "--load", "--port", str(port), "--ca", str(ca), "--path", path,
            "--duration", str(duration)]
     if body is not None:
@@ -215,9 +215,9 @@ def main() -> int:
     parser.add_argument("--sync-only", action="store_true", help="measure the cache sync and RSS, then stop")
     parser.add_argument("--duration", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--clients", choices=("processes", "threads"), default="processes",
-                        help="one load process per connection (default), or one process with a thread per "
-                             "connection (the earlier load: its latencies include the client's own GIL waits)")
+    parser.add_argument("--clients", choices=("threads", "processes"), default="threads",
+                        help="one load process with a thread per connection (default), or one load process per "
+                             "connection (no shared GIL in the client; measured 2026-11-26: the same tail)")
     parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--start-at", type=float, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
