@@ -125,19 +125,17 @@ class TextStream:
     def _position_before_chunk(self) -> tuple[int, int]:
         """(newlines, bytes after the last one) in what was read before the current chunk. Counted only
         when a message needs them: counting every chunk cost explain several percent of a big dump."""
-        lines, column = 0, 0
-        try:
-            with open(self._fh.name, "rb") as fh:
-                fh.seek(self._start)
-                left = self._consumed
-                while left > 0:
-                    block = fh.read(min(left, self.CHUNK))
-                    if not block:
-                        break
-                    left -= len(block)
-                    newline = block.rfind(b"\n")
-                    column = len(block) - newline - 1 if newline >= 0 else column + len(block)
-                    lines += block.count(b"\n")
+        lines, column, left = 0, 0, self._consumed
+        try:  # the file already open (the stream ends with this message, so its position may move)
+            self._fh.seek(self._start)
+            while left > 0:
+                block = self._fh.read(min(left, self.CHUNK))
+                if not block:
+                    break
+                left -= len(block)
+                newline = block.rfind(b"\n")
+                column = len(block) - newline - 1 if newline >= 0 else column + len(block)
+                lines += block.count(b"\n")
         except OSError as exc:
             raise TextFileError(f"cannot read: {exc.strerror or exc}") from None
         return lines, column
