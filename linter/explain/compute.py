@@ -68,17 +68,15 @@ def _filters(profile: Profile) -> tuple[str, ...]:
     return tuple(enabled)
 
 
-def _check(pod: Obj, view: NodeView, profile: Profile | None, pod_request: Mapping[str, int] | None = None,
-           filters: tuple[str, ...] | None = None) -> Feasibility:
-    """The filters' verdict on ``view``; ``pod_request`` and ``filters``, when given, are ``actual_request(pod)``
-    and the profile's filters, computed once by a caller that checks every node."""
+def _check(pod: Obj, view: NodeView, profile: Profile | None, pod_request: Mapping[str, int],
+           filters: tuple[str, ...]) -> Feasibility:
+    """The filters' verdict on ``view``; ``pod_request`` (``actual_request(pod)``) and ``filters`` are
+    computed once by the caller, which checks every node."""
     fit = profile.fit if profile is not None else None
-    if filters is None:
-        filters = _filters(profile) if profile is not None else DEFAULT_FILTERS
     return check_node(
         pod,
         view.node,
-        pod_request=actual_request(pod) if pod_request is None else pod_request,
+        pod_request=pod_request,
         pod_count=view.pod_count,
         node_requested=view.requested,
         node_allocatable=view.allocatable,
@@ -162,7 +160,7 @@ def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -
     task, real_request = volcano_request(pod), actual_request(pod)
     out: list[Json] = []
     for view in views:
-        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, None, real_request))}
+        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, None, real_request, DEFAULT_FILTERS))}
         node["score"] = node["weightedScore"] = None
         if args is not None:
             res = binpack_score_node(args, task, view.volcano_used, view.volcano_allocatable)
@@ -191,7 +189,7 @@ def _explain_legacy(model: LegacyPolicyModel, views: Sequence[NodeView], pod: Ob
     fit_request, real_request = fit_score_request(pod), actual_request(pod)
     out: list[Json] = []
     for view in views:
-        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, None, real_request))}
+        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, None, real_request, DEFAULT_FILTERS))}
         node["score"] = node["weightedScore"] = None
         if priority is not None:
             res = legacy_rtcr_score_node(priority, fit_request, view.fit_requested, view.allocatable)
