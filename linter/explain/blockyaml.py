@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["parse_block_yaml"]
+__all__ = ["ScalarCache", "parse_block_yaml"]
 
 _KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_./-]*):(?: +|$)")
 # What YAML accepts in a stream (PyYAML's reader refuses the rest); a BOM inside the text is left to PyYAML.
@@ -31,9 +31,10 @@ class _Unsupported(Exception):
     pass
 
 
-class _Scalars:
-    """``scalar`` with its answers kept: node labels, allocatable and keys repeat from item to item. The
-    values are str, int, float, bool, None or dates, none of which can be changed, so sharing them is safe."""
+class ScalarCache:
+    """``scalar`` with its answers kept, to pass to :func:`parse_block_yaml`: node labels, allocatable and
+    keys repeat from item to item. The values are str, int, float, bool, None or dates, none of which can
+    be changed, so sharing them is safe."""
 
     LIMIT = 65536
 
@@ -50,8 +51,6 @@ class _Scalars:
         return found
 
 
-_CACHES: dict[int, _Scalars] = {}
-
 
 def parse_block_yaml(text: str, scalar: Callable[[str], tuple[bool, Any]]) -> Any | None:
     """What ``yaml.load(text, Loader=CSafeLoader)`` gives for ``text``, or None when ``text`` is outside the
@@ -65,11 +64,8 @@ def parse_block_yaml(text: str, scalar: Callable[[str], tuple[bool, Any]]) -> An
     body = lines[1:-1]
     if not body:
         return None
-    cached = _CACHES.get(id(scalar))
-    if cached is None or cached.scalar is not scalar:
-        cached = _CACHES[id(scalar)] = _Scalars(scalar)
     try:
-        parser = _Parser(body, cached)
+        parser = _Parser(body, scalar)
         value, stop = parser.block(0, 0)
     except _Unsupported:
         return None
@@ -100,7 +96,7 @@ class _Parser:
             if m is None or len(m.group(1)) > _MAX_KEY:
                 raise _Unsupported
             ok, key = self.scalar(m.group(1))
-            if not ok or isinstance(key, (list, dict)):
+            if not ok:
                 raise _Unsupported
             rest = content[m.end():].rstrip(" ")
             i += 1

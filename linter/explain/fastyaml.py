@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from .blockyaml import parse_block_yaml
+from .blockyaml import ScalarCache, parse_block_yaml
 from .dump import DumpBuilder, ObjectSink
 from .fields import KEEP, NAME, Spec, spec_for_kind
 
@@ -265,6 +265,7 @@ def _with_names(obj: Any, names: dict[tuple[str, ...], Any]) -> Any:
     return out
 
 
+_BLOCK_SCALARS = ScalarCache(simple_scalar)
 _KEPT_KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget")
 _POD_NAME, _NODE_NAME = ("metadata", "name"), ("spec", "nodeName")
 _ITEM_HEAD = re.compile(r"\n- +(?=[^ \n#])")
@@ -343,7 +344,7 @@ class _Items:
 
     @staticmethod
     def _parse(text: str) -> dict[str, Any]:
-        doc = parse_block_yaml(text, simple_scalar)
+        doc = parse_block_yaml(text, _BLOCK_SCALARS)
         if doc is None:
             try:
                 doc = yaml.load(text, Loader=_Loader)
