@@ -18,7 +18,7 @@ from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from linter.scoring.nodes import TERMINAL_PHASES, NodeView, is_counted_pod
+from linter.scoring.nodes import NodeView, is_counted, is_counted_pod
 from linter.scoring.preemption.pods import parse_time
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
@@ -325,7 +325,7 @@ class DumpBuilder:
         shape = self.shapes.get(shape_key)
         if shape is None or shape.error is not None or not isinstance(name, str) or not name:
             return False
-        if node_name and phase not in TERMINAL_PHASES:  # is_counted_pod
+        if is_counted(node_name, phase):
             if self.counted is not None:
                 self.counted.append((str(node_name), shape))
             else:

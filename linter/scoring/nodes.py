@@ -22,7 +22,7 @@ from linter.scoring.requests import (
     volcano_request,
 )
 
-__all__ = ["TERMINAL_PHASES", "NodeView", "is_counted_pod", "node_views"]
+__all__ = ["TERMINAL_PHASES", "NodeView", "is_counted", "is_counted_pod", "node_views"]
 
 TERMINAL_PHASES = ("Succeeded", "Failed")
 
@@ -32,7 +32,12 @@ def is_counted_pod(pod: Mapping[str, Any]) -> bool:
     spec = pod.get("spec")
     status = pod.get("status")
     phase = status.get("phase") if isinstance(status, Mapping) else None
-    return isinstance(spec, Mapping) and bool(spec.get("nodeName")) and phase not in TERMINAL_PHASES
+    return isinstance(spec, Mapping) and is_counted(spec.get("nodeName"), phase)
+
+
+def is_counted(node_name: object, phase: object) -> bool:
+    """:func:`is_counted_pod`, from a pod's ``spec.nodeName`` and ``status.phase`` alone."""
+    return bool(node_name) and phase not in TERMINAL_PHASES
 
 
 def _add(total: dict[str, Any], extra: Mapping[str, Any]) -> None:
