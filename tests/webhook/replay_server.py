@@ -2,7 +2,8 @@
 
 It serves what the real ``kubernetes`` client asks for: LIST (optionally paginated), WATCH streams sent with
 HTTP/1.1 chunked transfer encoding, error ``Status`` answers, and the coordination.k8s.io Lease endpoints with
-real optimistic concurrency (resourceVersion mismatch -> 409). Replies are scripted per resource: a queue of
+real optimistic concurrency (resourceVersion mismatch -> 409); a test may set ``LeaseTable.absent_read_gate`` to
+force a read race on the Lease (see ``LeaseReadGate``). Replies are scripted per resource: a queue of
 one-shot replies is consumed first, then a default reply is used. A watch whose lines run out is held open
 (like an idle apiserver watch) until its ``timeoutSeconds`` passes, the client goes away or the server stops.
 Every request line is recorded so tests can check what the client sent.
@@ -109,6 +110,44 @@ def event_line(event_type: str, obj: Mapping[str, Any]) -> bytes:
     return json.dumps({"type": event_type, "object": obj}, separators=(",", ":")).encode()
 
 
+class LeaseReadGate:
+    """One-shot gate that holds the first ``parties`` callers of ``hold`` until all of them have arrived.
+
+    A Lease claim is GET, then POST (absent) or PUT (held). Holding the answers to GETs that found no Lease
+    until several claimers have read it makes them all POST, so the apiserver's 409 race really happens
+    instead of depending on how the OS schedules the claimers. If fewer than ``parties`` come within ``timeout``
+    seconds of the first, everyone held is let go (and the gate stays open): a test sees the missing race in its
+    own checks rather than hanging. ``timeout`` must stay below the client's read timeout (the webhook's
+    Lease calls allow 5 s), or the held reader gives up before its answer comes.
+    """
+
+    def __init__(self, parties: int, timeout: float = 3.0) -> None:
+        if parties < 1:
+            raise ValueError("parties must be at least 1")
+        self.parties, self.timeout = parties, timeout
+        self.held = 0  # callers held so far (at most ``parties``)
+        self.filled = False  # True when all ``parties`` arrived; False after a timeout
+        self._open = False
+        self._deadline: float | None = None
+        self._condition = threading.Condition()
+
+    def hold(self) -> None:
+        with self._condition:
+            if self._open:
+                return
+            if self._deadline is None:  # one deadline for the whole gate, so a late arrival cannot extend it
+                self._deadline = time.monotonic() + self.timeout
+            self.held += 1
+            if self.held >= self.parties:
+                self.filled = self._open = True
+                self._condition.notify_all()
+                return
+            remaining = self._deadline - time.monotonic()
+            if not self._condition.wait_for(lambda: self._open, timeout=max(0.0, remaining)):
+                self._open = True  # timed out: release the others too, and let later callers through
+                self._condition.notify_all()
+
+
 @dataclass
 class LeaseTable:
     """Leases keyed by (namespace, name) with a global resourceVersion counter, like etcd's revision."""
@@ -116,6 +155,8 @@ class LeaseTable:
     leases: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     revision: int = 1000
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # None (the default): every GET is answered at once. Else GETs that find no Lease wait at the gate.
+    absent_read_gate: LeaseReadGate | None = None
 
 
 class _Server(ThreadingHTTPServer):
@@ -301,6 +342,11 @@ def _make_handler(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
             name = rest[2] if len(rest) > 2 else body.get("metadata", {}).get("name", "")
             server.record("leases", method, {"name": name})
             status, answer = _lease_op(server.leases, method, namespace, name, body)
+            gate = server.leases.absent_read_gate
+            if gate is not None and method == "GET" and status == 404:
+                # Held outside the table lock, so writes go on; the answer stays what was read on arrival,
+                # as a real apiserver's reply in flight may already be stale.
+                gate.hold()
             self._send(status, json.dumps(answer).encode())
 
     return Handler

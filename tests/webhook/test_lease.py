@@ -7,12 +7,13 @@ resourceVersion is stale answers 409, a POST of an existing name answers 409.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from replay_server import ReplayServer
+from replay_server import LeaseReadGate, ReplayServer, wait_until
 
 from webhook.cluster.kubeclient import load_client_configuration
 from webhook.cluster.lease import KubeLeaseStore, LeaseConflict, LeaseDefaultClassClaim, LeaseUnavailable
@@ -103,6 +104,57 @@ def test_concurrent_claims_have_exactly_one_winner(kubeconfig: str) -> None:
     assert len(results) == 24
     assert len(winners) == 1
     assert all(holder == winners[0] for holder in results.values() if holder is not None)
+
+
+def lease_writes(server: ReplayServer) -> list[str]:
+    return [verb for (resource, verb, _) in server.requests if resource == "leases" and verb in ("POST", "PUT")]
+
+
+def test_without_the_read_gate_claimers_served_one_after_another_never_contend(
+    kubeconfig: str, server: ReplayServer
+) -> None:
+    # what a loaded machine can do to the webhook race test: the first claim is written before the second read
+    assert LeaseDefaultClassClaim(store(kubeconfig)).claim("first", is_still_default=never_default) is None
+    assert LeaseDefaultClassClaim(store(kubeconfig)).claim("second", is_still_default=never_default) == "first"
+    assert lease_writes(server) == ["POST"]
+
+
+def test_read_gate_makes_two_claimers_read_the_absent_lease_and_race_to_create_it(
+    kubeconfig: str, server: ReplayServer
+) -> None:
+    gate = LeaseReadGate(parties=2, timeout=10.0)
+    server.leases.absent_read_gate = gate
+    results: dict[str, str | None] = {}
+
+    def attempt(name: str) -> None:
+        results[name] = LeaseDefaultClassClaim(store(kubeconfig)).claim(name, is_still_default=never_default)
+
+    first = threading.Thread(target=attempt, args=("first",))
+    first.start()
+    # the first claimer is held at its read even though nobody else is claiming yet
+    assert wait_until(lambda: gate.held == 1)
+    assert lease_writes(server) == []
+    attempt("second")
+    first.join(10)
+    assert gate.filled
+    assert lease_writes(server) == ["POST", "POST"]  # both created it: one got 409 AlreadyExists
+    winners = [name for name, holder in results.items() if holder is None]
+    assert len(results) == 2 and len(winners) == 1
+    assert [holder for holder in results.values() if holder is not None] == winners  # the loser names the winner
+
+
+def test_read_gate_lets_a_lone_reader_go_after_its_timeout_and_then_stays_open(
+    kubeconfig: str, server: ReplayServer
+) -> None:
+    gate = LeaseReadGate(parties=2, timeout=0.3)
+    server.leases.absent_read_gate = gate
+    lease = store(kubeconfig)
+    started = time.monotonic()
+    assert lease.get() is None
+    assert time.monotonic() - started >= 0.3
+    assert not gate.filled
+    assert lease.get() is None
+    assert gate.held == 1  # the gate is spent: later reads of the absent Lease pass without being held
 
 
 def test_unreachable_apiserver_is_reported_not_guessed(tmp_path: Path) -> None:

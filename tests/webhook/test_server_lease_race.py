@@ -3,6 +3,10 @@
 Both servers (real gunicorn, two workers each) share one Lease on the local replay server, which
 implements Lease GET/POST/PUT with real resourceVersion checks (409 on a stale write). No cluster state
 helps here: none of the new classes exists in any cache, so only the Lease can keep them apart.
+The replay server holds the first Lease reads that find no Lease until two claimers have read it
+(``LeaseReadGate``), so at least two of them try to create it and one gets 409 AlreadyExists: without that,
+a loaded machine can serve the racers one after the other, and the first claim is written before anyone
+else reads, so the Lease is never contended.
 The racers present the apiserver's client certificate (the servers verify it against ``--client-ca-file``):
 only such a caller drives the claim; a forged review without it changes no Lease.
 """
@@ -20,7 +24,7 @@ from typing import Any
 
 import pytest
 from paths import SHARED
-from replay_server import ReplayServer, fixture_bytes, synthetic_list, wait_until
+from replay_server import LeaseReadGate, ReplayServer, fixture_bytes, synthetic_list, wait_until
 from server_helpers import ServerProcess, client_context, make_ca, make_leaf
 
 pytestmark = pytest.mark.slow
@@ -90,6 +94,9 @@ def test_exactly_one_of_many_concurrent_global_defaults_is_allowed(replay: Repla
         assert not [r for r in replay.requests if r[0] == "leases"]
         assert ("binpack-guard", "binpack-guard-global-default") not in replay.leases.leases
 
+        # Two claimers reading the absent Lease is all a race needs; waiting for more would only slow the
+        # test when few arrive together (the gate then times out and the last check below fails).
+        replay.leases.absent_read_gate = LeaseReadGate(parties=2)
         answers: dict[str, dict[str, Any]] = {}
         barrier = threading.Barrier(RACERS)
 
