@@ -235,6 +235,7 @@ def test_stop_ends_idle_watches_promptly(server: ReplayServer, make_cache: Any) 
     cache.stop(timeout=5)
     assert time.monotonic() - started < 5
     assert not [t for t in threading.enumerate() if t.name.startswith("cache-")]
+    assert not cache.is_healthy()  # its reflectors have ended
 
 
 def test_bad_kubeconfig_is_one_clear_error(tmp_path: Path) -> None:

@@ -64,6 +64,10 @@ class ClusterCache:
         self._stale_after = stale_after if stale_after is not None else watch_timeout + STALE_MARGIN
         self._reflectors: list[Reflector] = []
         self._threads: list[threading.Thread] = []
+        # Kinds whose reflector has returned. Read per request instead of Thread.is_alive(): in a gevent
+        # worker is_alive() takes a lock without blocking, and gevent answers that with a yield to the
+        # hub, so every scored pod would pause mid-request behind the worker's other connections.
+        self._ended: set[str] = set()
         self.started_at: float | None = None
         self.synced_after: float | None = None  # seconds from start() to the first complete list of all kinds
 
@@ -84,10 +88,17 @@ class ClusterCache:
             reflector = Reflector(source, store, self._lock, self._stop, page_size=self._page_size,
                                   backoff=self._backoff, on_synced=self._note_synced,
                                   on_page=self._after_page if self._freeze_gc else None)
-            thread = threading.Thread(target=reflector.run, name=f"cache-{source.kind}", daemon=True)
+            thread = threading.Thread(target=self._run_reflector, args=(reflector,), name=f"cache-{source.kind}",
+                                      daemon=True)
             self._reflectors.append(reflector)
             self._threads.append(thread)
             thread.start()
+
+    def _run_reflector(self, reflector: Reflector) -> None:
+        try:
+            reflector.run()
+        finally:
+            self._ended.add(reflector.source.kind)
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
@@ -153,9 +164,9 @@ class ClusterCache:
             gc.freeze()
 
     def is_healthy(self) -> bool:
-        """Every reflector thread alive, none failing for ``unhealthy_after`` s, none silent for ``stale_after`` s."""
+        """Every reflector still running, none failing for ``unhealthy_after`` s, none silent for ``stale_after`` s."""
         now = time.monotonic()
-        return bool(self._threads) and all(t.is_alive() for t in self._threads) and all(
+        return bool(self._threads) and not self._ended and all(
             r.is_healthy(now, self._unhealthy_after, self._stale_after) for r in self._reflectors
         )
 
