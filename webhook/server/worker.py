@@ -153,9 +153,15 @@ class AdmissionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn is untype
         timer = gevent.Timeout(self._deadline, _RequestDeadline)
         timer.start()
         try:
-            return bool(super().handle_request(listener_name, req, sock, addr))
+            super().handle_request(listener_name, req, sock, addr)
         except _RequestDeadline:
             self.log.warning("closing a connection from %s: request exceeded %.1fs", addr, self._deadline)
             raise StopIteration() from None
         finally:
             timer.close()
+        # The answer is sent and the connection stays open (a closing one raised StopIteration). Let every
+        # other connection with a request waiting go first: this one's next request may already be read
+        # into gunicorn's buffer or the socket's, and serving it now would let one busy connection hold the
+        # worker while the others wait (docs/server.md, "Fairness").
+        gevent.sleep(0)
+        return True
