@@ -19,6 +19,10 @@ and logged by the same view code, then allowed without looking) and ``/healthz``
 script prints every run and the medians over the repeats, the per-worker cache sync time (from the
 workers' "cluster cache synced" log lines) and each worker's RSS after sync.
 
+``--pin SERVER:LOAD`` (e.g. ``0:1``, with ``--workers 1`` on a 2-CPU machine) puts the server and the load on
+separate CPUs once the cache has synced, so the latency measured is the server's own, not the time it
+waited for a CPU the load was using.
+
 ``--shapes`` sets how many distinct pod request shapes the 150,000 pods have (300: replicas of 300
 workloads; 0: every pod its own shape, the worst case for the cache's sync).
 """
@@ -203,6 +207,17 @@ def rss_mib(pid: int) -> float:
     return float("nan")
 
 
+def cpu_list(text: str) -> set[int]:
+    return {int(part) for part in text.split(",") if part}
+
+
+def pin(pids: list[int], cpus: set[int]) -> None:
+    """Every thread of ``pids`` onto ``cpus`` (threads started later inherit it from their parent)."""
+    for pid in pids:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            os.sched_setaffinity(int(task.name), cpus)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--nodes", type=int, default=5000)
@@ -218,6 +233,9 @@ def main() -> int:
     parser.add_argument("--clients", choices=("threads", "processes"), default="threads",
                         help="one load process with a thread per connection (default), or one load process per "
                              "connection (no shared GIL in the client; measured 2026-11-26: the same tail)")
+    parser.add_argument("--pin", metavar="SERVER:LOAD",
+                        help="CPU lists for the server (master and workers) and for the load, e.g. 0:1, so that "
+                             "neither takes CPU time from the other; the latency is then the server's own")
     parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--start-at", type=float, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -259,10 +277,16 @@ def bench(args: argparse.Namespace) -> int:
                 synced = [float(s) for s in re.findall(r"cluster cache synced in ([0-9.]+)s", server.log())]
                 time.sleep(0.2)
             rss = [rss_mib(pid) for pid in worker_pids(server.proc.pid)]
+            pinned = ""
+            if args.pin:
+                server_cpus, load_cpus = (cpu_list(part) for part in args.pin.split(":"))
+                pin([server.proc.pid, *worker_pids(server.proc.pid)], server_cpus)
+                pin([os.getpid()], load_cpus)  # the load processes started from here inherit it
+                pinned = f"; server on CPUs {sorted(server_cpus)}, load on CPUs {sorted(load_cpus)}"
             clients = "one process each" if args.clients == "processes" else "one thread each in one process"
             print(f"cluster: {args.nodes} nodes, {args.pods} pods; {args.workers} workers x {args.threads} threads; "
                   f"load: {args.connections} keep-alive TLS connections, {clients}; "
-                  f"{os.cpu_count()} CPUs")
+                  f"{os.cpu_count()} CPUs{pinned}")
             print(f"cache initial sync per worker (s): {synced}  median {statistics.median(synced):.2f}")
             print(f"RSS per worker after sync (MiB): {[round(r) for r in rss]}  max {max(rss):.0f}")
             if args.sync_only:
