@@ -21,7 +21,9 @@ send an honest request:
 
 Accepting is balanced across workers: a worker accepts new connections only while it holds no more
 connections than the least-loaded worker (counts in shared memory, ``ConnectionBalance``), so the
-apiserver's few kept-alive connections do not all land on one worker.
+apiserver's few kept-alive connections do not all land on one worker. Within a worker, connections take
+turns: after each answer the worker yields, so a connection whose next request is already waiting does
+not go ahead of the others.
 """
 
 from __future__ import annotations
