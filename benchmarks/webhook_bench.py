@@ -188,18 +188,6 @@ def measure(port: int, ca: Path, body: Path, connections: int, args: argparse.Na
         print(f"{connections} conn throughput /mutate/pods vs {baseline}: {ratio:.2f}x")
 
 
-def worker_pids(master: int) -> list[int]:
-    pids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == master:
-            pids.append(int(stat.parent.name))
-    return pids
-
-
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -276,11 +264,11 @@ def bench(args: argparse.Namespace) -> int:
             while len(synced) < args.workers and time.monotonic() < deadline:
                 synced = [float(s) for s in re.findall(r"cluster cache synced in ([0-9.]+)s", server.log())]
                 time.sleep(0.2)
-            rss = [rss_mib(pid) for pid in worker_pids(server.proc.pid)]
+            rss = [rss_mib(pid) for pid in server.worker_pids()]
             pinned = ""
             if args.pin:
                 server_cpus, load_cpus = (cpu_list(part) for part in args.pin.split(":"))
-                pin([server.proc.pid, *worker_pids(server.proc.pid)], server_cpus)
+                pin([server.proc.pid, *server.worker_pids()], server_cpus)
                 pin([os.getpid()], load_cpus)  # the load processes started from here inherit it
                 pinned = f"; server on CPUs {sorted(server_cpus)}, load on CPUs {sorted(load_cpus)}"
             clients = "one process each" if args.clients == "processes" else "one thread each in one process"

@@ -52,19 +52,6 @@ def read_answers(conn: ssl.SSLSocket, count: int) -> bytes:
     return data
 
 
-def worker_pid(master: int) -> int:
-    children = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == master:
-            children.append(int(stat.parent.name))
-    assert len(children) == 1, children
-    return children[0]
-
-
 @pytest.fixture
 def replay() -> Iterator[ReplayServer]:
     server = ReplayServer().serve_fixtures().start()
@@ -97,7 +84,9 @@ def test_a_connection_with_pipelined_reviews_does_not_hold_the_worker(
             return True
 
         assert wait_until(ready, timeout=60)
-        worker = worker_pid(server.proc.pid)
+        workers = server.worker_pids()
+        assert len(workers) == 1, workers
+        worker = workers[0]
         os.kill(worker, signal.SIGSTOP)
         try:
             batches = {"a": b"".join(review_request(f"a-{i}", server.port) for i in range(PIPELINED)),
