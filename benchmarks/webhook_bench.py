@@ -195,8 +195,21 @@ def rss_mib(pid: int) -> float:
     return float("nan")
 
 
-def cpu_list(text: str) -> set[int]:
-    return {int(part) for part in text.split(",") if part}
+def pin_spec(text: str) -> tuple[set[int], set[int]]:
+    """``--pin SERVER:LOAD``: two comma-separated lists of CPUs this process may run on."""
+    allowed = os.sched_getaffinity(0)
+    parts = text.split(":")
+    try:
+        lists = [{int(cpu) for cpu in part.split(",")} for part in parts]
+    except ValueError:
+        lists = []
+    if len(parts) != 2 or len(lists) != 2:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected SERVER:LOAD, two comma-separated CPU lists such as 0:1")
+    unknown = sorted((lists[0] | lists[1]) - allowed)
+    if unknown:
+        raise argparse.ArgumentTypeError(f"{text!r}: CPU {unknown[0]} is not one this machine lets us use "
+                                         f"({sorted(allowed)})")
+    return lists[0], lists[1]
 
 
 def pin(pids: list[int], cpus: set[int]) -> None:
@@ -221,7 +234,7 @@ def main() -> int:
     parser.add_argument("--clients", choices=("threads", "processes"), default="threads",
                         help="one load process with a thread per connection (default), or one load process per "
                              "connection (no shared GIL in the client; measured 2026-11-26: the same tail)")
-    parser.add_argument("--pin", metavar="SERVER:LOAD",
+    parser.add_argument("--pin", metavar="SERVER:LOAD", type=pin_spec,
                         help="CPU lists for the server (master and workers) and for the load, e.g. 0:1, so that "
                              "neither takes CPU time from the other; the latency is then the server's own")
     parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
@@ -267,7 +280,7 @@ def bench(args: argparse.Namespace) -> int:
             rss = [rss_mib(pid) for pid in server.worker_pids()]
             pinned = ""
             if args.pin:
-                server_cpus, load_cpus = (cpu_list(part) for part in args.pin.split(":"))
+                server_cpus, load_cpus = args.pin
                 pin([server.proc.pid, *server.worker_pids()], server_cpus)
                 pin([os.getpid()], load_cpus)  # the load processes started from here inherit it
                 pinned = f"; server on CPUs {sorted(server_cpus)}, load on CPUs {sorted(load_cpus)}"
