@@ -15,7 +15,7 @@ from typing import Any
 from webhook.server import wsgi
 from webhook.server.balance import WorkerSlots
 from webhook.server.jsonlog import logconfig_dict as json_logconfig
-from webhook.server.tls import ReloadingTLSContext
+from webhook.server.tls import ReloadingTLSContext, load_when_usable
 from webhook.settings import Settings
 
 _settings = Settings.from_env(os.environ)  # one parse, so gunicorn and the app agree on every value
@@ -71,16 +71,21 @@ _tls: ReloadingTLSContext | None = None
 
 
 def ssl_context(conf: Any, default_ssl_context_factory: Any) -> ssl.SSLContext:
-    # TLS 1.2 minimum and the current certificate; only called when certfile/keyfile are set. Built on the
-    # first call, which is in a worker after gevent has patched ssl: a context made in the master would
-    # wrap sockets with the unpatched SSLSocket, whose handshake blocks the whole worker.
-    global _tls
-    if _tls is None:
-        assert _settings.tls_cert_file and _settings.tls_private_key_file
-        _tls = ReloadingTLSContext(_settings.tls_cert_file, _settings.tls_private_key_file,
-                                   client_ca_file=_settings.client_ca_file,
-                                   client_cert_required=_settings.client_cert_required)
+    # TLS 1.2 minimum and the current certificate; only called when certfile/keyfile are set. The context
+    # is built in post_worker_init, in the worker after gevent has patched ssl: a context made in the master
+    # would wrap sockets with the unpatched SSLSocket, whose handshake blocks the whole worker.
+    assert _tls is not None, "post_worker_init loads the TLS files before the worker accepts"
     return _tls.current()
+
+
+def _load_tls(worker: Any) -> None:
+    # Before the worker accepts: built lazily on the first connection instead, a worker whose first
+    # connection came while the files were mid-rotation had no certificate at all and reset every client.
+    global _tls
+    if _settings.tls_cert_file and _settings.tls_private_key_file:
+        _tls = load_when_usable(_settings.tls_cert_file, _settings.tls_private_key_file, heartbeat=worker.notify,
+                                client_ca_file=_settings.client_ca_file,
+                                client_cert_required=_settings.client_cert_required)
 
 
 # The worker wraps each connection itself and handshakes in that connection's greenlet with a deadline.
@@ -120,6 +125,8 @@ def post_worker_init(worker: Any) -> None:
     limit = _settings.sync_wait_seconds  # BINPACK_GUARD_SYNC_WAIT_SECONDS; the chart's startupProbe follows it
     if not wsgi.wait_for_sync(worker.wsgi, heartbeat=worker.notify, limit=limit):
         worker.log.warning("cache not synced after %ds; serving unready (reviews get HTTP 503)", limit)
+    # Last, so a rotation that started during the sync has had the sync's time to finish.
+    _load_tls(worker)
 
 
 # Connection counts shared by the workers (created here, in the master, before any fork).

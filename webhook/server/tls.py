@@ -22,7 +22,7 @@ import os
 import ssl
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +145,33 @@ class ReloadingTLSContext:
         self._context, self._signature, self._digest = context, signature, digest
         self.reloads += 1
         log.info("TLS certificate reloaded from %s", self.cert_file)
+
+
+# How often a worker waiting for usable TLS files tries them again, and how often it says so in the log.
+FIRST_LOAD_POLL = 0.25
+FIRST_LOAD_WARN_EVERY = 10.0
+
+
+def load_when_usable(
+    cert_file: str, key_file: str, *, heartbeat: Callable[[], object], client_ca_file: str | None = None,
+    client_cert_required: bool = False, poll: float = FIRST_LOAD_POLL, warn_every: float = FIRST_LOAD_WARN_EVERY,
+) -> ReloadingTLSContext:
+    """A worker's first TLS context, waiting while the files are unusable (caught mid-rotation).
+
+    A worker has no earlier certificate to fall back on, so it must not take connections before this
+    returns: a handshake without a context closes the client's socket unread, which the client sees as a
+    connection reset. ``heartbeat`` is called on every try so gunicorn's arbiter does not take the wait for
+    a wedged worker; a warning is logged on the first failed try and then every ``warn_every`` seconds.
+    """
+    warned_at: float | None = None
+    while True:
+        try:
+            return ReloadingTLSContext(cert_file, key_file, client_ca_file=client_ca_file,
+                                       client_cert_required=client_cert_required)
+        except (OSError, TLSConfigError) as exc:
+            now = time.monotonic()
+            if warned_at is None or now - warned_at >= warn_every:
+                log.warning("TLS files not usable (waiting for them before taking connections): %s", exc)
+                warned_at = now
+        heartbeat()
+        time.sleep(poll)
