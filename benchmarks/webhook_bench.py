@@ -224,7 +224,6 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=5000)
     parser.add_argument("--pods", type=int, default=150_000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--connections", default="1,4", help="comma-separated keep-alive connection counts")
     parser.add_argument("--shapes", type=int, default=300,
                         help="distinct pod request shapes (0: every pod distinct, the worst case for sync)")
@@ -266,8 +265,7 @@ def bench(args: argparse.Namespace) -> int:
         (tmp / "ca.crt").write_bytes(ca.cert_pem)
         body = tmp / "review.json"
         body.write_bytes(POD_REVIEW.read_bytes())
-        settings = {"BINPACK_GUARD_WORKERS": str(args.workers), "BINPACK_GUARD_THREADS": str(args.threads),
-                    "BINPACK_GUARD_BENCHMARK_ROUTES": "true"}
+        settings = {"BINPACK_GUARD_WORKERS": str(args.workers), "BINPACK_GUARD_BENCHMARK_ROUTES": "true"}
         # the production command (`python -m webhook serve`), with the benchmark-only allow-all route switched on
         server = ServerProcess(tmp, replay.kubeconfig(tmp / "kubeconfig"), tls=make_leaf(ca), env=settings)
         try:
@@ -285,7 +283,7 @@ def bench(args: argparse.Namespace) -> int:
                 pin([os.getpid()], load_cpus)  # the load processes started from here inherit it
                 pinned = f"; server on CPUs {sorted(server_cpus)}, load on CPUs {sorted(load_cpus)}"
             clients = "one process each" if args.clients == "processes" else "one thread each in one process"
-            print(f"cluster: {args.nodes} nodes, {args.pods} pods; {args.workers} workers x {args.threads} threads; "
+            print(f"cluster: {args.nodes} nodes, {args.pods} pods; {args.workers} gevent workers; "
                   f"load: {args.connections} keep-alive TLS connections, {clients}; "
                   f"{os.cpu_count()} CPUs{pinned}")
             print(f"cache initial sync per worker (s): {synced}  median {statistics.median(synced):.2f}")
