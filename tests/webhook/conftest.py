@@ -1,13 +1,14 @@
-"""Fixtures for the webhook decision and route tests: a ``create_app`` over a ``StaticClusterView``."""
+"""Fixtures for the webhook tests: a ``create_app`` over a ``StaticClusterView``, and a replay apiserver."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from replay_server import ReplayServer
 from webhook_helpers import InMemoryLeaseStore, builtin_priority_classes, fixture_nodes
 
 from webhook.admission.scheduler_models import SchedulerModels
@@ -46,3 +47,11 @@ def make_app(lease_store: InMemoryLeaseStore) -> AppFactory:
 @pytest.fixture
 def client(make_app: AppFactory, view: StaticClusterView) -> FlaskClient:
     return make_app(view).test_client()
+
+
+@pytest.fixture
+def replay() -> Iterator[ReplayServer]:
+    """An apiserver on 127.0.0.1 answering from the recorded list/watch fixtures (one per test)."""
+    server = ReplayServer().serve_fixtures().start()
+    yield server
+    server.stop()

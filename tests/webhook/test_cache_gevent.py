@@ -14,10 +14,8 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from paths import ROOT, SHARED
 from replay_server import ReplayServer
 
@@ -57,13 +55,6 @@ cache.stop()
 """
 
 REVIEW = SHARED / "fixtures/admission/priority-plugin-on/pod-create-known-class.json"
-
-
-@pytest.fixture
-def replay() -> Iterator[ReplayServer]:
-    server = ReplayServer().serve_fixtures().start()
-    yield server
-    server.stop()
 
 
 def test_a_pod_decision_never_yields_to_other_connections(replay: ReplayServer, tmp_path: Path) -> None:

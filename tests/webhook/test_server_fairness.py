@@ -17,7 +17,6 @@ import signal
 import socket
 import ssl
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -50,13 +49,6 @@ def read_answers(conn: ssl.SSLSocket, count: int) -> bytes:
         assert chunk, "the server closed the connection"
         data += chunk
     return data
-
-
-@pytest.fixture
-def replay() -> Iterator[ReplayServer]:
-    server = ReplayServer().serve_fixtures().start()
-    yield server
-    server.stop()
 
 
 # The event loop does not promise which of two ready connections it serves first (libev runs the

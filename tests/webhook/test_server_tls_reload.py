@@ -15,7 +15,6 @@ import ssl
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,13 +22,6 @@ from replay_server import ReplayServer, wait_until
 from server_helpers import KeyPair, ServerProcess, client_context, make_ca, make_leaf
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def replay() -> Iterator[ReplayServer]:
-    server = ReplayServer().serve_fixtures().start()
-    yield server
-    server.stop()
 
 
 def peer_certificate(address: tuple[str, int], context: ssl.SSLContext) -> bytes:
