@@ -85,6 +85,32 @@ def test_unusable_file_at_start_up_is_a_one_line_error(
     assert message.startswith(str(path)) and fragment in message and "\n" not in message
 
 
+def test_a_worker_built_while_the_file_is_bad_waits_for_a_good_one(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "config.yaml"
+    _write(path, KUBE_NEGATIVE)
+    with caplog.at_level(logging.INFO, logger="webhook.admission.scheduler_models"):
+        models = SchedulerModels(str(path), strict=False)  # as a gunicorn worker builds them
+        assert models.missing() == [str(path)]
+        with pytest.raises(ModelLoadError, match="no usable scheduler configuration loaded yet"):
+            models.current()
+        _write(path, KUBE, bump=5)
+        assert models.missing() == []
+    assert models.current()[0].profile("binpack-scheduler") is not None
+    messages = [r.getMessage() for r in caplog.records]
+    assert any(m.startswith("scheduler config not usable (no model yet; this worker waits for a good one): "
+                            f"{path}:") for m in messages), messages
+    assert f"scheduler config {path} loaded" in messages
+
+
+def test_strict_models_have_nothing_missing(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    _write(path, KUBE)
+    assert SchedulerModels(str(path)).missing() == []
+    assert SchedulerModels.static().missing() == []
+
+
 def test_static_models_are_fixed() -> None:
     kube = SchedulerModels().current()[0]
     models = SchedulerModels.static(kube)

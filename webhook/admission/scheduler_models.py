@@ -7,6 +7,12 @@ the linter validated. Files are usually ConfigMap mounts that the kubelet swaps
 atomically: each ``current()`` stats them and rebuilds a model when the file changed.
 A file that fails to load at start-up stops the server (``ModelLoadError``); one that
 becomes bad later is reported in the log and the last good model stays in use.
+
+A gunicorn worker builds its models after the server has started, and a worker (re)started while the
+file is bad has no last good model: with ``strict=False`` it starts without one, ``missing()`` names
+the files still to load (trying each again when it changes), and the worker waits for them before it
+takes connections (``webhook.server.wsgi.wait_for_models``) instead of failing to boot, which would
+make gunicorn stop the whole server, healthy workers included.
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ class SchedulerModels:
     """Thread-safe holder of the current (kube-scheduler model, Volcano model or None)."""
 
     def __init__(self, scheduler_config: str | None = None, volcano_config: str | None = None,
-                 scheduler_build: str = "kube-scheduler") -> None:
+                 scheduler_build: str = "kube-scheduler", *, strict: bool = True) -> None:
         self._lock = threading.Lock()
         self._build = scheduler_build
         self._kube_default = default_kube_scheduler_model()
@@ -54,7 +60,7 @@ class SchedulerModels:
         self._static: tuple[KubeSchedulerModel, VolcanoModel | None] | None = None
         for watched in (self._kube, self._volcano):
             if watched is not None:
-                _refresh(watched, initial=True, build=scheduler_build)
+                _refresh(watched, initial=strict, build=scheduler_build)
 
     @classmethod
     def static(cls, kube: KubeSchedulerModel | None = None, volcano: VolcanoModel | None = None) -> SchedulerModels:
@@ -75,9 +81,25 @@ class SchedulerModels:
             if self._volcano is not None:
                 _refresh(self._volcano, initial=False, build=self._build)
                 volcano = self._volcano.model
+        for watched, model in ((self._kube, kube), (self._volcano, volcano)):
+            if watched is not None and model is None:  # strict=False and never loaded: not serving yet
+                raise ModelLoadError(f"{watched.path}: no usable scheduler configuration loaded yet")
         assert isinstance(kube, KubeSchedulerModel)
         assert volcano is None or isinstance(volcano, VolcanoModel)
         return kube, volcano
+
+    def missing(self) -> list[str]:
+        """The config files with no model yet (only with ``strict=False``), each tried again if it changed."""
+        if self._static is not None:
+            return []
+        with self._lock:
+            out = []
+            for watched in (self._kube, self._volcano):
+                if watched is not None and watched.model is None:
+                    _refresh(watched, initial=False, build=self._build)
+                    if watched.model is None:
+                        out.append(watched.path)
+            return out
 
 
 def load_model(path: str, want: type[KubeSchedulerModel] | type[VolcanoModel],
@@ -120,9 +142,15 @@ def _refresh(watched: _Watched, *, initial: bool, build: str = "kube-scheduler")
     except ModelLoadError as exc:
         if initial:
             raise
-        log.error("scheduler config reload failed, keeping the previous model: %s", exc)
+        if watched.model is None:
+            log.error("scheduler config not usable (no model yet; this worker waits for a good one): %s", exc)
+        else:
+            log.error("scheduler config reload failed, keeping the previous model: %s", exc)
         return
     if digest != watched.digest:
         if not initial:
-            log.info("scheduler config %s changed: model reloaded", watched.path)
+            if watched.model is None:
+                log.info("scheduler config %s loaded", watched.path)
+            else:
+                log.info("scheduler config %s changed: model reloaded", watched.path)
         watched.model, watched.digest = model, digest

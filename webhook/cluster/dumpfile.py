@@ -5,7 +5,9 @@ explain reader (``linter.explain.inputs``: the same size limits and one-line err
 file when its size, mtime or inode changes (checked at most once per ``check_interval`` seconds, on use); a
 file that became unreadable or invalid keeps the last good state and is logged once per change. With no
 apiserver behind it the dump is the truth: ``read_priority_class`` answers from it, and the view is synced
-and healthy as soon as one load succeeded.
+and healthy as soon as one load succeeded. A gunicorn worker builds its view with ``strict=False``: if the
+file went bad after the server started, the worker starts unsynced (an empty view; reviews get 503, as with
+a cache that has not synced) instead of failing to boot, which would make gunicorn stop the whole server.
 """
 
 from __future__ import annotations
@@ -57,10 +59,17 @@ def _signature(path: str) -> tuple[int, int, int] | None:
 class DumpClusterView:
     """A ClusterView over a dump file that follows the file as it changes."""
 
-    def __init__(self, path: str, *, check_interval: float = 1.0) -> None:
+    def __init__(self, path: str, *, check_interval: float = 1.0, strict: bool = True) -> None:
         self.path, self.check_interval = path, check_interval
         self._signature = _signature(path)
-        self._view = load_view(path)  # DumpFileError at start-up: the caller reports it
+        self._loaded = True
+        try:
+            self._view = load_view(path)
+        except DumpFileError as exc:
+            if strict:  # at start-up: the caller reports it
+                raise
+            log.error("cluster file not usable (unsynced until a good one is there): %s", exc)
+            self._view, self._loaded = StaticClusterView(synced=False), False
         self._checked_at = time.monotonic()
         self._lock = threading.Lock()
         self.reloads = 0
@@ -76,7 +85,8 @@ class DumpClusterView:
                     try:
                         self._view = load_view(self.path)
                         self.reloads += 1
-                        log.info("cluster file %s reloaded", self.path)
+                        log.info("cluster file %s %s", self.path, "reloaded" if self._loaded else "loaded")
+                        self._loaded = True
                     except DumpFileError as exc:
                         log.warning("cluster file changed but is not usable (keeping the last good one): %s", exc)
             finally:
@@ -93,10 +103,11 @@ class DumpClusterView:
         return self._current().scheduling_state()
 
     def is_synced(self) -> bool:
-        return True
+        self._current()  # a view that has not loaded yet looks at the file again
+        return self._loaded
 
     def is_healthy(self) -> bool:
         return True
 
     def stats(self) -> Mapping[str, float]:
-        return {**self._current().stats(), "synced": 1.0}
+        return {**self._current().stats(), "synced": 1.0 if self._loaded else 0.0}

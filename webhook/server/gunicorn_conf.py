@@ -125,6 +125,9 @@ def post_worker_init(worker: Any) -> None:
     limit = _settings.sync_wait_seconds  # BINPACK_GUARD_SYNC_WAIT_SECONDS; the chart's startupProbe follows it
     if not wsgi.wait_for_sync(worker.wsgi, heartbeat=worker.notify, limit=limit):
         worker.log.warning("cache not synced after %ds; serving unready (reviews get HTTP 503)", limit)
+    # A scheduler config that went bad after the server started: wait for a good one (the other workers keep
+    # their last good model) rather than serve without a model.
+    wsgi.wait_for_models(worker.wsgi, heartbeat=worker.notify)
     # Last, so a rotation that started during the sync has had the sync's time to finish.
     _load_tls(worker)
 

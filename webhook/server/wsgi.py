@@ -8,6 +8,7 @@ cache is started by ``gunicorn_conf.post_worker_init`` and stopped by ``worker_e
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from flask import Flask
 
+from webhook.admission.scheduler_models import SchedulerModels
 from webhook.cluster.cache import ClusterCache
 from webhook.cluster.dumpfile import DumpClusterView
 from webhook.cluster.lease import KubeLeaseStore, LeaseDefaultClassClaim
@@ -24,6 +26,8 @@ from webhook.server.metrics import multiprocess_dir
 from webhook.server.readiness import publish, readiness_dir
 from webhook.server.routes import EXTENSION, Deps
 from webhook.settings import Settings
+
+log = logging.getLogger(__name__)
 
 CACHE_EXTENSION = "binpack_guard.cache"
 SERVICE_ACCOUNT_NAMESPACE = Path("/var/run/secrets/kubernetes.io/serviceaccount/namespace")
@@ -42,15 +46,20 @@ def lease_namespace(settings: Settings) -> str | None:
 def build(settings: Settings) -> tuple[Flask, ClusterCache | None]:
     """The app wired to a (not yet started) cache; without a Lease namespace there is no cross-replica claim.
     With ``cluster_file`` the view is the dump (no apiserver, no cache, no claim)."""
+    # Not strict: a config file that went bad after the server started must not stop this worker from
+    # booting (gunicorn would then stop the whole server); post_worker_init waits for it instead.
+    models = SchedulerModels(settings.scheduler_config, settings.volcano_config, settings.scheduler_build,
+                             strict=False)
     if settings.cluster_file:
-        return create_app(settings, DumpClusterView(settings.cluster_file)), None
+        view = DumpClusterView(settings.cluster_file, strict=False)
+        return create_app(settings, view, scheduler_models=models), None
     cache = ClusterCache.from_kubeconfig(settings.kubeconfig, freeze_gc=True)
     namespace = lease_namespace(settings)
     claim = None
     if namespace:
         store = KubeLeaseStore(cache.client_configuration, namespace, settings.lease_name)
         claim = LeaseDefaultClassClaim(store)
-    app = create_app(settings, cache, default_class_claim=claim)
+    app = create_app(settings, cache, default_class_claim=claim, scheduler_models=models)
     app.extensions[CACHE_EXTENSION] = cache
     return app, cache
 
@@ -91,18 +100,50 @@ def start_metrics_publisher(app: object) -> None:
     threading.Thread(target=loop, name="metrics-publisher", daemon=True).start()
 
 
+# How often a worker waiting for its inputs (a dump, a scheduler config) looks again, and says so in the log.
+POLL_SECONDS = 0.25
+WARN_EVERY_SECONDS = 10.0
+
+
 def wait_for_sync(app: object, heartbeat: Callable[[], object], limit: float) -> bool:
-    """Block until this worker's cache has synced (at most ``limit`` seconds), calling ``heartbeat``
-    every second so gunicorn's arbiter does not take the wait for a wedged worker."""
-    cache = getattr(app, "extensions", {}).get(CACHE_EXTENSION)
-    if not isinstance(cache, ClusterCache):
-        return True
+    """Block until this worker's cluster view has synced (at most ``limit`` seconds), calling ``heartbeat``
+    every second or more often so gunicorn's arbiter does not take the wait for a wedged worker. The view is
+    the cache, or a ``--cluster-file`` dump that was not usable when this worker started."""
+    extensions = getattr(app, "extensions", {})
     deadline = time.monotonic() + limit
-    while not cache.wait_synced(timeout=1.0):
-        heartbeat()
-        if time.monotonic() >= deadline:
-            return False
+    cache = extensions.get(CACHE_EXTENSION)
+    if isinstance(cache, ClusterCache):
+        while not cache.wait_synced(timeout=1.0):
+            heartbeat()
+            if time.monotonic() >= deadline:
+                return False
+        return True
+    deps = extensions.get(EXTENSION)
+    if isinstance(deps, Deps) and isinstance(deps.view, DumpClusterView):
+        while not deps.view.is_synced():
+            heartbeat()
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(POLL_SECONDS)
     return True
+
+
+def wait_for_models(app: object, heartbeat: Callable[[], object], *, poll: float = POLL_SECONDS,
+                    warn_every: float = WARN_EVERY_SECONDS) -> None:
+    """Block until this worker has a model for every scheduler config file, calling ``heartbeat`` on every
+    try. Without one it could not score a pod; the other workers keep serving with their last good model."""
+    deps = getattr(app, "extensions", {}).get(EXTENSION)
+    if not isinstance(deps, Deps):
+        return
+    warned_at: float | None = None
+    while missing := deps.models.missing():
+        now = time.monotonic()
+        if warned_at is None or now - warned_at >= warn_every:
+            log.warning("scheduler config not usable yet (waiting for it before taking connections): %s",
+                        ", ".join(missing))
+            warned_at = now
+        heartbeat()
+        time.sleep(poll)
 
 
 def stop_cache(app: object) -> None:
