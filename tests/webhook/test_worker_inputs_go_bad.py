@@ -4,8 +4,8 @@ gunicorn stops the whole server when a worker fails to boot. A worker builds its
 ``--cluster-file`` view after the server has started, so an input that was fine at start and is bad now
 (a ConfigMap edited to an invalid config, a dump being rewritten) used to take the server down the first
 time any worker restarted (a crash, an OOM kill, gunicorn's timeout), healthy workers included. Here one
-worker is killed while the input is bad: the server must stay up, the other worker keep answering, and the
-new worker start serving once the input is good again.
+worker is killed while the input is bad: the server must stay up, the other worker (where there is one) keep
+answering, and the new worker start serving once the input is good again.
 """
 
 from __future__ import annotations
@@ -54,10 +54,11 @@ def _pod_review(base: str, context: ssl.SSLContext | None) -> int:
         return 0
 
 
-def _kill_one_worker(server: ServerProcess) -> int:
+def _kill_one_worker(server: ServerProcess, workers: int = 2) -> int:
     victim = server.worker_pids()[0]
     os.kill(victim, signal.SIGKILL)
-    assert wait_until(lambda: victim not in server.worker_pids() and len(server.worker_pids()) == 2, timeout=30)
+    assert wait_until(lambda: victim not in server.worker_pids() and len(server.worker_pids()) == workers,
+                      timeout=30)
     return victim
 
 
@@ -95,8 +96,11 @@ def test_a_scheduler_config_gone_bad_does_not_stop_the_server(replay: ReplayServ
 def test_a_cluster_file_gone_bad_does_not_stop_the_server(tmp_path: Path) -> None:
     dump = tmp_path / "cluster.yaml"
     shutil.copy(DOCS_CLUSTER, dump)
+    # One worker: with two, the second may still be booting when the file goes bad, and which of them the
+    # test kills and which one a review reaches would be up to the machine's timing. (Another worker keeping
+    # its good state while one waits is the scheduler config test's part.)
     server = ServerProcess(tmp_path, tmp_path / "no-kubeconfig", tls=None,
-                           extra=["--cluster-file", str(dump), "--workers", "2"],
+                           extra=["--cluster-file", str(dump), "--workers", "1"],
                            env={"BINPACK_GUARD_SYNC_WAIT_SECONDS": "2"})
     base = "http://{}:{}".format(*server.address)
     try:
@@ -104,18 +108,18 @@ def test_a_cluster_file_gone_bad_does_not_stop_the_server(tmp_path: Path) -> Non
         assert wait_until(lambda: _pod_review(base, None) == 200, timeout=30)
         good = dump.read_text()
         _write(dump, "apiVersion: v1\nkind: List\nitems: []\n", 5)
-        _kill_one_worker(server)
+        _kill_one_worker(server, workers=1)
         # after BINPACK_GUARD_SYNC_WAIT_SECONDS the new worker serves unready: its reviews get 503
         assert wait_until(lambda: "cluster file not usable (unsynced until a good one is there)" in server.log(),
                           timeout=30), server.log()
         assert wait_until(lambda: "serving unready" in server.log(), timeout=30), server.log()
         assert server.proc.poll() is None, server.log()
-        answers = {_pod_review(base, None) for _ in range(20)}
-        assert answers <= {200, 503}, answers  # the old worker scores; the new one is unsynced, never wrong
+        assert {_pod_review(base, None) for _ in range(5)} == {503}, server.log()  # unsynced, never wrong
         _write(dump, good, 10)
-        # a dump view looks at its file again when it is used: the reviews themselves bring the new worker in
-        assert wait_until(lambda: all(_pod_review(base, None) == 200 for _ in range(10)), timeout=30)
+        # a dump view looks at its file again when it is used (at most once a second): reviews bring it in
+        assert wait_until(lambda: _pod_review(base, None) == 200, timeout=30), server.log()
         assert f"cluster file {dump} loaded" in server.log_path.read_text(errors="replace")
+        assert all(_pod_review(base, None) == 200 for _ in range(10)), server.log()
         assert server.proc.poll() is None
     finally:
         server.stop()
