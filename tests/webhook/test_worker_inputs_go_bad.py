@@ -54,10 +54,12 @@ def _pod_review(base: str, context: ssl.SSLContext | None) -> int:
         return 0
 
 
-def _kill_one_worker(server: ServerProcess, workers: int = 2) -> int:
-    victim = server.worker_pids()[0]
+def _kill_one_worker(server: ServerProcess) -> int:
+    """Kill one worker and wait for gunicorn to have as many as before."""
+    workers = server.worker_pids()
+    victim = workers[0]
     os.kill(victim, signal.SIGKILL)
-    assert wait_until(lambda: victim not in server.worker_pids() and len(server.worker_pids()) == workers,
+    assert wait_until(lambda: victim not in server.worker_pids() and len(server.worker_pids()) == len(workers),
                       timeout=30)
     return victim
 
@@ -108,7 +110,7 @@ def test_a_cluster_file_gone_bad_does_not_stop_the_server(tmp_path: Path) -> Non
         assert wait_until(lambda: _pod_review(base, None) == 200, timeout=30)
         good = dump.read_text()
         _write(dump, "apiVersion: v1\nkind: List\nitems: []\n", 5)
-        _kill_one_worker(server, workers=1)
+        _kill_one_worker(server)
         # after BINPACK_GUARD_SYNC_WAIT_SECONDS the new worker serves unready: its reviews get 503
         assert wait_until(lambda: "cluster file not usable (unsynced until a good one is there)" in server.log(),
                           timeout=30), server.log()
