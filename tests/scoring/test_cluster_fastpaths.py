@@ -1,10 +1,11 @@
 """The ranking's fast paths against their slow equivalents and the scalar model.
 
-* top-K selection (partition, then sort only the few rows that can make the cut) equals the
-  full best-first order cut to K, with many tied scores so that the name order decides;
+* top-K selection (one partition on a per-row key, score plus a name fraction, then a sort of the K
+  rows) equals the full best-first order cut to K, with many tied scores so that the name order decides;
 * the float64 NodeResourcesFit path is exact: allocatable values on both sides of the range
   where float64 is used, with requests chosen so the quotient lands just below or on an integer;
-* the cached allocatable columns follow a node's allocatable changes.
+* the cached allocatable columns follow a node's allocatable changes;
+* reason counts, worked out on first use, describe the state that was ranked even when it has changed since.
 """
 
 from __future__ import annotations
@@ -138,3 +139,21 @@ def test_cached_allocatable_follows_node_updates() -> None:
         got = dict(state.rank(incoming, _model(args), top=0, filters=False).scores)
         (view,) = node_views([node], [])
         assert got[name] == fit_score_node(args, request, view.fit_requested, view.allocatable).score
+
+
+def test_reason_counts_read_late_describe_the_state_that_was_ranked() -> None:
+    # The counts are worked out on first use, which in the webhook is after the state's lock is released
+    # and watch events may have changed it: they must still describe the state the pod was ranked on.
+    state = ClusterState()
+    for i in range(4):
+        spec = {"unschedulable": True} if i < 2 else {}
+        state.apply_node({"metadata": {"name": f"n{i}"}, "spec": spec,
+                          "status": {"allocatable": {"cpu": "1", "pods": "9"}}})
+    big = {"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c", "resources": {
+        "requests": {"cpu": "2"}}}]}}
+    ranking = state.rank(big, _model(FitArgs()), top=0)
+    for i in range(4):  # now every node is cordoned
+        state.apply_node({"metadata": {"name": f"n{i}"}, "spec": {"unschedulable": True},
+                          "status": {"allocatable": {"cpu": "1", "pods": "9"}}})
+    assert dict(ranking.reason_counts) == {"node(s) were unschedulable": 2, "Insufficient cpu": 2}
+    assert dict(state.rank(big, _model(FitArgs()), top=0).reason_counts) == {"node(s) were unschedulable": 4}

@@ -39,6 +39,9 @@ def snapshot(state: ClusterState) -> dict[str, dict[str, Any]]:
             ("volcano", store.vc_used),
         ):
             entry[label] = {r: int(array[c, row]) for r, c in store.resource_index.items() if array[c, row]}
+        for c in store.resource_index.values():  # the store's derived columns stay in step with their sources
+            assert store.fit_req_f[c, row] == float(store.fit_req[c, row])
+            assert store.act_free[c, row] == (store.alloc[c, row : row + 1] - store.act_req[c, row : row + 1])[0]
         entry["labels"] = {
             k: store.label_values[k][ids[row]] for k, ids in store.label_columns.items() if ids[row] >= 0
         }

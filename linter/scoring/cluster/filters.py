@@ -27,6 +27,7 @@ from linter.scoring.cluster.store import BoolArray, Int32Array, Int64Array, Node
 from linter.scoring.requests import is_extended_resource, is_scalar_resource
 
 _CACHE_LIMIT = 1024
+NOT_A_NODE = ""  # the text of rows rejected for not being a node (no filter's text is empty)
 _MAX_RADIX_PRODUCT = 2**62
 
 
@@ -45,42 +46,82 @@ class FilterCache:
 
 
 class Reasons:
-    """The first filter that rejects each row: per-text row counts, the rows left feasible, and (on
-    demand) a code per row (0 = feasible, code i = ``texts[i - 1]``)."""
+    """The first filter that rejects each row: the rows left feasible, and (worked out only when asked)
+    per-text row counts and a code per row (0 = feasible, code i = ``texts[i - 1]``).
+
+    Each :meth:`reject` costs one pass over the rows; which filter rejected a row *first* is only
+    needed when a pod fits nowhere or for a report, so it is computed from the kept masks on demand.
+    """
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.texts: list[str] = []
-        self.counts: list[int] = []  # rows (present or not) per text
-        self._index: dict[str, int] = {}
-        self._rejected: list[tuple[BoolArray, int]] = []  # (rows newly rejected, code), in filter order
-        self._open: BoolArray | None = None  # rows no filter has rejected yet; None = all of them
+        self._rejected: list[tuple[BoolArray, str]] = []  # (failing rows, text), in filter order
+        self._infeasible: BoolArray | None = None  # rows some filter rejected; None = none yet
+        self._owned = False  # whether _infeasible is ours to update in place
+        self._first: tuple[list[str], list[int], list[tuple[BoolArray, int]]] | None = None
 
     def reject(self, failing: BoolArray, text: str) -> None:
-        newly = failing if self._open is None else failing & self._open
-        count = int(np.count_nonzero(newly))
-        if not count:
-            return
-        code = self._index.get(text)
-        if code is None:
-            self.texts.append(text)
-            self.counts.append(0)
-            code = self._index[text] = len(self.texts)
-        self.counts[code - 1] += count
-        self._rejected.append((newly, code))
-        if self._open is None:
-            self._open = ~newly
+        """``failing`` is kept, not copied: it must not change afterwards (no view of a store column)."""
+        self._rejected.append((failing, text))
+        self._first = None
+        if self._infeasible is None:
+            self._infeasible = failing  # a caller's (possibly cached) mask: never written to
+        elif self._owned:
+            self._infeasible |= failing
         else:
-            self._open ^= newly
+            self._infeasible = self._infeasible | failing
+            self._owned = True
+
+    @property
+    def infeasible(self) -> BoolArray:
+        """Rows some filter rejected (do not modify)."""
+        return np.zeros(self.size, np.bool_) if self._infeasible is None else self._infeasible
 
     @property
     def feasible(self) -> BoolArray:
         """Rows no filter rejected."""
-        return np.ones(self.size, np.bool_) if self._open is None else self._open
+        return np.ones(self.size, np.bool_) if self._infeasible is None else ~self._infeasible
+
+    def feasible_count(self) -> int:
+        return self.size - (0 if self._infeasible is None else int(np.count_nonzero(self._infeasible)))
+
+    def _firsts(self) -> tuple[list[str], list[int], list[tuple[BoolArray, int]]]:
+        """Texts in the order they first rejected a row, their row counts, and the rows each reject call
+        was the first to reject (disjoint masks) with the text's code."""
+        if self._first is None:
+            texts: list[str] = []
+            counts: list[int] = []
+            index: dict[str, int] = {}
+            newly_rejected: list[tuple[BoolArray, int]] = []
+            still_open: BoolArray | None = None
+            for failing, text in self._rejected:
+                newly = failing if still_open is None else failing & still_open
+                count = int(np.count_nonzero(newly))
+                if not count:
+                    continue
+                code = index.get(text)
+                if code is None:
+                    texts.append(text)
+                    counts.append(0)
+                    code = index[text] = len(texts)
+                counts[code - 1] += count
+                newly_rejected.append((newly, code))
+                still_open = ~newly if still_open is None else still_open & ~newly
+            self._first = (texts, counts, newly_rejected)
+        return self._first
+
+    @property
+    def texts(self) -> list[str]:
+        return self._firsts()[0]
+
+    @property
+    def counts(self) -> list[int]:
+        """Rows (present or not) per text."""
+        return self._firsts()[1]
 
     def codes(self) -> Int32Array:
         codes: Int32Array = np.zeros(self.size, np.int32)
-        for rows, code in self._rejected:  # disjoint masks: each row was rejected once
+        for rows, code in self._firsts()[2]:  # disjoint masks: each row was rejected once
             np.putmask(codes, rows, code)
         return codes
 
@@ -103,10 +144,15 @@ def run_filters(
     pod_actual: Mapping[str, int],
     fit_args: FitArgs,
     plugins: Sequence[str] = feasibility.DEFAULT_FILTERS,
+    *,
+    not_nodes: BoolArray | None = None,
 ) -> Reasons:
-    """Which filter rejects each row first (see :class:`Reasons`)."""
+    """Which filter rejects each row first (see :class:`Reasons`); ``not_nodes`` (rows that are no node)
+    are rejected before any filter, as :data:`NOT_A_NODE`."""
     cache.trim()
     reasons = Reasons(store.size)
+    if not_nodes is not None:
+        reasons.reject(not_nodes, NOT_A_NODE)
     if "NodeAffinity" in plugins:
         _affinity_prefilter(store, pod, reasons)
     for plugin in plugins:
@@ -114,8 +160,8 @@ def run_filters(
             cordoned = store.unschedulable[: store.size]
             if cordoned.any():
                 text = feasibility.node_unschedulable(pod, {"spec": {"unschedulable": True}})
-                if text is not None:
-                    reasons.reject(cordoned, text)
+                if text is not None:  # a copy: the reasons may be read after the caller lets the store change
+                    reasons.reject(cordoned.copy(), text)
         elif plugin == "NodeName":
             _node_name(store, pod, reasons)
         elif plugin == "TaintToleration":
@@ -280,10 +326,8 @@ def _fit(store: NodeStore, pod_actual: Mapping[str, int], fit_args: FitArgs, rea
         ):
             continue
         col = store.resource_index.get(name)
-        if col is None:
-            failing = np.full(n, want > 0, np.bool_)
-        else:
-            failing = want > store.alloc[col, :n] - store.act_req[col, :n]
+        # act_free: alloc - act_req, kept by the store
+        failing = np.full(n, want > 0, np.bool_) if col is None else want > store.act_free[col, :n]
         reasons.reject(failing, _insufficient(name))
 
 

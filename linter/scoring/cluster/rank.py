@@ -8,7 +8,7 @@ rows and one reason per infeasible node, score all rows at once
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -16,9 +16,9 @@ import numpy as np
 
 from linter.model import DEFAULT_SCHEDULER_NAME, FitArgs, KubeSchedulerModel, VolcanoBinpackArgs, VolcanoModel
 from linter.scoring import feasibility
-from linter.scoring.cluster.filters import FilterCache, enabled_filters, run_filters
+from linter.scoring.cluster.filters import NOT_A_NODE, FilterCache, Reasons, enabled_filters, run_filters
 from linter.scoring.cluster.scores import FloatArray, binpack_scores, fit_scores
-from linter.scoring.cluster.store import Int64Array, NodeStore
+from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 
 ENGINE_FIT = "k8s-fit"
@@ -106,6 +106,7 @@ def rank_pod(
     shape = memo.fingerprint(pod)  # the pod's request shape, computed once for every memo lookup below
     plugins: tuple[str, ...] = feasibility.DEFAULT_FILTERS
     scores: Int64Array | FloatArray
+    in_range = False  # scores known to lie in 0..100
     if isinstance(model, VolcanoModel):
         engine, strategy = ENGINE_VOLCANO, None
         profile_name = profile or VOLCANO_PROFILE
@@ -122,41 +123,97 @@ def rank_pod(
         fit_filter = prof.fit or fit_filter
         if prof.fit is None:
             strategy, plugin_weight = None, 0
-            scores = np.zeros(store.size, np.int64)
+            scores, in_range = np.zeros(store.size, np.int64), True
         else:
             strategy, plugin_weight = prof.fit.strategy, prof.fit_weight
-            scores = fit_scores(store, prof.fit, memo.lookup("fit-score", shape, pod, fit_score_request))
+            scores, in_range = fit_scores(store, prof.fit, memo.lookup("fit-score", shape, pod, fit_score_request))
     present = store.present[: store.size]
     total_nodes = int(np.count_nonzero(present))
     all_present = total_nodes == store.size  # the usual case: no row is held only by early pods
+    reason_counts: Mapping[str, int]
     if filters:
         pod_actual = memo.lookup("actual", shape, pod, actual_request)
-        reasons = run_filters(store, filter_cache, pod, pod_actual, fit_filter, plugins)
-        feasible, texts = reasons.feasible, reasons.texts
-        if all_present:
-            reason_counts = dict(zip(texts, reasons.counts, strict=True))
-        else:  # rows held only by pods bound to a missing node are not nodes: count present rows only
-            feasible = feasible & present
-            counts = np.bincount(reasons.codes()[present], minlength=len(texts) + 1)
-            reason_counts = {texts[i - 1]: int(counts[i]) for i in range(1, len(counts)) if counts[i]}
+        # rows held only by pods bound to a missing node are not nodes: rejected before any filter
+        not_nodes = None if all_present else ~present
+        reasons = run_filters(store, filter_cache, pod, pod_actual, fit_filter, plugins, not_nodes=not_nodes)
+        reason_counts = _ReasonCounts(reasons)
+        infeasible, feasible_count = reasons.infeasible, reasons.feasible_count()
     else:
-        feasible = present
+        infeasible, feasible_count = ~present, total_nodes
         reason_counts = {}
-    rows = np.flatnonzero(feasible)
-    chosen = _top_rows(store, rows, scores, top)
+    if engine == ENGINE_FIT and (in_range or _keyable_scores(scores, store.size)):
+        chosen = _top_rows_by_key(store, infeasible, feasible_count, scores, top)
+    else:
+        chosen = _top_rows(store, np.flatnonzero(~infeasible), scores, top)
     as_py: Callable[[Any], int | float] = float if engine == ENGINE_VOLCANO else int
-    ranked = tuple((str(store.row_names[r]), as_py(scores[r])) for r in chosen)
+    names = store.row_names
+    ranked = tuple((str(names[r]), as_py(scores[r])) for r in chosen)
     return Ranking(
         engine=engine,
         profile=profile_name,
         strategy=strategy,
         plugin_weight=plugin_weight,
         total_nodes=total_nodes,
-        feasible_nodes=int(rows.size),
+        feasible_nodes=feasible_count,
         scores=ranked,
         reason_counts=reason_counts,
         best_node=ranked[0][0] if ranked else None,
     )
+
+
+class _ReasonCounts(Mapping[str, int]):
+    """Infeasible nodes per first rejecting filter, worked out on first use (the webhook needs them only
+    for a pod that fits nowhere)."""
+
+    def __init__(self, reasons: Reasons) -> None:
+        self._reasons = reasons
+        self._counts: dict[str, int] | None = None
+
+    def _get(self) -> dict[str, int]:
+        if self._counts is None:
+            texts, counts = self._reasons.texts, self._reasons.counts
+            self._counts = {t: c for t, c in zip(texts, counts, strict=True) if t != NOT_A_NODE}
+        return self._counts
+
+    def __getitem__(self, key: str) -> int:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __repr__(self) -> str:
+        return repr(self._get())
+
+
+# An integer score plus the name fraction (steps of 1 / rows) stays exactly ordered in float64 while
+# (largest |score| + 1) * rows is far below 2**52, float64's resolution.
+_KEY_RANGE_LIMIT = 2**48
+
+
+def _keyable_scores(scores: Int64Array | FloatArray, rows: int) -> bool:
+    """Integer scores from nonsense quantities (outside 0..100) the combined sort key can still order."""
+    if scores.size == 0:
+        return True
+    largest = max(abs(int(scores.min())), abs(int(scores.max())))
+    return (largest + 1) * max(rows, 1) < _KEY_RANGE_LIMIT
+
+
+def _top_rows_by_key(
+    store: NodeStore, infeasible: BoolArray, feasible: int, scores: Int64Array | FloatArray, top: int
+) -> list[int]:
+    """:func:`_top_rows` for integer scores, in a few passes: one float64 key per row, the score plus a
+    fraction that falls with the node name's rank, is unique, so one partition finds the top rows and a
+    sort of just those orders them (best score first, equal scores by name)."""
+    if feasible == 0:
+        return []
+    key: FloatArray = np.add(scores, store.name_fraction(), dtype=np.float64)
+    np.putmask(key, infeasible, -np.inf)
+    n = key.size
+    picked = np.argpartition(key, n - top)[n - top :] if 0 < top < feasible else np.flatnonzero(~infeasible)
+    return [int(r) for r in picked[np.argsort(-key[picked])]]
 
 
 def _top_rows(store: NodeStore, rows: Int64Array, scores: Int64Array | FloatArray, top: int) -> list[int]:

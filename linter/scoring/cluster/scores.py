@@ -69,9 +69,12 @@ def _shape_lut(shape: tuple[ShapePoint, ...]) -> Int64Array:
     return np.array([broken_line(points, u) for u in range(_MAX_UTILIZATION + 1)], np.int64)
 
 
-def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) -> Int64Array:
-    """NodeResourcesFit plugin score (0..100, before the profile weight) for rows ``0 .. size-1``."""
+def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) -> tuple[Int64Array, bool]:
+    """NodeResourcesFit plugin score (0..100, before the profile weight) for rows ``0 .. size-1``, and
+    whether every score is sure to lie in 0..100 (not so when a resource needed the int64 path, whose
+    wrap-around can give anything)."""
     n = store.size
+    ordinary = True
     strategy = args.strategy
     if strategy not in (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO):
         raise ValueError(f"unknown NodeResourcesFit scoring strategy {strategy!r}")
@@ -93,8 +96,9 @@ def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) 
         exact_in_float = exact_in_float and store.fit_total[col] + request < _FLOAT_EXACT_LIMIT
         resource_score: Int64Array | None = None
         if exact_in_float:
-            resource_score = _float_resource_score(strategy, store.fit_req[col, :n], request, column)
+            resource_score = _float_resource_score(strategy, store.fit_req_f[col, :n], request, column)
         if resource_score is None:  # huge or negative values: Go's int64 arithmetic (wrap-around included)
+            ordinary = False
             allocatable = store.alloc[col, :n]
             requested = store.fit_req[col, :n] + request
             resource_score = _exact_resource_score(strategy, requested, allocatable, column.counted, lut)
@@ -116,7 +120,18 @@ def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) 
         else:
             weight_sum = weight_sum + (np.ones(n, np.bool_) if counted is None else counted) * spec.weight
     if node_score is None:
-        return np.zeros(n, np.int64)
+        return np.zeros(n, np.int64), True
+    # RequestedToCapacityRatio's results lie within its shape's scores (0..100 in a valid config)
+    in_range = ordinary and (lut is None or (int(lut.min()) >= 0 and int(lut.max()) <= _MAX_NODE_SCORE))
+    return _combined(node_score, weight_sum, lut, ordinary), in_range
+
+
+def _combined(
+    node_score: Int64Array, weight_sum: Int64Array | int, lut: Int64Array | None, ordinary: bool
+) -> Int64Array:
+    """The weighted per-resource scores divided by each node's weight sum, as Go does; ``ordinary``: every
+    per-resource score came from the float path, so ``node_score`` is known to be non-negative."""
+    n = node_score.size
     if lut is not None:
         sums = np.broadcast_to(np.asarray(weight_sum, np.int64), (n,))
         has_weight = sums != 0
@@ -126,7 +141,7 @@ def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) 
         divisor = weight_sum if isinstance(weight_sum, int) else int(weight_sum[0])  # one divisor for all nodes
         if divisor == 0:
             return np.zeros(n, np.int64)
-        if divisor > 0 and (n == 0 or node_score.min() >= 0):
+        if divisor > 0 and (ordinary or n == 0 or node_score.min() >= 0):
             if divisor & (divisor - 1) == 0:  # a power of two: floor division of non-negatives is a shift
                 return node_score >> (divisor.bit_length() - 1)
             return node_score // divisor
@@ -165,11 +180,10 @@ def _alloc_column(store: NodeStore, col: int) -> _AllocColumn:
     return column
 
 
-def _float_resource_score(strategy: str, fit_req: Int64Array, request: int, column: _AllocColumn) -> Int64Array:
+def _float_resource_score(strategy: str, fit_req_f: FloatArray, request: int, column: _AllocColumn) -> Int64Array:
     """Per-resource score (RequestedToCapacityRatio: the utilization) in float64; the caller has checked
     that every operand is a non-negative integer in the range where that is exact."""
-    requested = fit_req.astype(np.float64)
-    requested += request
+    requested = fit_req_f + float(request)
     if strategy == LEAST_ALLOCATED:
         work = np.subtract(column.values_f, requested, out=requested)
         np.maximum(work, 0.0, out=work)
