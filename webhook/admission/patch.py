@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 _MISSING = object()
+# One encoder for every patch: json.dumps with non-default options builds a new one per call.
+_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ def set_members(document: Mapping[str, Any], parent: Sequence[str], values: Mapp
 
 def encode_patch(ops: Sequence[PatchOp]) -> str:
     """The base64 of the compact JSON array the AdmissionResponse carries in ``patch``."""
-    body = json.dumps([op.as_dict() for op in ops], separators=(",", ":"), ensure_ascii=False)
+    body = _COMPACT_JSON.encode([op.as_dict() for op in ops])
     return base64.b64encode(body.encode("utf-8")).decode("ascii")
 
 

@@ -44,6 +44,7 @@ SCORES_ANNOTATION = "binpack-guard.io/scores"
 PREDICTION_ANNOTATION = "binpack-guard.io/prediction"
 PREEMPTION_NAMES_SHOWN = 5  # victims / possible nodes named in the prediction (the counts are always given)
 TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024  # apimachinery TotalAnnotationSizeLimitB: sum of len(key)+len(value)
+_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # built once, not per call
 
 
 def decide(request: AdmissionRequest, view: ClusterView, settings: Settings, models: SchedulerModels) -> Decision:
@@ -255,4 +256,4 @@ def _size(annotations: Mapping[str, str]) -> int:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _COMPACT_JSON.encode(value)
