@@ -17,7 +17,10 @@ Each repeat measures three endpoints back to back on the same server: ``/mutate/
 CREATE review, scored against every node), ``/bench/allow-all`` (the same review read, decoded, encoded
 and logged by the same view code, then allowed without looking) and ``/healthz`` (no work at all). The
 script prints every run and the medians over the repeats, the per-worker cache sync time (from the
-workers' "cluster cache synced" log lines) and each worker's RSS after sync.
+workers' "cluster cache synced" log lines) and each worker's RSS after sync. Each run also gives the
+workers' CPU time per request (from ``/proc``), and each connection count the difference between
+``/mutate/pods`` and ``/bench/allow-all``: the decision's own cost, which the machine's noise and the
+load process's share of the CPUs move much less than they move req/s.
 
 ``--pin SERVER:LOAD`` (e.g. ``0:1``, with ``--workers 1`` on a 2-CPU machine) puts the server and the load on
 separate CPUs once the cache has synced, so the latency measured is the server's own, not the time it
@@ -169,20 +172,36 @@ def run_load(port: int, ca: Path, path: str, body: Path | None, duration: float,
             "errors": sum(result["errors"] for result in results)}
 
 
-def measure(port: int, ca: Path, body: Path, connections: int, args: argparse.Namespace) -> None:
-    """Both endpoints back to back, ``args.repeats`` times; print each run and the medians."""
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time the processes have used so far (Linux ``/proc``)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def measure(port: int, ca: Path, body: Path, connections: int, args: argparse.Namespace, workers: list[int]) -> None:
+    """Both endpoints back to back, ``args.repeats`` times; print each run and the medians.
+
+    Besides the client's view (req/s, latency) each run reports the workers' CPU time per request: what
+    the server spent on one request, whatever the load process and the machine's noise did meanwhile."""
     results: dict[str, list[dict[str, float]]] = {"/mutate/pods": [], ALLOW_ALL: [], "/healthz": []}
     for repeat in range(args.repeats):
         for path, runs in results.items():
+            before = cpu_seconds(workers)
             r = run_load(port, ca, path, body if path != "/healthz" else None, args.duration, connections,
                          args.clients)
+            r["cpu_ms"] = (cpu_seconds(workers) - before) * 1000 / max(r["rps"] * args.duration, 1)
             runs.append(r)
             print(f"{connections} conn run {repeat + 1} {path:16} {r['rps']:7.0f} req/s  p50 {r['p50']:6.2f} ms  "
-                  f"p99 {r['p99']:6.2f} ms  errors {r['errors']:.0f}")
+                  f"p99 {r['p99']:6.2f} ms  worker CPU {r['cpu_ms']:5.2f} ms/req  errors {r['errors']:.0f}")
     medians = {p: {k: statistics.median(r[k] for r in runs) for k in runs[0]} for p, runs in results.items()}
     for path, m in medians.items():
         print(f"{connections} conn MEDIAN {path:16} {m['rps']:7.0f} req/s  p50 {m['p50']:6.2f} ms  "
-              f"p99 {m['p99']:6.2f} ms")
+              f"p99 {m['p99']:6.2f} ms  worker CPU {m['cpu_ms']:5.2f} ms/req")
+    extra = medians["/mutate/pods"]["cpu_ms"] - medians[ALLOW_ALL]["cpu_ms"]
+    print(f"{connections} conn worker CPU of the decision (/mutate/pods minus /bench/allow-all): {extra:.2f} ms/req")
     for baseline in (ALLOW_ALL, "/healthz"):
         ratio = medians["/mutate/pods"]["rps"] / medians[baseline]["rps"]
         print(f"{connections} conn throughput /mutate/pods vs {baseline}: {ratio:.2f}x")
@@ -292,7 +311,7 @@ def bench(args: argparse.Namespace) -> int:
                 return 0
             run_load(server.port, tmp / "ca.crt", "/mutate/pods", body, 1.0, 1)  # warm-up
             for connections in (int(c) for c in args.connections.split(",")):
-                measure(server.port, tmp / "ca.crt", body, connections, args)
+                measure(server.port, tmp / "ca.crt", body, connections, args, server.worker_pids())
         finally:
             server.stop()
             replay.stop()
