@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from linter.scoring.cluster.rank import Ranking
 from webhook.admission.decide import pods
 from webhook.admission.decide.pods import PREDICTION_ANNOTATION, SCORES_ANNOTATION, fit_annotations
+from webhook.admission.patch import compact_json
 
 
 def _reference(pod: dict[str, Any], ranking: Ranking, top: int, extra: dict[str, Any] | None = None) -> dict[str, str]:
@@ -19,8 +20,8 @@ def _reference(pod: dict[str, Any], ranking: Ranking, top: int, extra: dict[str,
 
     def build(count: int, truncated: bool) -> dict[str, str]:
         prediction = {**pods._prediction("default-scheduler", ranking, top, count, truncated), **(extra or {})}
-        return {SCORES_ANNOTATION: pods._dumps(dict(ranking.scores[:count])),
-                PREDICTION_ANNOTATION: pods._dumps(prediction)}
+        return {SCORES_ANNOTATION: compact_json(dict(ranking.scores[:count])),
+                PREDICTION_ANNOTATION: compact_json(prediction)}
 
     if pods._size(build(len(ranking.scores), False)) <= room:
         return build(len(ranking.scores), False)

@@ -15,8 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 _MISSING = object()
-# One encoder for every patch: json.dumps with non-default options builds a new one per call.
+# Built once: json.dumps with non-default options builds a new encoder on every call.
 _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
+def compact_json(value: Any) -> str:
+    """``value`` as JSON without spaces, non-ASCII characters as they are (patches and annotation values)."""
+    return _COMPACT_JSON.encode(value)
 
 
 @dataclass(frozen=True)
@@ -79,7 +84,7 @@ def set_members(document: Mapping[str, Any], parent: Sequence[str], values: Mapp
 
 def encode_patch(ops: Sequence[PatchOp]) -> str:
     """The base64 of the compact JSON array the AdmissionResponse carries in ``patch``."""
-    body = _COMPACT_JSON.encode([op.as_dict() for op in ops])
+    body = compact_json([op.as_dict() for op in ops])
     return base64.b64encode(body.encode("utf-8")).decode("ascii")
 
 

@@ -21,7 +21,6 @@ same answer (nothing here has side effects).
 
 from __future__ import annotations
 
-import json
 import math
 import operator
 from collections.abc import Iterable, Mapping
@@ -35,7 +34,7 @@ from webhook.admission.decide import priority
 from webhook.admission.decide.k8serrors import bad_request
 from webhook.admission.decode import AdmissionRequest
 from webhook.admission.encode import Decision
-from webhook.admission.patch import PatchOp, set_members
+from webhook.admission.patch import PatchOp, compact_json, set_members
 from webhook.admission.ports import ClusterView, require_ready
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.settings import Settings
@@ -44,7 +43,6 @@ SCORES_ANNOTATION = "binpack-guard.io/scores"
 PREDICTION_ANNOTATION = "binpack-guard.io/prediction"
 PREEMPTION_NAMES_SHOWN = 5  # victims / possible nodes named in the prediction (the counts are always given)
 TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024  # apimachinery TotalAnnotationSizeLimitB: sum of len(key)+len(value)
-_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # built once, not per call
 
 
 def decide(request: AdmissionRequest, view: ClusterView, settings: Settings, models: SchedulerModels) -> Decision:
@@ -149,7 +147,8 @@ def fit_annotations(
 
     def build(count: int, truncated: bool) -> dict[str, str]:
         scores = {node: score for node, score in ranking.scores[:count]}
-        return {SCORES_ANNOTATION: _dumps(scores), PREDICTION_ANNOTATION: _dumps(prediction_of(count, truncated))}
+        prediction = compact_json(prediction_of(count, truncated))
+        return {SCORES_ANNOTATION: compact_json(scores), PREDICTION_ANNOTATION: prediction}
 
     count = len(ranking.scores)
     full = build(count, False)
@@ -162,7 +161,7 @@ def fit_annotations(
         if prefix is None:
             return _size(build(count, truncated))
         scores = 2 + prefix[count] + 3 * count + max(count - 1, 0)  # braces, entries, quotes and colons, commas
-        return fixed + scores + len(_dumps(prediction_of(count, truncated)).encode("utf-8"))
+        return fixed + scores + len(compact_json(prediction_of(count, truncated)).encode("utf-8"))
 
     low, high = 0, count - 1  # the largest count that fits, by bisection
     if size(0, True) > room:
@@ -186,11 +185,11 @@ def _score_prefix_sizes(ranking: Ranking) -> list[int] | None:
     if joined.isascii() and joined.isprintable() and '"' not in joined and "\\" not in joined:
         keys: Iterable[int] = map(len, names)  # plain ASCII node names: encoded as they are, in quotes
     else:
-        keys = (len(_dumps(n).encode("utf-8")) - 2 for n in names)
+        keys = (len(compact_json(n).encode("utf-8")) - 2 for n in names)
     if set(map(type, values)) <= {int, float} and all(map(math.isfinite, values)):
         lengths: Iterable[int] = map(len, map(repr, values))  # json writes ints and finite floats as repr
     else:
-        lengths = (len(_dumps(v).encode("utf-8")) for v in values)
+        lengths = (len(compact_json(v).encode("utf-8")) for v in values)
     return [0, *accumulate(map(operator.add, keys, lengths))]
 
 
@@ -235,7 +234,7 @@ def _prediction(scheduler: str, ranking: Ranking, requested_top: int, count: int
 
 def _unscored(pod: Mapping[str, Any], scheduler: str, reason: str) -> list[PatchOp]:
     prediction = {"schedulerName": scheduler, "scored": False, "reason": reason}
-    return _ops(pod, {PREDICTION_ANNOTATION: _dumps(prediction)})
+    return _ops(pod, {PREDICTION_ANNOTATION: compact_json(prediction)})
 
 
 def _ops(pod: Mapping[str, Any], annotations: Mapping[str, str]) -> list[PatchOp]:
@@ -253,7 +252,3 @@ def _existing_size(pod: Mapping[str, Any]) -> int:
 
 def _size(annotations: Mapping[str, str]) -> int:
     return sum(len(k.encode("utf-8")) + len(v.encode("utf-8")) for k, v in annotations.items())
-
-
-def _dumps(value: Any) -> str:
-    return _COMPACT_JSON.encode(value)
