@@ -176,7 +176,11 @@ def cpu_seconds(pids: list[int]) -> float:
     """User + system CPU time the processes have used so far (Linux ``/proc``)."""
     total = 0
     for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # a worker restarted mid-run: its successor's CPU time would not be counted
+            raise SystemExit(f"webhook_bench: worker {pid} exited during the run, so its CPU time per request "
+                             "cannot be measured") from None
         total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
     return total / os.sysconf("SC_CLK_TCK")
 
