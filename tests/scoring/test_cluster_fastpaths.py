@@ -1,11 +1,13 @@
 """The ranking's fast paths against their slow equivalents and the scalar model.
 
 * top-K selection (one partition on a per-row key, score plus a name fraction, then a sort of the K
-  rows) equals the full best-first order cut to K, with many tied scores so that the name order decides;
+  rows) equals the full best-first order cut to K, with many tied scores so that the name order decides,
+  and equal scores whose weighted sums leave different remainders still go by name;
 * the float64 NodeResourcesFit path is exact: allocatable values on both sides of the range
   where float64 is used, with requests chosen so the quotient lands just below or on an integer;
 * the cached allocatable columns follow a node's allocatable changes;
-* reason counts, worked out on first use, describe the state that was ranked even when it has changed since.
+* reason counts, worked out on first use, describe the state that was ranked even when it has changed since;
+* the kept "pods full" mask follows binds, deletes and allocatable changes.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from linter.model import (
     ShapePoint,
 )
 from linter.scoring.cluster.state import ClusterState
+from linter.scoring.feasibility import REASON_TOO_MANY_PODS
 from linter.scoring.nodes import node_views
 from linter.scoring.requests import fit_score_request
 from linter.scoring.strategies import fit_score_node
@@ -157,3 +160,56 @@ def test_reason_counts_read_late_describe_the_state_that_was_ranked() -> None:
                           "status": {"allocatable": {"cpu": "1", "pods": "9"}}})
     assert dict(ranking.reason_counts) == {"node(s) were unschedulable": 2, "Insufficient cpu": 2}
     assert dict(state.rank(big, _model(FitArgs()), top=0).reason_counts) == {"node(s) were unschedulable": 4}
+
+
+def test_too_many_pods_follows_binds_deletes_and_allocatable_changes() -> None:
+    # The store keeps "one more pod would exceed allocatable pods" per node; every change to either side
+    # must reach the filter, and a ranking's counts read later must not see the changes made after it.
+    state = ClusterState()
+
+    def set_pods_allocatable(value: str) -> None:
+        state.apply_node({"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "8", "pods": value}}})
+
+    def bound(i: int) -> dict[str, Any]:
+        return {"metadata": {"name": f"p{i}", "namespace": "ns"},
+                "spec": {"nodeName": "n", "containers": [{"name": "c"}]}}
+
+    incoming = {"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c"}]}}
+
+    def too_many() -> int:
+        return state.rank(incoming, _model(FitArgs()), top=0).reason_counts.get(REASON_TOO_MANY_PODS, 0)
+
+    set_pods_allocatable("2")
+    seen = [too_many()]
+    state.apply_pod(bound(0))
+    seen.append(too_many())
+    state.apply_pod(bound(1))
+    seen.append(too_many())
+    full = state.rank(incoming, _model(FitArgs()), top=0)
+    set_pods_allocatable("3")
+    seen.append(too_many())
+    assert dict(full.reason_counts) == {REASON_TOO_MANY_PODS: 1}  # read after the node stopped being full
+    state.apply_pod(bound(2))
+    seen.append(too_many())
+    state.delete_pod("ns", "p0")
+    seen.append(too_many())
+    set_pods_allocatable("1")
+    seen.append(too_many())
+    assert seen == [0, 0, 1, 0, 1, 0, 1]
+
+
+def test_equal_scores_rank_by_name_whatever_the_remainder() -> None:
+    # n-b's weighted sum is odd (50 + 51), n-a's even (50 + 50): both score 50 after Go's integer division,
+    # so the name decides. Ordering by the unrounded mean would put n-b first.
+    state = ClusterState()
+    for name, cpu_used, mem_used in (("n-a", "400m", "490"), ("n-b", "400m", "480"), ("n-c", "900m", "0")):
+        state.apply_node({"metadata": {"name": name}, "status": {"allocatable": {
+            "cpu": "1", "memory": "1000", "pods": "9"}}})
+        spec = {"nodeName": name, "containers": [{"name": "c", "resources": {"requests": {
+            "cpu": cpu_used, "memory": mem_used}}}]}
+        state.apply_pod({"metadata": {"name": f"p-{name}", "namespace": "ns"}, "spec": spec})
+    incoming = {"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c", "resources": {"requests": {
+        "cpu": "100m", "memory": "10"}}}]}}
+    ranking = state.rank(incoming, _model(FitArgs()), top=0)
+    assert ranking.scores[:2] == (("n-a", 50), ("n-b", 50))
+    assert state.rank(incoming, _model(FitArgs()), top=1).scores == (("n-a", 50),)

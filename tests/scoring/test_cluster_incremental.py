@@ -40,8 +40,13 @@ def snapshot(state: ClusterState) -> dict[str, dict[str, Any]]:
         ):
             entry[label] = {r: int(array[c, row]) for r, c in store.resource_index.items() if array[c, row]}
         for c in store.resource_index.values():  # the store's derived columns stay in step with their sources
-            assert store.fit_req_f[c, row] == float(store.fit_req[c, row])
+            assert store.fit_req100[c, row] == float(store.fit_req[c, row]) * 100
+            assert store.fit_free100[c, row] == float(store.alloc[c, row] - store.fit_req[c, row]) * 100
             assert store.act_free[c, row] == (store.alloc[c, row : row + 1] - store.act_req[c, row : row + 1])[0]
+            assert store.fit_peak[c] >= store.fit_req[c, row]
+        pods_col = store.resource_index.get("pods")
+        allowed = int(store.alloc[pods_col, row]) if pods_col is not None else 0
+        assert store.pods_full[row] == (int(store.pod_count[row]) >= allowed)
         entry["labels"] = {
             k: store.label_values[k][ids[row]] for k, ids in store.label_columns.items() if ids[row] >= 0
         }

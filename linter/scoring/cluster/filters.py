@@ -158,7 +158,7 @@ def run_filters(
     for plugin in plugins:
         if plugin == "NodeUnschedulable":
             cordoned = store.unschedulable[: store.size]
-            if cordoned.any():
+            if np.count_nonzero(cordoned):
                 text = feasibility.node_unschedulable(pod, {"spec": {"unschedulable": True}})
                 if text is not None:  # a copy: the reasons may be read after the caller lets the store change
                     reasons.reject(cordoned.copy(), text)
@@ -312,10 +312,10 @@ def _label_groups(store: NodeStore, rows: Int64Array, keys: list[str]) -> tuple[
 
 def _fit(store: NodeStore, pod_actual: Mapping[str, int], fit_args: FitArgs, reasons: Reasons) -> None:
     """NodeResourcesFit ``fitsRequest`` on the actual requests, vectorized (texts from the scalar model)."""
-    pods_col = store.resource_index.get("pods")
     n = store.size
-    allowed = store.alloc[pods_col, :n] if pods_col is not None else np.zeros(n, np.int64)
-    reasons.reject(store.pod_count[:n] >= allowed, feasibility.REASON_TOO_MANY_PODS)  # count + 1 > allowed
+    full = store.pods_full[:n]  # count + 1 > allowed, kept by the store
+    if np.count_nonzero(full):  # a copy: the reasons may be read after the caller lets the store change
+        reasons.reject(full.copy(), feasibility.REASON_TOO_MANY_PODS)
     scalars = sorted(n for n in pod_actual if is_scalar_resource(n))
     for name in ["cpu", "memory", "ephemeral-storage", *scalars]:
         want = pod_actual.get(name, 0)

@@ -204,15 +204,22 @@ def _keyable_scores(scores: Int64Array | FloatArray, rows: int) -> bool:
 def _top_rows_by_key(
     store: NodeStore, infeasible: BoolArray, feasible: int, scores: Int64Array | FloatArray, top: int
 ) -> list[int]:
-    """:func:`_top_rows` for integer scores, in a few passes: one float64 key per row, the score plus a
-    fraction that falls with the node name's rank, is unique, so one partition finds the top rows and a
-    sort of just those orders them (best score first, equal scores by name)."""
+    """:func:`_top_rows` for whole-number scores, in a few passes: one float64 key per row, the score plus
+    a fraction that falls with the node name's rank, is unique, so the top-th largest key is a threshold
+    that exactly the top rows reach, and a sort of just those orders them (best score first, equal scores
+    by name). The keys and the partition use the store's work buffers 2 and 3."""
     if feasible == 0:
         return []
-    key: FloatArray = np.add(scores, store.name_fraction(), dtype=np.float64)
+    key = np.add(scores, store.name_fraction(), out=store.work_rows(2))
     np.putmask(key, infeasible, -np.inf)
-    n = key.size
-    picked = np.argpartition(key, n - top)[n - top :] if 0 < top < feasible else np.flatnonzero(~infeasible)
+    if 0 < top < feasible:
+        kth = key.size - top
+        partitioned = store.work_rows(3)
+        np.copyto(partitioned, key)
+        partitioned.partition(kth)  # in place: the key array keeps its row order
+        picked = np.flatnonzero(key >= partitioned[kth])
+    else:
+        picked = np.flatnonzero(~infeasible)
     return [int(r) for r in picked[np.argsort(-key[picked])]]
 
 

@@ -3,11 +3,12 @@
 Each function returns one score per row of a :class:`~linter.scoring.cluster.store.NodeStore`
 (rows of absent nodes carry garbage the caller masks out). The arithmetic follows Go:
 
-* NodeResourcesFit is Go's int64 arithmetic. In the normal case (non-negative operands,
-  allocatable below 2**46, requested sums below 2**53) the per-resource quotient is computed in
-  float64, where it is provably exact and much faster than numpy's int64 division; otherwise
-  every division goes through :func:`trunc_div` (Go's ``/`` truncates toward zero, numpy's
-  ``//`` floors), with int64 wrap-around as in Go;
+* NodeResourcesFit is Go's int64 arithmetic. In the normal case (non-negative operands, every
+  allocatable, requested amount and request below 2**46) each per-resource quotient is computed
+  in float64, where it is provably exact and much faster than numpy's int64 division, and when
+  every node counts every resource with positive weights the whole score stays in float64, in
+  the store's reused work buffers; otherwise every division goes through :func:`trunc_div`
+  (Go's ``/`` truncates toward zero, numpy's ``//`` floors), with int64 wrap-around as in Go;
 * RequestedToCapacityRatio divides in float64 and rounds half away from zero like
   ``math.Round`` (numpy's ``round`` is half-to-even);
 * Volcano binpack accumulates float64 terms in the order Volcano does (cpu, memory, then
@@ -43,9 +44,9 @@ FloatArray = np.ndarray[tuple[int], np.dtype[np.float64]]
 _MAX_NODE_SCORE = 100
 _MAX_UTILIZATION = 100
 _DIRECT_RESOURCES = ("cpu", "memory", "ephemeral-storage")
-# Below this allocatable, x * 100 and allocatable * (quotient + 1) stay below 2**53 (exact float64).
+# Below this allocatable (and requested amount), x * 100 and allocatable * (quotient + 1) stay below
+# 2**53 (exact float64).
 _FLOAT_ALLOC_LIMIT = 2**46
-_FLOAT_EXACT_LIMIT = 2**53
 
 
 def trunc_div(a: Int64Array, b: Int64Array | int) -> Int64Array:
@@ -69,18 +70,21 @@ def _shape_lut(shape: tuple[ShapePoint, ...]) -> Int64Array:
     return np.array([broken_line(points, u) for u in range(_MAX_UTILIZATION + 1)], np.int64)
 
 
-def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) -> tuple[Int64Array, bool]:
+def fit_scores(
+    store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]
+) -> tuple[Int64Array | FloatArray, bool]:
     """NodeResourcesFit plugin score (0..100, before the profile weight) for rows ``0 .. size-1``, and
     whether every score is sure to lie in 0..100 (not so when a resource needed the int64 path, whose
-    wrap-around can give anything)."""
+    wrap-around can give anything).
+
+    In the usual case (see :func:`_float_terms`) the scores are whole numbers in a float64 array that is
+    one of the store's work buffers (:meth:`NodeStore.work_rows`): read them before the next ranking.
+    """
     n = store.size
-    ordinary = True
     strategy = args.strategy
     if strategy not in (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO):
         raise ValueError(f"unknown NodeResourcesFit scoring strategy {strategy!r}")
-    lut = _shape_lut(args.shape or ()) if strategy == REQUESTED_TO_CAPACITY_RATIO else None
-    node_score: Int64Array | None = None
-    weight_sum: Int64Array | int = 0  # an int while every node counts the same weights
+    terms: list[_Term] = []  # each resource the scorer reads
     for spec in args.resources:
         name = spec.name
         request = pod_request.get(name, 0)
@@ -89,22 +93,89 @@ def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) 
         if (request == 0 and scalar) or not (scalar or name in _DIRECT_RESOURCES):
             continue
         col = store.resource_index.get(name)
-        if col is None:
-            continue
-        column = _alloc_column(store, col)
-        exact_in_float = column.fast and request >= 0 and spec.weight >= 0 and not store.fit_negative
-        exact_in_float = exact_in_float and store.fit_total[col] + request < _FLOAT_EXACT_LIMIT
-        resource_score: Int64Array | None = None
-        if exact_in_float:
-            resource_score = _float_resource_score(strategy, store.fit_req_f[col, :n], request, column)
-        if resource_score is None:  # huge or negative values: Go's int64 arithmetic (wrap-around included)
+        if col is not None:
+            terms.append((col, request, spec.weight, _alloc_column(store, col)))
+    if not terms:
+        return np.zeros(n, np.int64), True
+    if strategy != REQUESTED_TO_CAPACITY_RATIO and _float_terms(store, terms):
+        return _float_fit_scores(store, strategy, terms), True
+    return _general_fit_scores(store, strategy, args.shape, terms)
+
+
+# (store column, the pod's request, weight, the prepared allocatable column) of one scored resource
+_Term = tuple[int, int, int, "_AllocColumn"]
+# A weight sum this small keeps every weighted sum of scores (at most 100 x the sum) exact in float64.
+_FLOAT_WEIGHT_LIMIT = 2**40
+
+
+def _float_terms(store: NodeStore, terms: list[_Term]) -> bool:
+    """Whether all of the score can be worked out in float64 (:func:`_float_fit_scores`): every resource
+    on the exact float path (:func:`_float_exact`), every node counting it (no zero allocatable) and
+    positive weights of a moderate sum. Anything else takes :func:`_general_fit_scores`."""
+    weight_sum = 0
+    for col, request, weight, column in terms:
+        if weight <= 0 or not (column.all_counted and _float_exact(store, col, request, column)):
+            return False
+        weight_sum += weight
+    return weight_sum < _FLOAT_WEIGHT_LIMIT
+
+
+def _float_exact(store: NodeStore, col: int, request: int, column: _AllocColumn) -> bool:
+    """Whether the float64 per-resource score (:func:`_float_resource_score`) is exact for ``col``: every
+    allocatable, requested amount (fit_peak, with no negative amounts ever) and the pod's request lie in
+    0 .. 2**46, so all the x100 values stay below 2**53."""
+    return (
+        column.fast
+        and 0 <= request < _FLOAT_ALLOC_LIMIT
+        and not store.fit_negative
+        and store.fit_peak[col] < _FLOAT_ALLOC_LIMIT
+    )
+
+
+def _float_fit_scores(store: NodeStore, strategy: str, terms: list[_Term]) -> FloatArray:
+    """The whole NodeResourcesFit score in float64 work buffers, for the case :func:`_float_terms` allows.
+
+    Every per-resource score is a whole number 0..100 and every weight a positive integer, so the
+    weighted sum is an exact integer below 2**53; the division by the weight sum is correctly rounded
+    and its floor is Go's integer quotient (the quotient is at most 100 and sum x 101 < 2**53)."""
+    total = store.work_rows(0)
+    part = store.work_rows(1)
+    weight_sum = 0
+    for i, (col, request, weight, column) in enumerate(terms):
+        target = total if i == 0 else part
+        _float_resource_score(store, strategy, col, request, column, target)
+        if weight != 1:
+            target *= weight
+        if i:
+            total += part
+        weight_sum += weight
+    if weight_sum != 1:
+        total /= weight_sum
+        np.floor(total, out=total)
+    return total
+
+
+def _general_fit_scores(
+    store: NodeStore, strategy: str, shape: tuple[ShapePoint, ...] | None, terms: list[_Term]
+) -> tuple[Int64Array, bool]:
+    """NodeResourcesFit in int64, resource by resource: RequestedToCapacityRatio, nodes with a zero
+    allocatable, zero or huge weights, and (on Go's int64 path) nonsense quantities."""
+    n = store.size
+    ordinary = True
+    lut = _shape_lut(shape or ()) if strategy == REQUESTED_TO_CAPACITY_RATIO else None
+    node_score: Int64Array | None = None
+    weight_sum: Int64Array | int = 0  # an int while every node counts the same weights
+    for col, request, weight, column in terms:
+        resource_score: Int64Array
+        if weight >= 0 and _float_exact(store, col, request, column):
+            utilization = _float_resource_score(store, strategy, col, request, column, np.empty(n, np.float64))
+            # requested > allocatable already gives exactly 100: min() makes it allocatable * 100 / allocatable
+            resource_score = lut[utilization.astype(np.intp)] if lut is not None else utilization.astype(np.int64)
+        else:  # huge or negative values: Go's int64 arithmetic (wrap-around included)
             ordinary = False
             allocatable = store.alloc[col, :n]
             requested = store.fit_req[col, :n] + request
             resource_score = _exact_resource_score(strategy, requested, allocatable, column.counted, lut)
-        elif lut is not None:
-            # requested > allocatable already gives exactly 100: min() makes it allocatable * 100 / allocatable
-            resource_score = lut[resource_score]
         if lut is not None:
             counted = column.counted & (resource_score > 0)
         elif column.all_counted:
@@ -112,15 +183,14 @@ def fit_scores(store: NodeStore, args: FitArgs, pod_request: Mapping[str, int]) 
         else:
             counted = column.counted
         weighted = resource_score if counted is None else resource_score * counted
-        if spec.weight != 1:
-            weighted = weighted * spec.weight
+        if weight != 1:
+            weighted = weighted * weight
         node_score = weighted if node_score is None else node_score + weighted
         if counted is None and isinstance(weight_sum, int):
-            weight_sum += spec.weight
+            weight_sum += weight
         else:
-            weight_sum = weight_sum + (np.ones(n, np.bool_) if counted is None else counted) * spec.weight
-    if node_score is None:
-        return np.zeros(n, np.int64), True
+            weight_sum = weight_sum + (np.ones(n, np.bool_) if counted is None else counted) * weight
+    assert node_score is not None  # the caller passes at least one term
     # RequestedToCapacityRatio's results lie within its shape's scores (0..100 in a valid config)
     in_range = ordinary and (lut is None or (int(lut.min()) >= 0 and int(lut.max()) <= _MAX_NODE_SCORE))
     return _combined(node_score, weight_sum, lut, ordinary), in_range
@@ -153,7 +223,7 @@ def _combined(
 class _AllocColumn:
     """One allocatable column prepared for scoring; valid while ``NodeStore.alloc_version`` is unchanged."""
 
-    __slots__ = ("all_counted", "counted", "fast", "safe_f", "values_f")
+    __slots__ = ("all_counted", "counted", "fast", "safe_f", "scaled_f", "values_f")
 
     def __init__(self, allocatable: Int64Array) -> None:
         self.counted: BoolArray = allocatable != 0
@@ -164,6 +234,7 @@ class _AllocColumn:
             int(allocatable.min()) >= 0 and int(allocatable.max()) < _FLOAT_ALLOC_LIMIT
         )
         self.values_f: FloatArray = allocatable.astype(np.float64)
+        self.scaled_f: FloatArray = self.values_f * _MAX_NODE_SCORE  # exact on the fast path (below 2**53)
         # max(allocatable, 1) is the divisor; with no zero (and, on the fast path, no negative) it is the column
         self.safe_f: FloatArray = self.values_f if self.all_counted else np.maximum(self.values_f, 1.0)
 
@@ -180,18 +251,27 @@ def _alloc_column(store: NodeStore, col: int) -> _AllocColumn:
     return column
 
 
-def _float_resource_score(strategy: str, fit_req_f: FloatArray, request: int, column: _AllocColumn) -> Int64Array:
-    """Per-resource score (RequestedToCapacityRatio: the utilization) in float64; the caller has checked
-    that every operand is a non-negative integer in the range where that is exact."""
-    requested = fit_req_f + float(request)
+def _float_resource_score(
+    store: NodeStore, strategy: str, col: int, request: int, column: _AllocColumn, out: FloatArray
+) -> FloatArray:
+    """Per-resource score (RequestedToCapacityRatio: the utilization) as whole numbers in ``out``, for a
+    resource :func:`_float_exact` allows.
+
+    Every x100 operand is an exact integer below 2**53. LeastAllocated's ``100 * (free - request)`` may
+    round when it is far below zero, but rounding never crosses zero, so the clamp to 0 is right; it is
+    exact whenever it is positive (at most 100 x allocatable). MostAllocated's ``100 * (requested +
+    request)`` may round only when it is above ``100 * allocatable``, which the ``min`` then returns
+    exactly. The floor of the correctly rounded quotient is exact (see :class:`_AllocColumn`)."""
+    n = store.size
     if strategy == LEAST_ALLOCATED:
-        work = np.subtract(column.values_f, requested, out=requested)
-        np.maximum(work, 0.0, out=work)
+        np.subtract(store.fit_free100[col, :n], _MAX_NODE_SCORE * request, out=out)
+        np.maximum(out, 0.0, out=out)
     else:
-        work = np.minimum(requested, column.values_f, out=requested)
-    work *= _MAX_NODE_SCORE
-    work /= column.safe_f
-    return work.astype(np.int64)
+        np.add(store.fit_req100[col, :n], _MAX_NODE_SCORE * request, out=out)
+        np.minimum(out, column.scaled_f, out=out)
+    out /= column.safe_f
+    np.floor(out, out=out)
+    return out
 
 
 def _exact_resource_score(

@@ -11,10 +11,13 @@ columns instead of looping over nodes in Python:
 * ``act_req``  already-requested actual amounts (Fit filter, BalancedAllocation)
 * ``vc_used``  Volcano ``used`` in Volcano units
 * ``pod_count`` non-terminal pods bound to the node
+* ``pods_full`` whether ``pod_count`` has reached the node's allocatable ``pods`` (the Fit filter's
+  "Too many pods"; 0 when the node has no ``pods`` allocatable), kept in step with both
 
-Two more are kept in step with those so that ranking a pod makes fewer passes over the rows:
-``fit_req_f`` is ``fit_req`` as float64 (exact while the values stay below 2**53, which is when
-the scorer reads it) and ``act_free`` is ``alloc - act_req`` (the Fit filter's free amount).
+Three more are kept in step with those so that ranking a pod makes fewer passes over the rows:
+``fit_req100`` is ``fit_req * 100`` and ``fit_free100`` is ``(alloc - fit_req) * 100``, both as
+float64 (the scorer reads them only while every value is small enough for that to be exact, see
+``fit_peak``), and ``act_free`` is ``alloc - act_req`` (the Fit filter's free amount).
 
 A row exists while its Node exists *or* pods are bound to that name, so pods may
 arrive before their node and a node deleted and re-created finds its pods again.
@@ -61,9 +64,11 @@ class NodeStore:
         self.fit_req: Int64Array = np.zeros((r, n), np.int64)
         self.act_req: Int64Array = np.zeros((r, n), np.int64)
         self.vc_used: Int64Array = np.zeros((r, n), np.int64)
-        self.fit_req_f: npt.NDArray[np.float64] = np.zeros((r, n), np.float64)
+        self.fit_req100: npt.NDArray[np.float64] = np.zeros((r, n), np.float64)
+        self.fit_free100: npt.NDArray[np.float64] = np.zeros((r, n), np.float64)
         self.act_free: Int64Array = np.zeros((r, n), np.int64)
         self.pod_count: Int64Array = np.zeros(n, np.int64)
+        self.pods_full: BoolArray = np.zeros(n, np.bool_)
         self.present: BoolArray = np.zeros(n, np.bool_)
         self.unschedulable: BoolArray = np.zeros(n, np.bool_)
         self.taint_id: Int32Array = np.zeros(n, np.int32)
@@ -77,23 +82,24 @@ class NodeStore:
         self.version = 0
         # Bumped whenever an ``alloc`` value, a row position or the row count changes (allocatable caches).
         self.alloc_version = 0
-        # Per column, the sum of fit_req over all rows (exact Python ints), and whether any pod ever added a
-        # negative amount: while none has, every row's fit_req lies in 0 .. fit_total (no reduction needed).
-        self.fit_total: list[int] = [0] * _INITIAL_COLUMNS
+        # Per column, the largest fit_req any row has ever held, and whether any pod ever added a negative
+        # amount: while none has, every row's fit_req lies in 0 .. fit_peak (no pass over the rows needed).
+        self.fit_peak: list[int] = [0] * _INITIAL_COLUMNS
         self.fit_negative = False
         # Values derived from the columns, owned by their users and keyed by the versions they depend on.
         self.derived: dict[tuple[int, ...], object] = {}
         self._name_order: Int64Array | None = None
         self._name_fraction: npt.NDArray[np.float64] | None = None
         self._name_array: tuple[int, npt.NDArray[np.object_]] | None = None
+        self._work: list[npt.NDArray[np.float64]] = []
 
     # ---------------------------------------------------------------- columns and rows
     @property
     def capacity(self) -> int:
         return int(self.present.shape[0])
 
-    _ROW_ARRAYS_2D = ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used", "fit_req_f", "act_free")
-    _ROW_ARRAYS_1D = ("pod_count", "present", "unschedulable", "taint_id")
+    _ROW_ARRAYS_2D = ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used", "fit_req100", "fit_free100", "act_free")
+    _ROW_ARRAYS_1D = ("pod_count", "pods_full", "present", "unschedulable", "taint_id")
 
     def column(self, resource: str) -> int:
         """Column of ``resource``, created (all zero) on first use."""
@@ -103,8 +109,8 @@ class NodeStore:
         col = len(self.resource_names)
         self.resource_index[resource] = col
         self.resource_names.append(resource)
-        if col >= len(self.fit_total):
-            self.fit_total.append(0)
+        if col >= len(self.fit_peak):
+            self.fit_peak.append(0)
         if col >= self.alloc.shape[0]:
             extra = self.alloc.shape[0]
             for attr in self._ROW_ARRAYS_2D:
@@ -123,6 +129,7 @@ class NodeStore:
         self.size += 1
         self.row_of[name] = row
         self.row_names[row] = name
+        self._update_pods_full(row)
         self._name_order = self._name_fraction = None
         self.version += 1  # row-indexed caches now have the wrong length
         self.alloc_version += 1
@@ -211,7 +218,9 @@ class NodeStore:
             self.vc_alloc[col, row] = value
         if not np.array_equal(before, self.alloc[:, row]):  # status heartbeats usually change nothing here
             self.alloc_version += 1
+            self._update_pods_full(row)
             self.act_free[:, row] = self.alloc[:, row] - self.act_req[:, row]
+            self.fit_free100[:, row] = (self.alloc[:, row] - self.fit_req[:, row]) * 100.0
         was_present = bool(self.present[row])
         self.present[row] = True
         self.unschedulable[row] = unschedulable
@@ -231,6 +240,8 @@ class NodeStore:
         self.alloc[:, row] = 0
         self.vc_alloc[:, row] = 0
         self.act_free[:, row] = -self.act_req[:, row]
+        self.fit_free100[:, row] = self.fit_req[:, row] * -100.0
+        self._update_pods_full(row)
         self.present[row] = False
         self.unschedulable[row] = False
         self.taint_id[row] = 0
@@ -261,8 +272,10 @@ class NodeStore:
         for col, fit, act, vc in contribution:
             if fit:
                 self.fit_req[col, row] += sign * fit
-                self.fit_req_f[col, row] = self.fit_req[col, row]
-                self.fit_total[col] += sign * fit
+                requested = self.fit_req[col, row : row + 1]
+                self.fit_req100[col, row : row + 1] = requested * 100.0
+                self.fit_free100[col, row : row + 1] = (self.alloc[col, row : row + 1] - requested) * 100.0
+                self.fit_peak[col] = max(self.fit_peak[col], int(requested[0]))
                 if fit < 0:
                     self.fit_negative = True
             if act:
@@ -272,6 +285,12 @@ class NodeStore:
             if vc:
                 self.vc_used[col, row] += sign * vc
         self.pod_count[row] += sign
+        self._update_pods_full(row)
+
+    def _update_pods_full(self, row: int) -> None:
+        col = self.resource_index.get("pods")
+        allowed = int(self.alloc[col, row]) if col is not None else 0
+        self.pods_full[row] = int(self.pod_count[row]) >= allowed  # one more pod would exceed it
 
     # ---------------------------------------------------------------- ordering helpers
     def name_order(self) -> Int64Array:
@@ -296,6 +315,16 @@ class NodeStore:
         if self._name_array is None or self._name_array[0] != self.version:
             self._name_array = (self.version, np.array(self.row_names[: self.size], dtype=object))
         return self._name_array[1]
+
+    def work_rows(self, slot: int) -> npt.NDArray[np.float64]:
+        """Scratch float64 row array number ``slot``, with garbage in it. Rankings reuse the same few arrays
+        instead of allocating new ones, so the memory they touch stays in the CPU caches between requests.
+        The contents last only until the next user of the same slot: no result may keep one."""
+        while len(self._work) <= slot:
+            self._work.append(np.empty(0, np.float64))
+        if self._work[slot].size < self.size:
+            self._work[slot] = np.empty(self.capacity, np.float64)
+        return self._work[slot][: self.size]
 
     def present_rows(self) -> Int64Array:
         return np.flatnonzero(self.present[: self.size]).astype(np.int64)
