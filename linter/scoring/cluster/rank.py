@@ -127,19 +127,18 @@ def rank_pod(
         else:
             strategy, plugin_weight = prof.fit.strategy, prof.fit_weight
             scores, in_range = fit_scores(store, prof.fit, memo.lookup("fit-score", shape, pod, fit_score_request))
-    present = store.present[: store.size]
-    total_nodes = int(np.count_nonzero(present))
+    total_nodes = store.present_count()
     all_present = total_nodes == store.size  # the usual case: no row is held only by early pods
     reason_counts: Mapping[str, int]
     if filters:
         pod_actual = memo.lookup("actual", shape, pod, actual_request)
         # rows held only by pods bound to a missing node are not nodes: rejected before any filter
-        not_nodes = None if all_present else ~present
+        not_nodes = None if all_present else ~store.present[: store.size]
         reasons = run_filters(store, filter_cache, pod, pod_actual, fit_filter, plugins, not_nodes=not_nodes)
         reason_counts = _ReasonCounts(reasons)
         infeasible, feasible_count = reasons.infeasible, reasons.feasible_count()
     else:
-        infeasible, feasible_count = ~present, total_nodes
+        infeasible, feasible_count = ~store.present[: store.size], total_nodes
         reason_counts = {}
     if engine == ENGINE_FIT and (in_range or _keyable_scores(scores, store.size)):
         chosen = _top_rows_by_key(store, infeasible, feasible_count, scores, top)
@@ -147,7 +146,7 @@ def rank_pod(
         chosen = _top_rows(store, np.flatnonzero(~infeasible), scores, top)
     as_py: Callable[[Any], int | float] = float if engine == ENGINE_VOLCANO else int
     names = store.row_names
-    ranked = tuple((str(names[r]), as_py(scores[r])) for r in chosen)
+    ranked = tuple((str(names[r]), as_py(v)) for r, v in zip(chosen, scores[chosen].tolist(), strict=True))
     return Ranking(
         engine=engine,
         profile=profile_name,
@@ -220,7 +219,8 @@ def _top_rows_by_key(
         picked = np.flatnonzero(key >= partitioned[kth])
     else:
         picked = np.flatnonzero(~infeasible)
-    return [int(r) for r in picked[np.argsort(-key[picked])]]
+    chosen: list[int] = picked[np.argsort(-key[picked])].tolist()
+    return chosen
 
 
 def _top_rows(store: NodeStore, rows: Int64Array, scores: Int64Array | FloatArray, top: int) -> list[int]:
@@ -243,4 +243,5 @@ def _top_rows(store: NodeStore, rows: Int64Array, scores: Int64Array | FloatArra
         candidate_scores = scores[rows]
     order = np.lexsort((names[rows], -candidate_scores))
     picked = rows[order]
-    return [int(r) for r in (picked[:top] if top else picked)]
+    chosen: list[int] = (picked[:top] if top else picked).tolist()
+    return chosen

@@ -92,6 +92,7 @@ class NodeStore:
         self._name_fraction: npt.NDArray[np.float64] | None = None
         self._name_array: tuple[int, npt.NDArray[np.object_]] | None = None
         self._work: list[npt.NDArray[np.float64]] = []
+        self._present_count: tuple[int, int] | None = None  # (version, rows whose Node exists)
 
     # ---------------------------------------------------------------- columns and rows
     @property
@@ -325,6 +326,12 @@ class NodeStore:
         if self._work[slot].size < self.size:
             self._work[slot] = np.empty(self.capacity, np.float64)
         return self._work[slot][: self.size]
+
+    def present_count(self) -> int:
+        """Rows whose Node exists (``present`` changes only with ``version``)."""
+        if self._present_count is None or self._present_count[0] != self.version:
+            self._present_count = (self.version, int(np.count_nonzero(self.present[: self.size])))
+        return self._present_count[1]
 
     def present_rows(self) -> Int64Array:
         return np.flatnonzero(self.present[: self.size]).astype(np.int64)
