@@ -46,7 +46,14 @@ Contribution = tuple[ContributionEntry, ...]
 TaintList = tuple[tuple[str, str, str], ...]
 
 _INITIAL_ROWS = 64
+_INT64_SPAN = 2**64
+_INT64_MIN = -(2**63)
 _INITIAL_COLUMNS = 8
+
+
+def _int64(value: int) -> int:
+    """``value`` wrapped around into int64's range, as numpy's int64 arithmetic does."""
+    return (value - _INT64_MIN) % _INT64_SPAN + _INT64_MIN
 
 
 class NodeStore:
@@ -273,16 +280,18 @@ class NodeStore:
         for col, fit, act, vc in contribution:
             if fit:
                 self.fit_req[col, row] += sign * fit
-                requested = self.fit_req[col, row : row + 1]
-                self.fit_req100[col, row : row + 1] = requested * 100.0
-                self.fit_free100[col, row : row + 1] = (self.alloc[col, row : row + 1] - requested) * 100.0
-                self.fit_peak[col] = max(self.fit_peak[col], int(requested[0]))
+                requested = int(self.fit_req[col, row])
+                # Python scalars (cheaper than one-element array operations), with int64 wrap-around as the
+                # whole-column formula in set_node has; int -> float rounds as numpy's conversion does
+                self.fit_req100[col, row] = requested * 100.0
+                self.fit_free100[col, row] = _int64(int(self.alloc[col, row]) - requested) * 100.0
+                if requested > self.fit_peak[col]:
+                    self.fit_peak[col] = requested
                 if fit < 0:
                     self.fit_negative = True
             if act:
                 self.act_req[col, row] += sign * act
-                # as an array operation, so that nonsense amounts wrap around silently, as alloc - act_req did
-                self.act_free[col, row : row + 1] = self.alloc[col, row : row + 1] - self.act_req[col, row : row + 1]
+                self.act_free[col, row] = _int64(int(self.alloc[col, row]) - int(self.act_req[col, row]))
             if vc:
                 self.vc_used[col, row] += sign * vc
         self.pod_count[row] += sign
