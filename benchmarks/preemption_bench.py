@@ -23,9 +23,14 @@ import argparse
 import gc
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+# This checkout's packages, not the installed ones (an editable install may point at another tree).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scoring_bench import bound_pod, make_node, make_workload
 

@@ -19,10 +19,15 @@ import argparse
 import gc
 import random
 import statistics
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+# This checkout's packages, not the installed ones (an editable install may point at another tree).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from linter.model import (
     LEAST_ALLOCATED,

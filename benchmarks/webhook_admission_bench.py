@@ -15,9 +15,14 @@ import argparse
 import json
 import logging
 import statistics
+import sys
 import time
 import uuid
+from pathlib import Path
 from typing import Any
+
+# This checkout's packages, not the installed ones (an editable install may point at another tree).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.cluster.static import StaticClusterView
