@@ -213,3 +213,36 @@ def test_equal_scores_rank_by_name_whatever_the_remainder() -> None:
     ranking = state.rank(incoming, _model(FitArgs()), top=0)
     assert ranking.scores[:2] == (("n-a", 50), ("n-b", 50))
     assert state.rank(incoming, _model(FitArgs()), top=1).scores == (("n-a", 50),)
+
+
+@SETTINGS
+@given(
+    used=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 8)), min_size=1, max_size=5),
+    scores=st.lists(st.integers(0, 10), min_size=2, max_size=3),
+    weights=st.tuples(st.integers(1, 4), st.integers(1, 4)),
+    order=st.booleans(),
+)
+def test_ratio_scores_of_zero_drop_out_of_both_sums(
+    used: list[tuple[int, int]], scores: list[int], weights: tuple[int, int], order: bool
+) -> None:
+    """RequestedToCapacityRatio on nodes that all have cpu and memory (the float path): shapes that reach a
+    score of 0, so that either resource, first or second in the arguments, can drop out of the average."""
+    nodes, pods = [], []
+    for i, (cpu, mem) in enumerate(used):
+        name = f"n{i}"
+        nodes.append({"metadata": {"name": name}, "status": {"allocatable": {"cpu": "4", "memory": "8", "pods": "9"}}})
+        spec = {"nodeName": name, "containers": [{"name": "c", "resources": {"requests": {
+            "cpu": str(cpu), "memory": str(mem)}}}]}
+        pods.append({"metadata": {"name": f"p{i}", "namespace": "ns"}, "spec": spec})
+    utilizations = [0, 50, 100][: len(scores)]
+    shape = tuple(ShapePoint(u, s) for u, s in zip(utilizations, scores, strict=True))
+    resources = (ResourceWeight("cpu", weights[0]), ResourceWeight("memory", weights[1]))
+    args = FitArgs(strategy=REQUESTED_TO_CAPACITY_RATIO, resources=resources if order else resources[::-1],
+                   shape=shape)
+    incoming = {"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c", "resources": {
+        "requests": {"cpu": "0", "memory": "0"}}}]}}
+    ranking = cluster(nodes, pods).rank(incoming, _model(args), top=0, filters=False)
+    request = fit_score_request(incoming)
+    want = {v.name: fit_score_node(args, request, v.fit_requested, v.allocatable).score
+            for v in node_views(nodes, pods)}
+    assert dict(ranking.scores) == want

@@ -64,6 +64,12 @@ def go_round(x: FloatArray) -> FloatArray:
 
 
 @lru_cache(maxsize=64)
+def _shape_lut_f(shape: tuple[ShapePoint, ...]) -> FloatArray:
+    """:func:`_shape_lut` as float64, for the float path."""
+    return _shape_lut(shape).astype(np.float64)
+
+
+@lru_cache(maxsize=64)
 def _shape_lut(shape: tuple[ShapePoint, ...]) -> Int64Array:
     """Scaled shape score for every utilization 0..100 (utilization is always in that range)."""
     points = scaled_shape(shape)
@@ -97,8 +103,12 @@ def fit_scores(
             terms.append((col, request, spec.weight, _alloc_column(store, col)))
     if not terms:
         return np.zeros(n, np.int64), True
-    if strategy != REQUESTED_TO_CAPACITY_RATIO and _float_terms(store, terms):
-        return _float_fit_scores(store, strategy, terms), True
+    if _float_terms(store, terms):
+        if strategy != REQUESTED_TO_CAPACITY_RATIO:
+            return _float_fit_scores(store, strategy, terms), True
+        lut = _shape_lut(args.shape or ())
+        if int(lut.min()) >= 0 and int(lut.max()) <= _MAX_NODE_SCORE:  # always, for a valid shape
+            return _float_ratio_scores(store, terms, _shape_lut_f(args.shape or ())), True
     return _general_fit_scores(store, strategy, args.shape, terms)
 
 
@@ -152,6 +162,39 @@ def _float_fit_scores(store: NodeStore, strategy: str, terms: list[_Term]) -> Fl
     if weight_sum != 1:
         total /= weight_sum
         np.floor(total, out=total)
+    return total
+
+
+def _float_ratio_scores(store: NodeStore, terms: list[_Term], lut_f: FloatArray) -> FloatArray:
+    """RequestedToCapacityRatio in float64 work buffers, for the case :func:`_float_terms` allows and a
+    shape whose scores lie in 0..100.
+
+    A resource whose shaped score is 0 drops out of both sums; its product is 0 anyway, so only the weight
+    sum needs the mask. Both sums are exact integers, so their quotient is the same float64 Go divides,
+    and ``math.Round`` of a non-negative quotient is its floor plus 1 when the fraction (exact:
+    ``q - floor(q)`` has no rounding error) is at least one half. A node with no positive score has both
+    sums 0: dividing by max(weights, 1) gives Go's 0."""
+    total = store.work_rows(0)
+    weights = store.work_rows(1)
+    utilization = store.work_rows(2)
+    shaped = store.work_rows(3)
+    for i, (col, request, weight, column) in enumerate(terms):
+        _float_resource_score(store, REQUESTED_TO_CAPACITY_RATIO, col, request, column, utilization)
+        np.take(lut_f, utilization.astype(np.intp), out=shaped)
+        positive = shaped > 0
+        if i == 0:
+            np.multiply(shaped, weight, out=total)
+            np.multiply(positive, float(weight), out=weights)
+        else:
+            shaped *= weight
+            total += shaped
+            positive_weight = np.multiply(positive, float(weight), out=shaped)
+            weights += positive_weight
+    np.maximum(weights, 1.0, out=weights)
+    total /= weights
+    np.floor(total, out=utilization)
+    total -= utilization  # the fraction
+    np.add(utilization, total >= 0.5, out=total)
     return total
 
 
