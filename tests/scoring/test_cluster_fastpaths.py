@@ -4,7 +4,8 @@
   rows) equals the full best-first order cut to K, with many tied scores so that the name order decides,
   and equal scores whose weighted sums leave different remainders still go by name;
 * the float64 NodeResourcesFit path is exact: allocatable values on both sides of the range
-  where float64 is used, with requests chosen so the quotient lands just below or on an integer;
+  where float64 is used, with requests chosen so the quotient lands just below or on an integer, and
+  RequestedToCapacityRatio shapes whose scores of 0 drop a resource out of the average;
 * the cached allocatable columns follow a node's allocatable changes;
 * reason counts, worked out on first use, describe the state that was ranked even when it has changed since;
 * the kept "pods full" mask follows binds, deletes and allocatable changes.

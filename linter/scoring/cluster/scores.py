@@ -6,9 +6,10 @@ Each function returns one score per row of a :class:`~linter.scoring.cluster.sto
 * NodeResourcesFit is Go's int64 arithmetic. In the normal case (non-negative operands, every
   allocatable, requested amount and request below 2**46) each per-resource quotient is computed
   in float64, where it is provably exact and much faster than numpy's int64 division, and when
-  every node counts every resource with positive weights the whole score stays in float64, in
-  the store's reused work buffers; otherwise every division goes through :func:`trunc_div`
-  (Go's ``/`` truncates toward zero, numpy's ``//`` floors), with int64 wrap-around as in Go;
+  every node counts every resource with positive weights the whole score (RequestedToCapacityRatio
+  included) stays in float64, in the store's reused work buffers; otherwise every division goes
+  through :func:`trunc_div` (Go's ``/`` truncates toward zero, numpy's ``//`` floors), with int64
+  wrap-around as in Go;
 * RequestedToCapacityRatio divides in float64 and rounds half away from zero like
   ``math.Round`` (numpy's ``round`` is half-to-even);
 * Volcano binpack accumulates float64 terms in the order Volcano does (cpu, memory, then
@@ -201,8 +202,8 @@ def _float_ratio_scores(store: NodeStore, terms: list[_Term], lut_f: FloatArray)
 def _general_fit_scores(
     store: NodeStore, strategy: str, shape: tuple[ShapePoint, ...] | None, terms: list[_Term]
 ) -> tuple[Int64Array, bool]:
-    """NodeResourcesFit in int64, resource by resource: RequestedToCapacityRatio, nodes with a zero
-    allocatable, zero or huge weights, and (on Go's int64 path) nonsense quantities."""
+    """NodeResourcesFit in int64, resource by resource: nodes with a zero allocatable, zero or huge
+    weights, RequestedToCapacityRatio shapes outside 0..100, and (on Go's int64 path) nonsense quantities."""
     n = store.size
     ordinary = True
     lut = _shape_lut(shape or ()) if strategy == REQUESTED_TO_CAPACITY_RATIO else None
