@@ -226,9 +226,7 @@ class NodeStore:
             self.vc_alloc[col, row] = value
         if not np.array_equal(before, self.alloc[:, row]):  # status heartbeats usually change nothing here
             self.alloc_version += 1
-            self._update_pods_full(row)
-            self.act_free[:, row] = self.alloc[:, row] - self.act_req[:, row]
-            self.fit_free100[:, row] = (self.alloc[:, row] - self.fit_req[:, row]) * 100.0
+            self._allocatable_changed(row)
         was_present = bool(self.present[row])
         self.present[row] = True
         self.unschedulable[row] = unschedulable
@@ -247,9 +245,7 @@ class NodeStore:
         """The Node object is gone: drop its attributes, keep what bound pods added."""
         self.alloc[:, row] = 0
         self.vc_alloc[:, row] = 0
-        self.act_free[:, row] = -self.act_req[:, row]
-        self.fit_free100[:, row] = self.fit_req[:, row] * -100.0
-        self._update_pods_full(row)
+        self._allocatable_changed(row)
         self.present[row] = False
         self.unschedulable[row] = False
         self.taint_id[row] = 0
@@ -295,6 +291,13 @@ class NodeStore:
             if vc:
                 self.vc_used[col, row] += sign * vc
         self.pod_count[row] += sign
+        self._update_pods_full(row)
+
+    def _allocatable_changed(self, row: int) -> None:
+        """Recompute the row's columns derived from ``alloc`` (the pod updates in :meth:`add` are their
+        one-element twins)."""
+        self.act_free[:, row] = self.alloc[:, row] - self.act_req[:, row]
+        self.fit_free100[:, row] = (self.alloc[:, row] - self.fit_req[:, row]) * 100.0
         self._update_pods_full(row)
 
     def _update_pods_full(self, row: int) -> None:
