@@ -64,6 +64,11 @@ def go_round(x: FloatArray) -> FloatArray:
     return t + np.where(np.abs(frac) >= 0.5, np.sign(x), 0.0)
 
 
+def _within_scores(lut: Int64Array) -> bool:
+    """Whether every shaped score lies in 0..100 (so RequestedToCapacityRatio's results do too)."""
+    return int(lut.min()) >= 0 and int(lut.max()) <= _MAX_NODE_SCORE
+
+
 @lru_cache(maxsize=64)
 def _shape_lut_f(shape: tuple[ShapePoint, ...]) -> FloatArray:
     """:func:`_shape_lut` as float64, for the float path."""
@@ -107,8 +112,7 @@ def fit_scores(
     if _float_terms(store, terms):
         if strategy != REQUESTED_TO_CAPACITY_RATIO:
             return _float_fit_scores(store, strategy, terms), True
-        lut = _shape_lut(args.shape or ())
-        if int(lut.min()) >= 0 and int(lut.max()) <= _MAX_NODE_SCORE:  # always, for a valid shape
+        if _within_scores(_shape_lut(args.shape or ())):  # always, for a valid shape
             return _float_ratio_scores(store, terms, _shape_lut_f(args.shape or ())), True
     return _general_fit_scores(store, strategy, args.shape, terms)
 
@@ -236,7 +240,7 @@ def _general_fit_scores(
             weight_sum = weight_sum + (np.ones(n, np.bool_) if counted is None else counted) * weight
     assert node_score is not None  # the caller passes at least one term
     # RequestedToCapacityRatio's results lie within its shape's scores (0..100 in a valid config)
-    in_range = ordinary and (lut is None or (int(lut.min()) >= 0 and int(lut.max()) <= _MAX_NODE_SCORE))
+    in_range = ordinary and (lut is None or _within_scores(lut))
     return _combined(node_score, weight_sum, lut, ordinary), in_range
 
 
