@@ -41,6 +41,22 @@ def _model(args: FitArgs) -> KubeSchedulerModel:
     return KubeSchedulerModel(profiles=(Profile("default-scheduler", fit=args),))
 
 
+def _bound(i: int, node: str, requests: dict[str, str]) -> dict[str, Any]:
+    spec = {"nodeName": node, "containers": [{"name": "c", "resources": {"requests": requests}}]}
+    return {"metadata": {"name": f"p{i}", "namespace": "ns"}, "spec": spec}
+
+
+def _assert_scores_are_the_scalar_models(
+    nodes: list[dict[str, Any]], pods: list[dict[str, Any]], incoming: dict[str, Any], args: FitArgs
+) -> None:
+    """Every node's ranked score (score-only) equals the scalar model's for that node."""
+    ranking = cluster(nodes, pods).rank(incoming, _model(args), top=0, filters=False)
+    request = fit_score_request(incoming)
+    want = {v.name: fit_score_node(args, request, v.fit_requested, v.allocatable).score
+            for v in node_views(nodes, pods)}
+    assert dict(ranking.scores) == want
+
+
 @SETTINGS
 @given(
     nodes=st.lists(node(), max_size=6).map(unique_by_name),
@@ -113,18 +129,13 @@ def test_float_path_is_exact_near_its_limits(
         name = f"n{i}"
         nodes.append({"metadata": {"name": name}, "status": {"allocatable": {"memory": str(amount), "pods": "9"}}})
         used = max(0, amount * used_fraction[i] // 100 + nudge)
-        spec = {"nodeName": name, "containers": [{"name": "c", "resources": {"requests": {"memory": str(used)}}}]}
-        pods.append({"metadata": {"name": f"p{i}", "namespace": "ns"}, "spec": spec})
+        pods.append(_bound(i, name, {"memory": str(used)}))
     shape = (ShapePoint(0, 0), ShapePoint(100, 10)) if strategy == REQUESTED_TO_CAPACITY_RATIO else None
     args = FitArgs(strategy=strategy, resources=(ResourceWeight("memory", weight), ResourceWeight("cpu", 1)),
                    shape=shape)
     incoming = {"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c", "resources": {
         "requests": {"memory": "1", "cpu": "100m"}}}]}}
-    ranking = cluster(nodes, pods).rank(incoming, _model(args), top=0, filters=False)
-    request = fit_score_request(incoming)
-    want = {v.name: fit_score_node(args, request, v.fit_requested, v.allocatable).score
-            for v in node_views(nodes, pods)}
-    assert dict(ranking.scores) == want
+    _assert_scores_are_the_scalar_models(nodes, pods, incoming, args)
 
 
 def test_cached_allocatable_follows_node_updates() -> None:
@@ -232,9 +243,7 @@ def test_ratio_scores_of_zero_drop_out_of_both_sums(
     for i, (cpu, mem) in enumerate(used):
         name = f"n{i}"
         nodes.append({"metadata": {"name": name}, "status": {"allocatable": {"cpu": "4", "memory": "8", "pods": "9"}}})
-        spec = {"nodeName": name, "containers": [{"name": "c", "resources": {"requests": {
-            "cpu": str(cpu), "memory": str(mem)}}}]}
-        pods.append({"metadata": {"name": f"p{i}", "namespace": "ns"}, "spec": spec})
+        pods.append(_bound(i, name, {"cpu": str(cpu), "memory": str(mem)}))
     utilizations = [0, 50, 100][: len(scores)]
     shape = tuple(ShapePoint(u, s) for u, s in zip(utilizations, scores, strict=True))
     resources = (ResourceWeight("cpu", weights[0]), ResourceWeight("memory", weights[1]))
@@ -242,8 +251,4 @@ def test_ratio_scores_of_zero_drop_out_of_both_sums(
                    shape=shape)
     incoming = {"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c", "resources": {
         "requests": {"cpu": "0", "memory": "0"}}}]}}
-    ranking = cluster(nodes, pods).rank(incoming, _model(args), top=0, filters=False)
-    request = fit_score_request(incoming)
-    want = {v.name: fit_score_node(args, request, v.fit_requested, v.allocatable).score
-            for v in node_views(nodes, pods)}
-    assert dict(ranking.scores) == want
+    _assert_scores_are_the_scalar_models(nodes, pods, incoming, args)
