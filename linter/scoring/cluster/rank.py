@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 
@@ -37,6 +37,7 @@ class PodMemo(Protocol):
 
 
 _DEFAULT_FIT_FILTER = FitArgs()
+_MAX_IN_RANGE_SCORE = 100  # NodeResourcesFit's MaxNodeScore
 
 
 @dataclass(frozen=True)
@@ -141,12 +142,12 @@ def rank_pod(
         infeasible, feasible_count = ~store.present[: store.size], total_nodes
         reason_counts = {}
     if engine == ENGINE_FIT and (in_range or _keyable_scores(scores, store.size)):
-        chosen = _top_rows_by_key(store, infeasible, feasible_count, scores, top)
+        chosen = _top_rows_by_key(store, infeasible, feasible_count, scores, top, in_range)
     else:
         chosen = _top_rows(store, np.flatnonzero(~infeasible), scores, top)
     as_py: Callable[[Any], int | float] = float if engine == ENGINE_VOLCANO else int
-    names = store.row_names
-    ranked = tuple((str(names[r]), as_py(v)) for r, v in zip(chosen, scores[chosen].tolist(), strict=True))
+    names = cast("list[str]", store.row_names)  # a chosen row is a present node's: it has a name
+    ranked = tuple(zip(map(names.__getitem__, chosen), map(as_py, scores[chosen].tolist()), strict=True))
     return Ranking(
         engine=engine,
         profile=profile_name,
@@ -187,9 +188,11 @@ class _ReasonCounts(Mapping[str, int]):
         return repr(self._get())
 
 
-# An integer score plus the name fraction (steps of 1 / rows) stays exactly ordered in float64 while
-# (largest |score| + 1) * rows is far below 2**52, float64's resolution.
+# An integer score times the row count plus the reversed name rank stays exact (and unique) in float64
+# while (largest |score| + 1) * rows is far below 2**53, float64's resolution.
 _KEY_RANGE_LIMIT = 2**48
+# Scores in 0..100: every key is below 101 * rows, which int32 holds up to this many rows.
+_INT32_KEY_ROWS = (2**31 - 1) // (_MAX_IN_RANGE_SCORE + 1)
 
 
 def _keyable_scores(scores: Int64Array | FloatArray, rows: int) -> bool:
@@ -201,24 +204,28 @@ def _keyable_scores(scores: Int64Array | FloatArray, rows: int) -> bool:
 
 
 def _top_rows_by_key(
-    store: NodeStore, infeasible: BoolArray, feasible: int, scores: Int64Array | FloatArray, top: int
+    store: NodeStore, infeasible: BoolArray, feasible: int, scores: Int64Array | FloatArray, top: int,
+    in_range: bool,
 ) -> list[int]:
-    """:func:`_top_rows` for whole-number scores, in a few passes: one float64 key per row, the score plus
-    a fraction that falls with the node name's rank, is unique, so the top-th largest key is a threshold
-    that exactly the top rows reach, and a sort of just those orders them (best score first, equal scores
-    by name). The keys and the partition use the store's work buffers 2 and 3."""
+    """:func:`_top_rows` for whole-number scores, in a few passes. Each row's key, score x rows + (rows - 1
+    - name rank), is a unique integer, larger for a better score and, among equal scores, for the name
+    that sorts first. So the top-th largest key is a threshold that exactly the top rows reach, and a sort
+    of just those orders them. The keys use the store's work buffer 2. For scores in 0..100 (``in_range``)
+    the keys fit int32, whose partition does twice as many rows per vector instruction as float64's."""
     if feasible == 0:
         return []
-    key = np.add(scores, store.name_fraction(), out=store.work_rows(2))
-    np.putmask(key, infeasible, -np.inf)
+    key = np.multiply(scores, store.size, out=store.work_rows(2))
+    np.add(key, store.name_rank_reversed(), out=key)
+    small = in_range and store.size <= _INT32_KEY_ROWS
+    np.putmask(key, infeasible, -1.0 if small else -np.inf)  # below every feasible key
     if 0 < top < feasible:
         kth = key.size - top
-        partitioned = store.work_rows(3)
-        np.copyto(partitioned, key)
+        partitioned = store.work_int32() if small else store.work_rows(3)
+        np.copyto(partitioned, key, casting="unsafe")  # exact: whole numbers in int32's range when small
         partitioned.partition(kth)  # in place: the key array keeps its row order
-        picked = np.flatnonzero(key >= partitioned[kth])
+        picked = np.nonzero(key >= partitioned[kth])[0]
     else:
-        picked = np.flatnonzero(~infeasible)
+        picked = np.nonzero(~infeasible)[0]
     chosen: list[int] = picked[np.argsort(-key[picked])].tolist()
     return chosen
 

@@ -313,7 +313,7 @@ def _float_resource_score(
     n = store.size
     if strategy == LEAST_ALLOCATED:
         np.subtract(store.fit_free100[col, :n], _MAX_NODE_SCORE * request, out=out)
-        np.maximum(out, 0.0, out=out)
+        np.maximum(out, store.zero_rows(), out=out)
     else:
         np.add(store.fit_req100[col, :n], _MAX_NODE_SCORE * request, out=out)
         np.minimum(out, column.scaled_f, out=out)
