@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from linter.k8snames import is_extended_resource_name
@@ -50,11 +51,13 @@ def _is_prefixed_native(name: str) -> bool:
     return "kubernetes.io/" in name
 
 
+@lru_cache(maxsize=1024)  # called per resource name on every ranking; names are few
 def is_extended_resource(name: str) -> bool:
     """A ``domain/name`` resource outside ``kubernetes.io`` whose quota name is valid."""
     return is_extended_resource_name(name)
 
 
+@lru_cache(maxsize=1024)
 def is_scalar_resource(name: str) -> bool:
     """Extended, ``hugepages-*``, ``*kubernetes.io/*`` or ``attachable-volumes-*``."""
     return (

@@ -131,7 +131,8 @@ def _spec(pod: Mapping[str, Any]) -> Mapping[str, Any]:
     return spec if isinstance(spec, Mapping) else {}
 
 
-def enabled_filters(filter_plugins: Sequence[str], fit_filter_enabled: bool) -> tuple[str, ...]:
+@lru_cache(maxsize=64)  # once per profile, not once per ranking
+def enabled_filters(filter_plugins: tuple[str, ...], fit_filter_enabled: bool) -> tuple[str, ...]:
     """The modelled filters a profile runs (an empty list means the default set)."""
     chosen = [f for f in feasibility.DEFAULT_FILTERS if not filter_plugins or f in filter_plugins]
     return tuple(f for f in chosen if f != "NodeResourcesFit" or fit_filter_enabled)
