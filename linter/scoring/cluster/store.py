@@ -37,6 +37,8 @@ from collections.abc import Mapping
 import numpy as np
 import numpy.typing as npt
 
+from linter.goint import wrap_int64
+
 Int64Array = npt.NDArray[np.int64]
 Int32Array = npt.NDArray[np.int32]
 BoolArray = npt.NDArray[np.bool_]
@@ -48,14 +50,7 @@ Contribution = tuple[ContributionEntry, ...]
 TaintList = tuple[tuple[str, str, str], ...]
 
 _INITIAL_ROWS = 64
-_INT64_SPAN = 2**64
-_INT64_MIN = -(2**63)
 _INITIAL_COLUMNS = 8
-
-
-def _int64(value: int) -> int:
-    """``value`` wrapped around into int64's range, as numpy's int64 arithmetic does."""
-    return (value - _INT64_MIN) % _INT64_SPAN + _INT64_MIN
 
 
 class NodeStore:
@@ -284,14 +279,14 @@ class NodeStore:
                 # Python scalars (cheaper than one-element array operations), with int64 wrap-around as the
                 # whole-column formula in set_node has; int -> float rounds as numpy's conversion does
                 self.fit_req100[col, row] = requested * 100.0
-                self.fit_free100[col, row] = _int64(int(self.alloc[col, row]) - requested) * 100.0
+                self.fit_free100[col, row] = wrap_int64(int(self.alloc[col, row]) - requested) * 100.0
                 if requested > self.fit_peak[col]:
                     self.fit_peak[col] = requested
                 if fit < 0:
                     self.fit_negative = True
             if act:
                 self.act_req[col, row] += sign * act
-                self.act_free[col, row] = _int64(int(self.alloc[col, row]) - int(self.act_req[col, row]))
+                self.act_free[col, row] = wrap_int64(int(self.alloc[col, row]) - int(self.act_req[col, row]))
             if vc:
                 self.vc_used[col, row] += sign * vc
         self.pod_count[row] += sign
