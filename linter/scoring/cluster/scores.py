@@ -271,7 +271,7 @@ def _combined(
 class _AllocColumn:
     """One allocatable column prepared for scoring; valid while ``NodeStore.alloc_version`` is unchanged."""
 
-    __slots__ = ("all_counted", "counted", "fast", "safe_f", "scaled_f", "values_f")
+    __slots__ = ("all_counted", "counted", "fast", "safe_f", "scaled_f")
 
     def __init__(self, allocatable: Int64Array) -> None:
         self.counted: BoolArray = allocatable != 0
@@ -281,10 +281,10 @@ class _AllocColumn:
         self.fast = allocatable.size == 0 or (
             int(allocatable.min()) >= 0 and int(allocatable.max()) < _FLOAT_ALLOC_LIMIT
         )
-        self.values_f: FloatArray = allocatable.astype(np.float64)
-        self.scaled_f: FloatArray = self.values_f * _MAX_NODE_SCORE  # exact on the fast path (below 2**53)
+        values_f: FloatArray = allocatable.astype(np.float64)
+        self.scaled_f: FloatArray = values_f * _MAX_NODE_SCORE  # exact on the fast path (below 2**53)
         # max(allocatable, 1) is the divisor; with no zero (and, on the fast path, no negative) it is the column
-        self.safe_f: FloatArray = self.values_f if self.all_counted else np.maximum(self.values_f, 1.0)
+        self.safe_f: FloatArray = values_f if self.all_counted else np.maximum(values_f, 1.0)
 
 
 def _alloc_column(store: NodeStore, col: int) -> _AllocColumn:
