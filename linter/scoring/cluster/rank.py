@@ -20,6 +20,7 @@ from linter.scoring.cluster.filters import NOT_A_NODE, FilterCache, Reasons, ena
 from linter.scoring.cluster.scores import FloatArray, binpack_scores, fit_scores
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
+from linter.scoring.strategies import MAX_NODE_SCORE
 
 ENGINE_FIT = "k8s-fit"
 ENGINE_VOLCANO = "volcano-binpack"
@@ -37,7 +38,6 @@ class PodMemo(Protocol):
 
 
 _DEFAULT_FIT_FILTER = FitArgs()
-_MAX_IN_RANGE_SCORE = 100  # NodeResourcesFit's MaxNodeScore
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,7 @@ class _ReasonCounts(Mapping[str, int]):
 # while (largest |score| + 1) * rows is far below 2**53, float64's resolution.
 _KEY_RANGE_LIMIT = 2**48
 # Scores in 0..100: every key is below 101 * rows, which int32 holds up to this many rows.
-_INT32_KEY_ROWS = (2**31 - 1) // (_MAX_IN_RANGE_SCORE + 1)
+_INT32_KEY_ROWS = (2**31 - 1) // (MAX_NODE_SCORE + 1)
 
 
 def _keyable_scores(scores: Int64Array | FloatArray, rows: int) -> bool:
