@@ -1,8 +1,9 @@
 """The ranking's fast paths against their slow equivalents and the scalar model.
 
-* top-K selection (one partition on a per-row key, score plus a name fraction, then a sort of the K
-  rows) equals the full best-first order cut to K, with many tied scores so that the name order decides,
-  and equal scores whose weighted sums leave different remainders still go by name;
+* top-K selection (one partition on a per-row key, score x rows plus the reversed name rank, as int32 or,
+  for very large clusters, float64, then a sort of the K rows) equals the full best-first order cut to K,
+  with many tied scores so that the name order decides, and equal scores whose weighted sums leave
+  different remainders still go by name;
 * the float64 NodeResourcesFit path is exact: allocatable values on both sides of the range
   where float64 is used, with requests chosen so the quotient lands just below or on an integer, and
   RequestedToCapacityRatio shapes whose scores of 0 drop a resource out of the average;
