@@ -191,10 +191,6 @@ def test_too_many_pods_follows_binds_deletes_and_allocatable_changes() -> None:
     def set_pods_allocatable(value: str) -> None:
         state.apply_node({"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "8", "pods": value}}})
 
-    def bound(i: int) -> dict[str, Any]:
-        return {"metadata": {"name": f"p{i}", "namespace": "ns"},
-                "spec": {"nodeName": "n", "containers": [{"name": "c"}]}}
-
     incoming = {"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c"}]}}
 
     def too_many() -> int:
@@ -202,15 +198,15 @@ def test_too_many_pods_follows_binds_deletes_and_allocatable_changes() -> None:
 
     set_pods_allocatable("2")
     seen = [too_many()]
-    state.apply_pod(bound(0))
+    state.apply_pod(_bound(0, "n", {}))
     seen.append(too_many())
-    state.apply_pod(bound(1))
+    state.apply_pod(_bound(1, "n", {}))
     seen.append(too_many())
     full = state.rank(incoming, _model(FitArgs()), top=0)
     set_pods_allocatable("3")
     seen.append(too_many())
     assert dict(full.reason_counts) == {REASON_TOO_MANY_PODS: 1}  # read after the node stopped being full
-    state.apply_pod(bound(2))
+    state.apply_pod(_bound(2, "n", {}))
     seen.append(too_many())
     state.delete_pod("ns", "p0")
     seen.append(too_many())
