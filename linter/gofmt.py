@@ -227,6 +227,10 @@ def _go_json_string(text: str) -> str:
             out.append("\\r")
         elif ch == "\t":
             out.append("\\t")
+        elif ch == "\b":  # Go 1.22 and later
+            out.append("\\b")
+        elif ch == "\f":
+            out.append("\\f")
         elif code < 0x20 or ch in "<>&" or code in (0x2028, 0x2029):
             out.append(f"\\u{code:04x}")
         else:

@@ -59,6 +59,7 @@ def test_field_error_rendering() -> None:
 
 def test_go_json_and_int64_wraparound() -> None:
     assert go_json({"b": [1, 2.0], "a": "<&>"}) == '{"a":"\\u003c\\u0026\\u003e","b":[1,2]}'
+    assert go_json("\b\f\x01\u2028") == '"\\b\\f\\u0001\\u2028"'  # Go 1.22+ writes \b and \f short
     assert wrap_int64(2**63) == -(2**63)
     assert wrap_int64((2**63 - 1) - (-100)) < 0
 

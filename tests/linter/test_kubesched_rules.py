@@ -127,3 +127,30 @@ def test_multiple_fit_errors_first_finding_carries_the_whole_scheduler_output() 
     assert findings[1].message.startswith("profile default-scheduler, plugin NodeResourcesFit: ")
     assert findings[1].detail == head + ("scoringStrategy.resources[0].weight: Invalid value: 200: "
                                           "resource weight of cpu not in valid range (0, 100]")
+
+
+def test_a_rejected_volume_binding_shape_prints_the_internal_struct_field_names() -> None:
+    # field.Invalid gets config.VolumeBindingArgs.Shape: []config.UtilizationShapePoint, which has no json tags
+    text = H + ("profiles:\n- pluginConfig:\n  - name: VolumeBinding\n    args:\n      shape:\n"
+                "      - {utilization: 0, score: 0}\n      - {utilization: 100, score: 10}\n")
+    (f,) = [f for f in lint_text(text, "a.yaml") if f.rule == "BPL108"]
+    assert f.detail == ('profiles[0].pluginConfig[0].args.shape: Invalid value: [{"Utilization":0,"Score":0},'
+                        '{"Utilization":100,"Score":10}]: unexpected field `shape`, remove it or turn on the feature '
+                        'gate StorageCapacityScoring')
+
+
+@pytest.mark.parametrize(("snippet", "rule", "rendered"), [
+    # named string types go through json.Marshal in field.ErrorBody (HTML characters escaped); plain strings use %q
+    ("  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: \"Most<&>\"\n", "BPL150",
+     'scoringStrategy.type: Unsupported value: "Most\\u003c\\u0026\\u003e": supported values: '),
+    ("  - name: PodTopologySpread\n    args:\n      defaultingType: \"<L>\"\n", "BPL108",
+     'args.defaultingType: Unsupported value: "\\u003cL\\u003e": supported values: "System", "List"'),
+    ("  - name: PodTopologySpread\n    args:\n      defaultingType: List\n      defaultConstraints:\n"
+     "      - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: \"Never&\"}\n", "BPL108",
+     'whenUnsatisfiable: Unsupported value: "Never\\u0026": supported values: "DoNotSchedule", "ScheduleAnyway"'),
+])
+def test_named_string_values_are_printed_as_go_json(snippet: str, rule: str, rendered: str) -> None:
+    text = H + "profiles:\n- schedulerName: a\n  pluginConfig:\n" + snippet
+    (f,) = [f for f in lint_text(text, "a.yaml") if f.rule == rule]
+    assert rendered in (f.detail or f.message)
+

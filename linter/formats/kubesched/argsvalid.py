@@ -26,6 +26,12 @@ def _p(prefix: str, rest: str) -> str:
     return prefix + rest if rest.startswith("[") else f"{prefix}.{rest}"
 
 
+def _typed_string(value: str) -> Rendered:
+    """A value of a named string type (ScoringStrategyType, ...): field.ErrorBody quotes only a plain
+    ``string`` with %q and prints any other type with json.Marshal, which escapes <, > and & as \u003c..."""
+    return Rendered(go_json(value))
+
+
 def validate_args(name: str, args: dict[str, Any], prefix: str) -> Result:
     validator = _VALIDATORS.get(name)
     if validator is not None:
@@ -63,10 +69,11 @@ def _topology_spread(args: dict[str, Any], prefix: str) -> Result:
     kind = args.get("defaultingType", "System")
     constraints = args.get("defaultConstraints") or []
     if kind not in ("System", "List"):
-        yield (FieldError("Unsupported value", _p(prefix, "defaultingType"), kind, supported(["System", "List"])),
+        yield (FieldError("Unsupported value", _p(prefix, "defaultingType"), _typed_string(kind),
+                          supported(["System", "List"])),
                ("defaultingType",))
     elif kind == "System" and constraints:
-        yield (FieldError("Invalid value", _p(prefix, "defaultingType"), kind,
+        yield (FieldError("Invalid value", _p(prefix, "defaultingType"), _typed_string(kind),
                           "when .defaultConstraints are not empty"),
                ("defaultingType",))
     base = _p(prefix, "defaultConstraints")
@@ -85,7 +92,7 @@ def _topology_spread(args: dict[str, Any], prefix: str) -> Result:
             yield (FieldError("Required value", f"{path}.whenUnsatisfiable", detail="can not be empty"),
                    (*ptr, "whenUnsatisfiable"))
         elif action not in ("DoNotSchedule", "ScheduleAnyway"):
-            yield (FieldError("Unsupported value", f"{path}.whenUnsatisfiable", action,
+            yield (FieldError("Unsupported value", f"{path}.whenUnsatisfiable", _typed_string(action),
                               supported(["DoNotSchedule", "ScheduleAnyway"])), (*ptr, "whenUnsatisfiable"))
         if "labelSelector" in con:
             yield (FieldError("Forbidden", f"{path}.labelSelector",
@@ -133,7 +140,8 @@ def _volume_binding(args: dict[str, Any], prefix: str) -> Result:
         yield (FieldError("Invalid value", _p(prefix, "bindTimeoutSeconds"), timeout,
                           "invalid BindTimeoutSeconds, should not be a negative value"), ("bindTimeoutSeconds",))
     if "shape" in args:  # StorageCapacityScoring is off by default in 1.36
-        shown = [{"utilization": p.get("utilization", 0), "score": p.get("score", 0)} for p in args["shape"]]
+        # the internal config.UtilizationShapePoint has no json tags: its Go field names are the keys
+        shown = [{"Utilization": p.get("utilization", 0), "Score": p.get("score", 0)} for p in args["shape"]]
         yield (FieldError("Invalid value", _p(prefix, "shape"), Rendered(go_json(shown, sort=False)),
                           "unexpected field `shape`, remove it or turn on the feature gate StorageCapacityScoring"),
                ("shape",))
@@ -170,7 +178,7 @@ def validate_fit(args: dict[str, Any]) -> Result:
         return
     kind = strategy.get("type", "")
     if kind not in STRATEGIES:
-        yield (FieldError("Unsupported value", "scoringStrategy.type", kind, supported(STRATEGIES)),
+        yield (FieldError("Unsupported value", "scoringStrategy.type", _typed_string(kind), supported(STRATEGIES)),
                ("scoringStrategy", "type"))
     for i, res in enumerate(strategy.get("resources") or []):
         w = res.get("weight", 0)
