@@ -9,7 +9,9 @@ an *empty* first document in front of a KubeSchedulerConfiguration is what the s
 and fails with ``Object 'Kind' is missing``. Everything else keeps every document.
 
 A scheduler config that starts with ``{`` is decoded as JSON, not YAML (apimachinery's
-``IsJSONBuffer`` picks the serializer), so it must also be valid JSON (:mod:`linter.gojson`).
+``IsJSONBuffer`` picks the serializer), so it must also be valid JSON (:mod:`linter.gojson`), and it
+is read the way Go's JSON decoder reads it (:mod:`linter.jsondocument`): number literals as written,
+every member of an object in order, duplicates included.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from collections.abc import Callable
 from typing import Any
 
 from linter import formats
-from linter.filecodes import IGNORED_DOCUMENTS, INVALID_YAML
+from linter.filecodes import IGNORED_DOCUMENTS, INPUT_LIMIT, INVALID_YAML
 from linter.findings import Finding, Severity
+from linter.jsondocument import is_json_buffer, read_json_document
 from linter.source import Document, SourceError, parse_stream
 
 KUBE_SCHEDULER = "kube-scheduler"
@@ -43,6 +46,13 @@ def read_stream(text: str, path: str, kind: str | None, *, is_json: bool = False
                 mapper: Callable[[int, int], tuple[int, int]] | None = None) -> Reading:
     """Parse ``text`` and keep what its reader sees. ``kind`` is the format forced with ``--kind``."""
     documents, error = parse_stream(text, path, is_json=is_json)
+    if (error is not None and error.code != INPUT_LIMIT and not documents and kind in (None, KUBE_SCHEDULER)
+            and is_json_buffer(text)):
+        # valid JSON that the YAML parser refuses (a key over 1024 characters, a lone surrogate escape);
+        # not past an input limit, which holds for JSON too
+        json_doc = _json_document(text, path, mapper, embedded_key)
+        if json_doc is not None and _reader([json_doc], kind, embedded_key) == KUBE_SCHEDULER:
+            return Reading([json_doc], kind=KUBE_SCHEDULER)
     for doc in documents:
         doc.mapper, doc.embedded_key = mapper, embedded_key
     reader = _reader(documents, kind, embedded_key)
@@ -52,15 +62,17 @@ def read_stream(text: str, path: str, kind: str | None, *, is_json: bool = False
             return Reading([Document(path, {}, {}, 1, 1, text=text, is_json=is_json)], kind=KUBE_SCHEDULER)
         return Reading(documents, error=error)
     first = documents[0]
-    if reader == KUBE_SCHEDULER and text.lstrip().startswith("{") and (bad := _json_error(text)):
-        from linter import gojson
+    if reader == KUBE_SCHEDULER and is_json_buffer(text):
+        if bad := _json_error(text):
+            from linter import gojson
 
-        line, column = gojson.position(text, bad.offset)
-        line, column = mapper(line, column) if mapper else (line, column)
-        return Reading(findings=[Finding(
-            path, line, column, INVALID_YAML, Severity.ERROR,
-            f"kube-scheduler decodes a config that starts with '{{' as JSON, and this is not valid JSON: "
-            f"{bad.message}", f"couldn't get version/kind; json parse error: {bad.message}")])
+            line, column = gojson.position(text, bad.offset)
+            line, column = mapper(line, column) if mapper else (line, column)
+            return Reading(findings=[Finding(
+                path, line, column, INVALID_YAML, Severity.ERROR,
+                f"kube-scheduler decodes a config that starts with '{{' as JSON, and this is not valid JSON: "
+                f"{bad.message}", f"couldn't get version/kind; json parse error: {bad.message}")])
+        return Reading([_json_document(text, path, mapper, embedded_key, checked=True) or first], kind=reader)
     reading = Reading([first], kind=reader)
     if first.data is None:
         first.data, first.spots = {}, {}  # what the scheduler decodes from an empty document: no kind
@@ -92,3 +104,17 @@ def _json_error(text: str) -> Any:
     from linter import gojson  # only configs written as JSON pay for the JSON scanner
 
     return gojson.syntax_error(text)
+
+
+def _json_document(text: str, path: str, mapper: Callable[[int, int], tuple[int, int]] | None,
+                   embedded_key: str | None, *, checked: bool = False) -> Document | None:
+    """The document as Go's JSON decoder reads ``text``; None when ``text`` is not valid JSON or nests too deep.
+    ``checked``: the caller already knows ``text`` is valid JSON."""
+    if not checked and _json_error(text) is not None:
+        return None
+    try:
+        doc = read_json_document(text, path)
+    except SourceError:
+        return None
+    doc.mapper, doc.embedded_key = mapper, embedded_key
+    return doc

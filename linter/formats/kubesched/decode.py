@@ -1,14 +1,17 @@
 """Strict decoding of a KubeSchedulerConfiguration the way kube-scheduler 1.36 loads its file.
 
 The scheduler converts YAML to JSON (sigs.k8s.io/yaml: map keys sorted, floats printed by
-encoding/json), reads apiVersion/kind, then decodes strictly into the v1 Go types
+encoding/json; a config written as JSON is decoded as written, see :mod:`linter.jsondocument`),
+reads apiVersion/kind, then decodes strictly into the v1 Go types
 (``types.py``) and afterwards decodes every ``pluginConfig[].args`` of an in-tree plugin that
 has an args kind. The result says what the scheduler would print and where each problem is:
 
 * a *fatal* error (type mismatch, bad duration, unregistered kind): the scheduler prints only
   that one;
 * otherwise *strict* errors (duplicate keys, unknown fields, inside args too), printed together
-  after ``strict decoding error: ``.
+  after ``strict decoding error: ``. A duplicate key of a YAML file is yaml.v2's error (made in
+  ``stages.py``); one of a JSON file is the JSON decoder's ``duplicate field "<path>"``, made here
+  in document order among the unknown-field errors.
 
 ``decoded`` is the typed data with unknown fields and nulls dropped and numbers converted the
 Go way; it keeps the document's pointers.
@@ -26,8 +29,10 @@ from linter.formats.kubesched.issues import SCHEME
 from linter.formats.kubesched.types import ARGS_TYPES, GoType
 from linter.gofmt import DurationError, go_quote, json_number, parse_duration
 from linter.goint import int_bounds
+from linter.jsondocument import JSONFloat, JSONObject
 from linter.source import Pointer
 
+_MAX_STRICT_ERRORS = 100  # sigs.k8s.io/json stops collecting strict errors there
 _FLOAT32_MAX = 3.4028234663852886e38
 _FLOAT64_MAX = 1.7976931348623157e308
 _FIND_KIND = ('struct { APIVersion string "json:\\"apiVersion,omitempty\\""; '
@@ -73,10 +78,35 @@ def _strict_path(path: list[str | int]) -> str:
     return out
 
 
+def _members(value: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The members of an object in the order the scheduler's JSON decoder meets them: as written (duplicates
+    included) in a config written as JSON; sorted in one written as YAML, which sigs.k8s.io/yaml turned into
+    JSON with sorted keys (and no duplicates)."""
+    if isinstance(value, JSONObject):
+        return value.members
+    return sorted(value.items())
+
+
+def _merge(old: Any, new: Any, t: GoType) -> Any:
+    """A field's value after a duplicate key: encoding/json decodes the second value *into* the first, so
+    struct fields and slice elements the second one does not set keep what the first one gave them."""
+    if t.kind == "struct" and isinstance(old, dict) and isinstance(new, dict):
+        merged = dict(old)
+        for key, item in new.items():
+            merged[key] = _merge(merged[key], item, t.fields[key]) if key in merged else item
+        return merged
+    if t.kind == "slice" and t.elem is not None and isinstance(old, list) and isinstance(new, list):
+        return [_merge(old[i], item, t.elem) if i < len(old) else item for i, item in enumerate(new)]
+    if t.kind == "map" and isinstance(old, dict) and isinstance(new, dict):
+        return {**old, **new}
+    return new
+
+
 class _Decoder:
     def __init__(self, base: Pointer) -> None:
         self.base = base
         self.walk = _Walk()
+        self.seen_strict: set[str] = set()
 
     def type_error(self, value_desc: str, t: GoType, struct: str, fields: list[str], rel: list[str | int]) -> None:
         if self.walk.type_error is not None:
@@ -134,7 +164,12 @@ class _Decoder:
                 self.type_error(jk, t, struct, fields, rel)
                 return None
             assert t.elem is not None
-            return {k: self.value(v, t.elem, struct, fields, [*rel, k]) for k, v in sorted(value.items())}
+            entries: dict[str, Any] = {}
+            for k, v in _members(value):
+                if k in entries:
+                    self.duplicate(rel, k)
+                entries[k] = self.value(v, t.elem, struct, fields, [*rel, k])  # a map value is decoded afresh
+            return entries
         if t.kind == "string":
             if jk != "string":
                 self.type_error(jk, t, struct, fields, rel)
@@ -148,7 +183,7 @@ class _Decoder:
         if jk != "number":
             self.type_error(jk, t, struct, fields, rel)
             return None
-        literal = json_number(value)
+        literal = value.literal if isinstance(value, JSONFloat) else json_number(value)
         if t.kind == "float":
             number = float(literal)
             if abs(number) > (_FLOAT32_MAX if t.bits == 32 else _FLOAT64_MAX):
@@ -166,18 +201,33 @@ class _Decoder:
             return None
         return number
 
+    def strict(self, error: DecodeError) -> None:
+        """Keep a strict error the way sigs.k8s.io/json does: each text once, at most 100 per decode."""
+        if len(self.walk.strict) < _MAX_STRICT_ERRORS and error.text not in self.seen_strict:
+            self.seen_strict.add(error.text)
+            self.walk.strict.append(error)
+
+    def duplicate(self, rel: list[str | int], key: str) -> None:
+        self.strict(DecodeError(f"duplicate field {go_quote(_strict_path([*rel, key]))}", (*self.base, *rel, key),
+                                on_key=True, kind="duplicate-key"))
+
     def struct(self, value: dict[str, Any], t: GoType, fields: list[str], rel: list[str | int]) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for key in sorted(value):  # the JSON the scheduler decodes has its keys sorted
+        seen: set[str] = set()
+        for key, item in _members(value):
             if self.walk.abort is not None:
                 break
             sub = t.fields.get(key)
             if sub is None:
-                path = _strict_path([*rel, key])
-                self.walk.strict.append(DecodeError(f"unknown field {go_quote(path)}", (*self.base, *rel, key),
-                                                    on_key=True, kind="unknown-field"))
+                self.strict(DecodeError(f"unknown field {go_quote(_strict_path([*rel, key]))}",
+                                        (*self.base, *rel, key), on_key=True, kind="unknown-field"))
                 continue
-            got = self.value(value[key], sub, t.name, [*fields, key], [*rel, key])
+            if key in seen:
+                self.duplicate(rel, key)
+            seen.add(key)
+            got = self.value(item, sub, t.name, [*fields, key], [*rel, key])
+            if key in out:
+                got = None if got is None else _merge(out.pop(key), got, sub)
             if got is not None:
                 out[key] = got
         return out
