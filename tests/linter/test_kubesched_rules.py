@@ -154,3 +154,10 @@ def test_named_string_values_are_printed_as_go_json(snippet: str, rule: str, ren
     (f,) = [f for f in lint_text(text, "a.yaml") if f.rule == rule]
     assert rendered in (f.detail or f.message)
 
+
+def test_a_negative_weight_on_a_plugin_that_does_not_score_is_ignored_by_the_framework() -> None:
+    # getScoreWeights skips plugins that do not implement ScorePlugin, so the weight is never read
+    text = H + "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - {name: DefaultBinder, weight: -5}\n"
+    assert [f for f in lint_text(text, "a.yaml") if f.rule == "BPL200"] == []
+    scoring = text.replace("DefaultBinder", "ImageLocality")
+    assert [f.rule for f in lint_text(scoring, "a.yaml") if f.rule == "BPL200"] == ["BPL200"]

@@ -27,7 +27,7 @@ def lint_profile(p: Profile, built: Built | None, binary: Build = VANILLA) -> li
     for point in ("score", "multiPoint"):
         for ref in p.written_plugins[point].enabled:
             ptr = (*ref.pointer, "weight") if ref.pointer else p.pointer
-            if ref.weight is not None and ref.weight < 0:
+            if ref.weight is not None and ref.weight < 0 and _may_score(ref.name, binary):
                 text = (f"plugins.{point}: score weight {ref.weight} of {ref.name} is negative: kube-scheduler "
                         f"accepts it and subtracts this plugin's weighted score ({_POLICY})")
                 out.append(Issue(c.NEGATIVE_WEIGHT, "lint", text, ptr, severity=Severity.ERROR))
@@ -66,6 +66,13 @@ def lint_profile(p: Profile, built: Built | None, binary: Build = VANILLA) -> li
                     f"these args")
         out.append(Issue(c.UNUSED_CONFIG, "lint", text, name_ptr))
     return out
+
+
+def _may_score(name: str, binary: Build) -> bool:
+    """False only for a plugin known not to implement Score: the framework reads weights of Score plugins
+    alone (getScoreWeights), so such a plugin's weight is ignored, negative or not."""
+    points = binary.plugins.get(name)
+    return points is None or "score" in points
 
 
 def _zero_weights(raw: Any, base: tuple[Any, ...], rel: tuple[str, ...]) -> list[Issue]:

@@ -2,7 +2,10 @@
 
 What it does:
     Reports any negative weight the scheduler itself does not reject: score-plugin weights and the
-    resource weights of a NodeResourcesFit that is not enabled.
+    resource weights of a NodeResourcesFit that is not enabled. A weight on a plugin that does not
+    implement Score (DefaultBinder, PrioritySort, ...) is not reported: the framework reads weights of
+    Score plugins only, so it ignores that weight, whatever its sign. Plugins whose extension points
+    binpack-guard does not know (an unregistered name) are reported.
 
 Why it matters:
     A negative weight inverts a plugin's preference; binpack-guard's policy is that weights are never negative.
