@@ -56,17 +56,19 @@ def test_go_quote_escapes_like_strconv_quote() -> None:
 
 
 def test_generate_name_is_checked_with_its_trailing_dash_masked() -> None:
-    errs = pc.validate_create({"metadata": {"generateName": "batch-"}, "value": 1})
-    assert [e.field for e in errs] == ["metadata.name"]  # no name yet: only "name or generateName" wording
+    # the API server generates the name (generateName + 5 random characters) before validating
+    assert pc.validate_create({"metadata": {"generateName": "batch-"}, "value": 1}) == []
+    errs = pc.validate_create({"metadata": {"generateName": "Batch-"}, "value": 1})
+    assert [(e.field, e.bad_value) for e in errs] == [("metadata.generateName", "Batch-"),
+                                                      ("metadata.name", "Batch-xxxxx")]
     errs = pc.validate_create({"metadata": {"generateName": "Batch-", "name": "ok"}, "value": 1})
     assert [e.field for e in errs] == ["metadata.generateName"]
 
 
 def test_invalid_message_aggregates_and_deduplicates() -> None:
-    errors = pc.validate_create({"metadata": {"name": "x", "namespace": "ns"}, "value": 2_000_000_000,
-                                 "preemptionPolicy": ""})
+    errors = pc.validate_create({"metadata": {"name": "x"}, "value": 2_000_000_000, "preemptionPolicy": ""})
     message = pc.invalid_message("x", errors)
-    assert message.startswith('PriorityClass.scheduling.k8s.io "x" is invalid: [metadata.namespace: Forbidden')
+    assert message.startswith('PriorityClass.scheduling.k8s.io "x" is invalid: [value: Forbidden')
     assert message.endswith("preemptionPolicy: Required value]")
     assert aggregate(["a", "a"]) == "a"
 
