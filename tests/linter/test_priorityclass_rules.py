@@ -144,3 +144,10 @@ def test_annotations_over_256_kib_in_total_are_too_long(tmp_path: Path) -> None:
     metadata = f"  name: big\n  annotations:\n    a: {half[2:]}\n    b: {half}\n"  # 262144 bytes: at the limit
     assert _findings(tmp_path, "limit.yaml", _meta_pc(metadata)) == []
 
+
+def test_a_default_the_api_server_refuses_does_not_block_a_later_one(tmp_path: Path) -> None:
+    refused = _meta_pc("  name: default-a\n", 2_000_000_000, default=True)  # 422: above the user limit
+    text = refused + "---\n" + _meta_pc("  name: default-b\n", default=True) + "---\n" + _meta_pc(
+        "  name: default-c\n", default=True)
+    hits = [(line, message) for rule, line, _, message in _findings(tmp_path, "m.yaml", text) if rule == "BPL501"]
+    assert len(hits) == 1 and hits[0][0] == 20 and "'default-b' at " in hits[0][1]

@@ -67,7 +67,8 @@ _GLOBAL_DEFAULT = ("globalDefault",)
 def multiple_global_defaults(contexts: Iterable[PriorityClassContext]) -> Iterator[Flagged]:
     first: PriorityClassContext | None = None
     for ctx in contexts:
-        if not ctx.is_global_default:
+        # a class the API server (or kubectl) refuses is never stored, so it neither is nor blocks a default
+        if not ctx.is_global_default or not ctx.would_be_created:
             continue
         if first is None:
             first = ctx

@@ -47,6 +47,11 @@ class PriorityClassContext:
     def is_global_default(self) -> bool:
         return priorityclass.is_global_default(self.data)
 
+    @property
+    def would_be_created(self) -> bool:
+        """kubectl sends it and the API server validates it: no apiVersion/type/field error of its own."""
+        return "apiVersion" in self.data and not self.schema_errors and not self.field_errors
+
 
 def field_pointer(path: str) -> Pointer:
     """``metadata.name`` -> ``("metadata", "name")`` (PriorityClass field paths have no indexes)."""
