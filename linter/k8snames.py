@@ -1,10 +1,12 @@
 """Kubernetes name checks with apimachinery's exact message texts (the one copy in the project).
 
-``IsDNS1123Subdomain``, ``IsQualifiedName`` and ``IsExtendedResourceName`` from
-k8s.io/apimachinery/pkg/util/validation and k8s.io/kubernetes/pkg/apis/core/v1/helper
-(texts unchanged from 1.17 to 1.36). Each check returns the error messages, empty when the
-value is valid. Patterns are matched with ``fullmatch``: Go's ``^...$`` does not accept a
-trailing newline, Python's ``$`` would.
+``IsDNS1123Subdomain`` (object names, k8s.io/apimachinery/pkg/util/validation), ``IsQualifiedName``
+and ``IsValidLabelValue`` (label keys and values: since 1.35 aliases of ``content.IsLabelKey`` and
+``content.IsLabelValue`` in k8s.io/apimachinery/pkg/api/validate/content, whose length errors say
+"bytes" where util/validation's say "characters") and ``IsExtendedResourceName``
+(k8s.io/kubernetes/pkg/apis/core/v1/helper), as of 1.36. Each check returns the error messages,
+empty when the value is valid. Patterns are matched with ``fullmatch``: Go's ``^...$`` does not
+accept a trailing newline, Python's ``$`` would.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from linter.gofmt import go_len
 
 DNS1123_SUBDOMAIN_MAX_LENGTH = 253
 QUALIFIED_NAME_MAX_LENGTH = 63
+LABEL_VALUE_MAX_LENGTH = 63
 
 _DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
@@ -27,8 +30,14 @@ _QNAME_MSG = (
     "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
     "alphanumeric character"
 )
+_LABEL_VALUE_FMT = "(" + _QNAME_FMT + ")?"
+_LABEL_VALUE_MSG = (
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+    "and must start and end with an alphanumeric character"
+)
 _DNS1123_SUBDOMAIN_RE = re.compile(_DNS1123_SUBDOMAIN_FMT)
 _QNAME_RE = re.compile(_QNAME_FMT)
+_LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
 
 
 def empty_error() -> str:
@@ -36,7 +45,13 @@ def empty_error() -> str:
 
 
 def max_len_error(length: int) -> str:
+    """``validation.MaxLenError`` (util/validation)."""
     return f"must be no more than {length} characters"
+
+
+def content_max_len_error(length: int) -> str:
+    """``content.MaxLenError``: the label-key and label-value checks' wording."""
+    return f"must be no more than {length} bytes"
 
 
 def regex_error(msg: str, fmt: str, *examples: str) -> str:
@@ -49,16 +64,20 @@ def regex_error(msg: str, fmt: str, *examples: str) -> str:
 
 def dns1123_subdomain_errors(value: str) -> list[str]:
     """``IsDNS1123Subdomain``: the length error (in bytes, as Go counts) and the pattern error, each when it applies."""
+    return _subdomain_errors(value, max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
+
+
+def _subdomain_errors(value: str, too_long: str) -> list[str]:
     errs: list[str] = []
     if go_len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
-        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
+        errs.append(too_long)
     if not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
         errs.append(regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
     return errs
 
 
 def qualified_name_errors(value: str) -> list[str]:
-    """``IsQualifiedName``: ``[prefix/]name`` with a DNS-1123 subdomain prefix."""
+    """``IsQualifiedName`` (= ``content.IsLabelKey``): ``[prefix/]name`` with a DNS-1123 subdomain prefix."""
     errs: list[str] = []
     parts = value.split("/")
     if len(parts) == 1:
@@ -68,18 +87,29 @@ def qualified_name_errors(value: str) -> list[str]:
         if not prefix:
             errs.append("prefix part " + empty_error())
         else:
-            errs.extend("prefix part " + m for m in dns1123_subdomain_errors(prefix))
+            too_long = content_max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH)
+            errs.extend("prefix part " + m for m in _subdomain_errors(prefix, too_long))
     else:
         return [
-            "a qualified name " + regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc")
+            "a valid label key " + regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc")
             + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
         ]
     if not name:
         errs.append("name part " + empty_error())
     elif go_len(name) > QUALIFIED_NAME_MAX_LENGTH:
-        errs.append("name part " + max_len_error(QUALIFIED_NAME_MAX_LENGTH))
+        errs.append("name part " + content_max_len_error(QUALIFIED_NAME_MAX_LENGTH))
     if not _QNAME_RE.fullmatch(name):
         errs.append("name part " + regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc"))
+    return errs
+
+
+def label_value_errors(value: str) -> list[str]:
+    """``IsValidLabelValue`` (= ``content.IsLabelValue``): empty, or a qualified name's name part."""
+    errs: list[str] = []
+    if go_len(value) > LABEL_VALUE_MAX_LENGTH:
+        errs.append(content_max_len_error(LABEL_VALUE_MAX_LENGTH))
+    if not _LABEL_VALUE_RE.fullmatch(value):
+        errs.append(regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
     return errs
 
 

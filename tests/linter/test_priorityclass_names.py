@@ -9,6 +9,7 @@ from linter.gofmt import aggregate, go_quote
 from linter.k8snames import (
     dns1123_subdomain_errors,
     is_extended_resource_name,
+    label_value_errors,
     qualified_name_errors,
 )
 
@@ -24,10 +25,22 @@ def test_dns_subdomain_accepts_and_rejects() -> None:
 
 
 def test_qualified_names() -> None:
+    # 1.35+ texts (content.IsLabelKey): "a valid label key", lengths in "bytes"
     assert qualified_name_errors("example.com/foo") == []
     assert qualified_name_errors("/foo") == ["prefix part must be non-empty"]
-    assert qualified_name_errors("a/b/c")[0].startswith("a qualified name must consist of")
-    assert qualified_name_errors("x/" + "a" * 64)[0] == "name part must be no more than 63 characters"
+    assert qualified_name_errors("a/b/c")[0].startswith("a valid label key must consist of")
+    assert qualified_name_errors("x/" + "a" * 64)[0] == "name part must be no more than 63 bytes"
+    assert qualified_name_errors("a" * 254 + "/x")[0] == "prefix part must be no more than 253 bytes"
+
+
+def test_label_values() -> None:
+    assert label_value_errors("") == []
+    assert label_value_errors("My_value.1") == []
+    assert label_value_errors("a" * 64) == ["must be no more than 63 bytes"]
+    assert label_value_errors("-a") == [
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
+        "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "
+        "validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"]
 
 
 @pytest.mark.parametrize(("name", "extended"), [
@@ -43,17 +56,19 @@ def test_go_quote_escapes_like_strconv_quote() -> None:
 
 
 def test_generate_name_is_checked_with_its_trailing_dash_masked() -> None:
-    errs = pc.validate_create({"metadata": {"generateName": "batch-"}, "value": 1})
-    assert [e.field for e in errs] == ["metadata.name"]  # no name yet: only "name or generateName" wording
+    # the API server generates the name (generateName + 5 random characters) before validating
+    assert pc.validate_create({"metadata": {"generateName": "batch-"}, "value": 1}) == []
+    errs = pc.validate_create({"metadata": {"generateName": "Batch-"}, "value": 1})
+    assert [(e.field, e.bad_value) for e in errs] == [("metadata.generateName", "Batch-"),
+                                                      ("metadata.name", "Batch-xxxxx")]
     errs = pc.validate_create({"metadata": {"generateName": "Batch-", "name": "ok"}, "value": 1})
     assert [e.field for e in errs] == ["metadata.generateName"]
 
 
 def test_invalid_message_aggregates_and_deduplicates() -> None:
-    errors = pc.validate_create({"metadata": {"name": "x", "namespace": "ns"}, "value": 2_000_000_000,
-                                 "preemptionPolicy": ""})
+    errors = pc.validate_create({"metadata": {"name": "x"}, "value": 2_000_000_000, "preemptionPolicy": ""})
     message = pc.invalid_message("x", errors)
-    assert message.startswith('PriorityClass.scheduling.k8s.io "x" is invalid: [metadata.namespace: Forbidden')
+    assert message.startswith('PriorityClass.scheduling.k8s.io "x" is invalid: [value: Forbidden')
     assert message.endswith("preemptionPolicy: Required value]")
     assert aggregate(["a", "a"]) == "a"
 

@@ -73,3 +73,81 @@ def test_redefinition_changing_value_or_policy_is_an_error(tmp_path: Path) -> No
     hits = [f for f in lint_paths([str(tmp_path)]).findings if f.rule == "BPL503"]
     got = [(Path(f.path).name, f.line, str(f.severity)) for f in hits]
     assert got == [("b.yaml", 6, "error"), ("c.yaml", 4, "warning"), ("d.yaml", 5, "error")]
+
+
+def _meta_pc(metadata: str, value: int = 100, *, default: bool = False) -> str:
+    text = f"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n{metadata}value: {value}\n"
+    return text + ("globalDefault: true\n" if default else "")
+
+
+def _findings(tmp_path: Path, name: str, text: str) -> list[tuple[str, int, int, str]]:
+    path = tmp_path / name
+    path.write_text(text)
+    # a long message is cut short; the detail then holds it whole
+    return [(f.rule, f.line, f.column, f.detail or f.message) for f in lint_paths([str(path)]).findings]
+
+
+def test_a_namespace_is_cleared_not_rejected(tmp_path: Path) -> None:
+    # BeforeCreate/BeforeUpdate clear the namespace of a cluster-scoped object before validating it
+    assert _findings(tmp_path, "ns.yaml", _meta_pc("  name: batch-low\n  namespace: default\n")) == []
+
+
+def test_generate_name_alone_is_accepted(tmp_path: Path) -> None:
+    assert _findings(tmp_path, "gen.yaml", _meta_pc("  generateName: batch-\n")) == []
+    # the generated name (random part shown as xxxxx) is validated like a written one
+    got = _findings(tmp_path, "sys.yaml", _meta_pc("  generateName: system-\n"))
+    assert [(rule, line, message) for rule, line, _, message in got] == [(
+        "BPL500", 4, "metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system "
+        "use only. error: system-xxxxx is not a known system priority class")]
+
+
+def test_generated_defaults_are_distinct_classes(tmp_path: Path) -> None:
+    generated = _meta_pc("  generateName: batch-\n", default=True)
+    got = _findings(tmp_path, "two.yaml", generated + "---\n" + generated)
+    hits = [(rule, line, message) for rule, line, _, message in got if rule == "BPL501"]
+    assert len(hits) == 1 and hits[0][1] == 13
+    assert hits[0][2].endswith('priorityclasses.scheduling.k8s.io "batch-xxxxx" is forbidden: PriorityClass '
+                               "batch-xxxxx is already marked as default. Only one default can exist")
+
+
+_KEY_PATTERN = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+                "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+                "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')")
+_VALUE_PATTERN = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
+                  "must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
+                  "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')")
+
+
+def test_labels_and_annotations_are_validated_in_object_meta_order(tmp_path: Path) -> None:
+    metadata = ('  name: Batch\n  labels:\n    "bad key!": ok\n    tier: "-x"\n  annotations:\n'
+                '    "Example.com/Fine": x\n    a/b/c: x\n')
+    got = _findings(tmp_path, "meta.yaml", _meta_pc(metadata, 1_000_000_001))
+    assert [(line, message) for rule, line, _, message in got if rule == "BPL500"] == [
+        (4, 'metadata.name: Invalid value: "Batch": a lowercase RFC 1123 subdomain must consist of lower case '
+            "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. "
+            "'example.com', regex used for validation is "
+            "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"),
+        (6, f'metadata.labels: Invalid value: "bad key!": name part {_KEY_PATTERN}'),
+        (7, f'metadata.labels: Invalid value: "-x": {_VALUE_PATTERN}'),
+        (10, f'metadata.annotations: Invalid value: "a/b/c": a valid label key {_KEY_PATTERN} with an optional DNS '
+             "subdomain prefix and '/' (e.g. 'example.com/MyName')"),
+        (11, "value: Forbidden: maximum allowed value of a user defined priority is 1000000000"),
+    ]
+
+
+def test_annotations_over_256_kib_in_total_are_too_long(tmp_path: Path) -> None:
+    half = "x" * (128 * 1024)
+    metadata = f"  name: big\n  annotations:\n    a: {half}\n    b: {half}\n"
+    got = _findings(tmp_path, "big.yaml", _meta_pc(metadata))
+    assert [(rule, line, message) for rule, line, _, message in got] == [
+        ("BPL500", 6, "metadata.annotations: Too long: may not be more than 262144 bytes")]
+    metadata = f"  name: big\n  annotations:\n    a: {half[2:]}\n    b: {half}\n"  # 262144 bytes: at the limit
+    assert _findings(tmp_path, "limit.yaml", _meta_pc(metadata)) == []
+
+
+def test_a_default_the_api_server_refuses_does_not_block_a_later_one(tmp_path: Path) -> None:
+    refused = _meta_pc("  name: default-a\n", 2_000_000_000, default=True)  # 422: above the user limit
+    text = refused + "---\n" + _meta_pc("  name: default-b\n", default=True) + "---\n" + _meta_pc(
+        "  name: default-c\n", default=True)
+    hits = [(line, message) for rule, line, _, message in _findings(tmp_path, "m.yaml", text) if rule == "BPL501"]
+    assert len(hits) == 1 and hits[0][0] == 20 and "'default-b' at " in hits[0][1]

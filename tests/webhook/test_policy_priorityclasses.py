@@ -211,3 +211,59 @@ def test_a_failing_claim_denies_instead_of_crashing() -> None:
 def test_undecodable_fields_are_bad_requests(obj: dict[str, Any], fragment: str) -> None:
     decision = _decide("CREATE", obj)
     assert (decision.code, decision.reason) == (400, "BadRequest") and fragment in decision.message
+
+
+def _with_meta(obj: dict[str, Any], **metadata: Any) -> dict[str, Any]:
+    return {**obj, "metadata": {**obj["metadata"], **metadata}}
+
+
+def test_a_namespace_is_cleared_on_create_and_update() -> None:
+    # rest.BeforeCreate/BeforeUpdate clear the namespace of a cluster-scoped object before validating it
+    obj = _with_meta(priority_class("nsd", 1), namespace="default")
+    assert _decide("CREATE", obj).allowed
+    assert _decide("UPDATE", {**obj, "description": "x"}, priority_class("nsd", 1)).allowed
+
+
+def test_generate_name_is_judged_under_the_generated_name() -> None:
+    assert _decide("CREATE", {**priority_class("", 1), "metadata": {"generateName": "gen-"}}).allowed
+    decision = _decide("CREATE", {**priority_class("", 1), "metadata": {"generateName": "system-"}})
+    why = "system-xxxxx is not a known system priority class"
+    expected = CASES["pc-create-system-prefix-unknown"]["expected"]["fieldErrors"][0].replace(
+        "system-custom is not a known system priority class", why)
+    assert (decision.code, decision.message) == (422, _invalid("system-xxxxx", [expected]))
+
+
+_KEY_PATTERN = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+                "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+                "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')")
+
+
+def test_label_and_annotation_keys_are_validated_after_the_name() -> None:
+    assert NAME_ERROR is not None
+    obj = _with_meta(priority_class("High_Priority", 10), labels={"bad key!": "v"},
+                     annotations={"Example.COM/Upper-Is-Fine": "", "x//y": None})
+    decision = _decide("CREATE", obj)
+    assert decision.message == _invalid("High_Priority", [
+        NAME_ERROR.group(1),
+        f'metadata.labels: Invalid value: "bad key!": name part {_KEY_PATTERN}',
+        f'metadata.annotations: Invalid value: "x//y": a valid label key {_KEY_PATTERN} with an optional DNS '
+        "subdomain prefix and '/' (e.g. 'example.com/MyName')",
+    ])
+
+
+def test_update_checks_labels_and_annotation_size_before_the_immutable_fields() -> None:
+    old = priority_class("high", 1000)
+    new = _with_meta(priority_class("high", 1001), labels={"tier": "x" * 64},
+                     annotations={"a": "x" * (256 * 1024)})
+    decision = _decide("UPDATE", new, old)
+    assert decision.message == _invalid("high", [
+        'metadata.labels: Invalid value: "' + "x" * 64 + '": must be no more than 63 bytes',
+        "metadata.annotations: Too long: may not be more than 262144 bytes",
+        "value: Forbidden: may not be changed in an update.",
+    ])
+
+
+@pytest.mark.parametrize("metadata", [{"name": "x", "labels": {"a": 1}}, {"name": "x", "annotations": ["a"]}])
+def test_undecodable_labels_or_annotations_are_bad_requests(metadata: dict[str, Any]) -> None:
+    decision = _decide("CREATE", {"metadata": metadata, "value": 1})
+    assert (decision.code, decision.reason) == (400, "BadRequest") and "metadata." in decision.message

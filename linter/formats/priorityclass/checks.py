@@ -67,17 +67,19 @@ _GLOBAL_DEFAULT = ("globalDefault",)
 def multiple_global_defaults(contexts: Iterable[PriorityClassContext]) -> Iterator[Flagged]:
     first: PriorityClassContext | None = None
     for ctx in contexts:
-        if not ctx.is_global_default:
+        # a class the API server (or kubectl) refuses is never stored, so it neither is nor blocks a default
+        if not ctx.is_global_default or not ctx.would_be_created:
             continue
         if first is None:
             first = ctx
             continue
-        if ctx.name == first.name:  # the same class twice is BPL503's business
+        if ctx.name and ctx.name == first.name:  # the same class twice is BPL503's business
             continue
+        name, first_name = ctx.effective_name, first.effective_name
         line = first.document.locate(_GLOBAL_DEFAULT)[0]
-        rejected = forbidden_message(ctx.name, already_default_reason(first.name))
+        rejected = forbidden_message(name, already_default_reason(first_name))
         yield ctx, Violation(
-            f"PriorityClass {ctx.name!r} is a second globalDefault: {first.name!r} at {first.document.path}:{line} "
+            f"PriorityClass {name!r} is a second globalDefault: {first_name!r} at {first.document.path}:{line} "
             f"is already one; applied after it, the API server answers: {rejected}",
             _GLOBAL_DEFAULT,
         )
@@ -85,7 +87,7 @@ def multiple_global_defaults(contexts: Iterable[PriorityClassContext]) -> Iterat
 
 def missing_value(ctx: PriorityClassContext) -> Iterator[Violation]:
     if "value" not in ctx.data:
-        yield Violation(f"PriorityClass {ctx.name!r} has no value: the API server stores 0")
+        yield Violation(f"PriorityClass {ctx.effective_name!r} has no value: the API server stores 0")
 
 
 def conflicting_definitions(contexts: Iterable[PriorityClassContext]) -> Iterator[Flagged]:

@@ -12,7 +12,6 @@ from typing import Any
 
 from linter import schema
 from linter.formats.priorityclass import validate as priorityclass
-from linter.gofmt import FieldError
 from linter.model import SchedulerModel
 from linter.source import Document, Pointer
 
@@ -28,7 +27,7 @@ class PriorityClassContext:
     model: SchedulerModel | None = None
     kind: str = KIND
     schema_errors: list[schema.SchemaError] = field(default_factory=list)
-    field_errors: list[tuple[FieldError, Pointer]] = field(default_factory=list)
+    field_errors: list[priorityclass.Located] = field(default_factory=list)  # with the manifest path
 
     @property
     def data(self) -> dict[str, Any]:
@@ -36,11 +35,22 @@ class PriorityClassContext:
 
     @property
     def name(self) -> str:
+        """``metadata.name`` as written; ``""`` for a class named only by ``generateName``."""
         return priorityclass.name_of(self.data)
+
+    @property
+    def effective_name(self) -> str:
+        """The name the API server would store (a generated one shown as ``<generateName>xxxxx``)."""
+        return priorityclass.effective_name(self.data)
 
     @property
     def is_global_default(self) -> bool:
         return priorityclass.is_global_default(self.data)
+
+    @property
+    def would_be_created(self) -> bool:
+        """kubectl sends it and the API server validates it: no apiVersion/type/field error of its own."""
+        return "apiVersion" in self.data and not self.schema_errors and not self.field_errors
 
 
 def field_pointer(path: str) -> Pointer:
@@ -59,7 +69,7 @@ class PriorityClassHandler:
         ctx.schema_errors = schema.validate(document, SCHEMA_NAME)
         # the API server validates only what it could decode: a type error stops it first
         if isinstance(document.data, dict) and not any(not e.key for e in ctx.schema_errors):
-            ctx.field_errors = [(e, field_pointer(e.field)) for e in priorityclass.validate_create(document.data)]
+            ctx.field_errors = priorityclass.validate_create_located(document.data)
         return ctx
 
 

@@ -6,7 +6,10 @@ messages:
 
 * :class:`PriorityClassInfo` -- the defaulted fields the Priority admission plugin reads;
 * :func:`apply_defaults` -- v1 defaulting (``preemptionPolicy`` -> ``PreemptLowerPriority``);
-* :func:`validate_create` / :func:`validate_update` -- the 422 field errors, in the API server's order;
+* :func:`validate_create` / :func:`validate_update` -- the 422 field errors, in the API server's order
+  (:func:`validate_create_located` adds the manifest path each error is about);
+* :func:`effective_name` -- the name the API server stores: ``metadata.name``, else the one it generates
+  from ``generateName`` (random part shown as ``xxxxx``, see :mod:`.objectmeta`);
 * :func:`existing_default` / :func:`global_default_conflict` -- the Priority admission plugin's
   "only one globalDefault" check (403);
 * :func:`invalid_message` / :func:`forbidden_message` -- the ``Status.message`` texts.
@@ -18,9 +21,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from linter.formats.priorityclass import objectmeta
+from linter.formats.priorityclass.objectmeta import Located, effective_name
 from linter.gofmt import FieldError, aggregate, go_quote, supported
 from linter.gozero import as_int
 from linter.k8snames import dns1123_subdomain_errors
+
+__all__ = ["Located", "effective_name"]  # re-exported: callers need only this module
 
 SYSTEM_PRIORITY_CLASS_PREFIX = "system-"
 HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000
@@ -53,13 +60,9 @@ BUILTIN_CLASSES: tuple[PriorityClassInfo, ...] = (
 
 # --- object access (tolerant: the linter may hand in anything a YAML file holds) -------------
 
-def _meta(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    meta = obj.get("metadata")
-    return meta if isinstance(meta, Mapping) else {}
-
-
 def name_of(obj: Mapping[str, Any]) -> str:
-    name = _meta(obj).get("name")
+    """``metadata.name`` as written (``""`` for a class named only by ``generateName``)."""
+    name = objectmeta.metadata_of(obj).get("name")
     return name if isinstance(name, str) else ""
 
 
@@ -104,47 +107,37 @@ def _system_class_error(name: str, value: int, global_default: bool) -> str | No
     return None
 
 
-def _object_meta_errors(obj: Mapping[str, Any]) -> list[FieldError]:
-    """The parts of ``ValidateObjectMeta`` (cluster-scoped, DNS-subdomain names) a manifest can get wrong."""
-    meta = _meta(obj)
-    errs: list[FieldError] = []
-    generate_name = meta.get("generateName")
-    if isinstance(generate_name, str) and generate_name:
-        # maskTrailingDash really drops two characters before appending "a"
-        masked = generate_name[:-2] + "a" if len(generate_name) > 1 and generate_name.endswith("-") else generate_name
-        errs.extend(FieldError("Invalid value", "metadata.generateName", generate_name, m)
-                    for m in dns1123_subdomain_errors(masked))
-    name = name_of(obj)
-    if not name:
-        errs.append(FieldError("Required value", "metadata.name", detail="name or generateName is required"))
-    else:
-        errs.extend(FieldError("Invalid value", "metadata.name", name, m) for m in dns1123_subdomain_errors(name))
-    namespace = meta.get("namespace")
-    if isinstance(namespace, str) and namespace:
-        errs.append(FieldError("Forbidden", "metadata.namespace", detail="not allowed on this type"))
-    return errs
-
-
 def validate_create(obj: Mapping[str, Any]) -> list[FieldError]:
     """``ValidatePriorityClass`` on the defaulted object, errors in the API server's order."""
+    return [error for error, _ in validate_create_located(obj)]
+
+
+def validate_create_located(obj: Mapping[str, Any]) -> list[Located]:
+    """:func:`validate_create`, each error with the manifest path it is about.
+
+    The object is judged as the API server judges it: namespace cleared, a missing name generated
+    from ``generateName`` (:mod:`.objectmeta`); then ObjectMeta, the ``system-`` reservation or the
+    user value limit, and the preemption policy.
+    """
     obj = apply_defaults(obj)
-    errs = _object_meta_errors(obj)
-    name = name_of(obj)
+    errs = objectmeta.create_errors(obj, dns1123_subdomain_errors)
+    name = effective_name(obj)
     value = value_of(obj)
     if name.startswith(SYSTEM_PRIORITY_CLASS_PREFIX):
         why = _system_class_error(name, value, is_global_default(obj))
         if why is not None:
-            errs.append(FieldError(
+            errs.append((FieldError(
                 "Forbidden", "metadata.name",
                 detail=f"priority class names with '{SYSTEM_PRIORITY_CLASS_PREFIX}' prefix are reserved for "
-                       f"system use only. error: {why}"))
+                       f"system use only. error: {why}"), ("metadata", "name")))
     elif value > HIGHEST_USER_DEFINABLE_PRIORITY:
-        errs.append(FieldError(
+        errs.append((FieldError(
             "Forbidden", "value",
-            detail=f"maximum allowed value of a user defined priority is {HIGHEST_USER_DEFINABLE_PRIORITY}"))
+            detail=f"maximum allowed value of a user defined priority is {HIGHEST_USER_DEFINABLE_PRIORITY}"),
+            ("value",)))
     policy = obj.get("preemptionPolicy")
     if isinstance(policy, str):
-        errs.extend(preemption_policy_errors(policy))
+        errs.extend((e, ("preemptionPolicy",)) for e in preemption_policy_errors(policy))
     return errs
 
 
@@ -158,11 +151,10 @@ def preemption_policy_errors(policy: str, path: str = "preemptionPolicy") -> lis
 
 
 def validate_update(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[FieldError]:
-    """``ValidatePriorityClassUpdate``: name, value and (defaulted) preemptionPolicy are immutable."""
+    """The update's ObjectMeta errors (labels, annotations, name immutable), then
+    ``ValidatePriorityClassUpdate``'s own: value and (defaulted) preemptionPolicy are immutable."""
     old, new = apply_defaults(old), apply_defaults(new)
-    errs: list[FieldError] = []
-    if name_of(new) != name_of(old):
-        errs.append(FieldError("Invalid value", "metadata.name", name_of(new), "field is immutable"))
+    errs = objectmeta.update_errors(new, old)
     if value_of(new) != value_of(old):
         errs.append(FieldError("Forbidden", "value", detail="may not be changed in an update."))
     if new.get("preemptionPolicy") != old.get("preemptionPolicy"):

@@ -2,11 +2,20 @@
 
 What it does:
     Runs kube-apiserver 1.36's PriorityClass create validation and reports each field error
-    with the API server's own text: the name must be a lowercase RFC 1123 subdomain; names
-    starting with ``system-`` are reserved for the two built-in classes (exact name, value and
-    ``globalDefault: false``); ``value`` may be at most 1000000000 for other classes
-    (negative values are fine); ``preemptionPolicy`` must be ``PreemptLowerPriority`` or
-    ``Never``; a namespace is not allowed (the object is cluster-scoped).
+    with the API server's own text, in its order: the name (and a ``generateName`` prefix)
+    must be a lowercase RFC 1123 subdomain; label keys and annotation keys must be qualified
+    names (annotation keys compared lower-cased), label values valid label values, and all
+    annotations together at most 256 KiB; names starting with ``system-`` are reserved for the
+    two built-in classes (exact name, value and ``globalDefault: false``); ``value`` may be at
+    most 1000000000 for other classes (negative values are fine); ``preemptionPolicy`` must be
+    ``PreemptLowerPriority`` or ``Never``. Several bad labels or annotations are listed in the
+    manifest's order (the API server's order among them is random).
+
+    Like the API server, it first clears ``metadata.namespace`` (the object is cluster-scoped,
+    so a namespace, e.g. one a Helm chart stamps on every object, is simply dropped) and, when
+    there is no ``name``, generates one from ``generateName``: the prefix plus five random
+    characters, written here as ``xxxxx`` (e.g. ``batch-xxxxx``), which is validated like a
+    written name.
 
 Why it matters:
     ``kubectl apply`` fails with ``PriorityClass.scheduling.k8s.io "<name>" is invalid: ...``

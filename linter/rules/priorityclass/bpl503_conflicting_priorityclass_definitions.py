@@ -3,8 +3,9 @@
 What it does:
     Finds PriorityClasses with the same name in one run. Applying the later manifest is an
     *update* of the earlier one: when it changes ``value`` or ``preemptionPolicy`` (both
-    immutable) this is an error with the API server's update message; identical
-    redefinitions are a warning.
+    immutable), or carries labels or annotations the update validation rejects, this is an
+    error with the API server's update message; identical redefinitions are a warning.
+    Classes named only by ``generateName`` are never the same class.
 
 Why it matters:
     Which definition a cluster ends up with depends on apply order, and the second apply

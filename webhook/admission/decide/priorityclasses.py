@@ -54,16 +54,16 @@ def decide(
         old = defaulted(request.old_object) if request.operation == "UPDATE" and request.old_object else None
     except _Malformed as exc:
         return bad_request(str(exc))
-    name = object_display_name(new)
+    # the name the API server validates: a review without one (never sent by a live API server, which
+    # generates it first) is judged under generateName + "xxxxx"
+    name = pc.effective_name(new)
     errors = pc.validate_update(old, new) if old is not None else pc.validate_create(new)
     if errors:
-        return invalid(pc.invalid_message(pc.name_of(new), errors))
+        return invalid(pc.invalid_message(name, errors))
     if new["globalDefault"] is True:
         require_ready(view)  # uniqueness is judged against the cache: only a synced, fresh one
         existing = default_class(view.priority_classes())
-        holder = pc.conflicting_default(
-            pc.name_of(new), existing.name if existing is not None else None, update=old is not None
-        )
+        holder = pc.conflicting_default(name, existing.name if existing is not None else None, update=old is not None)
         if holder is not None:
             return _already_default(name, holder)
         becomes_default = old is None or old["globalDefault"] is not True
@@ -89,6 +89,15 @@ def defaulted(obj: Mapping[str, Any]) -> dict[str, Any]:
     policy = obj.get("preemptionPolicy")
     if policy is not None and not isinstance(policy, str):
         raise _Malformed("preemptionPolicy: must be a string")
+    metadata = obj.get("metadata")
+    if metadata is not None and not isinstance(metadata, Mapping):
+        raise _Malformed("metadata: must be an object")
+    for key in ("labels", "annotations"):
+        values = metadata.get(key) if metadata is not None else None
+        if values is not None and (
+            not isinstance(values, Mapping) or any(v is not None and not isinstance(v, str) for v in values.values())
+        ):
+            raise _Malformed(f"metadata.{key}: must be an object of strings")
     return {**pc.apply_defaults(obj), "value": value, "globalDefault": global_default}
 
 
