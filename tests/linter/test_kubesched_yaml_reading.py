@@ -37,3 +37,22 @@ def test_a_duplicate_inside_an_anchor_is_reported_again_for_each_alias_as_yaml_v
     dups = [f for f in lint_text(text, "c.yaml") if f.rule == "BPL014"]
     assert [(f.line, f.column) for f in dups] == [(3, 14)]
     assert dups[0].detail.startswith(DUP + 'line 3: key "x" already set in map\n  line 3: key "x" already set in map')
+
+
+def test_a_non_finite_float_refuses_the_file_with_the_json_marshal_error_at_the_value() -> None:
+    text = H + "clientConnection:\n  qps: .nan\n"
+    (finding,) = lint_text(text, "c.yaml")
+    assert (finding.rule, finding.line, finding.column) == ("BPL016", 4, 8)
+    assert finding.detail == "json: unsupported value: NaN"
+
+
+def test_non_finite_floats_count_in_opaque_args_and_before_apiversion_checks() -> None:
+    text = ("apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n"
+            "podMaxBackoffSeconds: -.INF\nprofiles:\n- pluginConfig:\n  - name: MyPlugin\n"
+            "    args: {threshold: .Inf}\n")
+    findings = [f for f in lint_text(text, "c.yaml") if f.rule != "BPL020"]
+    # json.Marshal writes keys sorted: podMaxBackoffSeconds before profiles
+    assert [(f.rule, f.line, f.column, f.detail) for f in findings] == [
+        ("BPL016", 3, 23, "json: unsupported value: -Inf"),
+        ("BPL016", 7, 23, "json: unsupported value: +Inf"),
+    ]
