@@ -7,7 +7,10 @@ constructor, for three reasons:
 * aliases are counted as they expand, so an alias bomb is refused before anything walks it;
 * plain scalars are resolved with the YAML 1.1 rules of Go's yaml.v2 (which both
   kube-scheduler, through sigs.k8s.io/yaml, and Volcano use): ``OFF`` and ``y`` are
-  booleans, ``010`` is octal, ``1_000`` is an int, ``2001-12-14`` stays a string.
+  booleans, ``010`` is octal, ``1_000`` is an int, ``2001-12-14`` stays a string;
+* merge keys (``<<``) are applied the way yaml.v2 applies them (:mod:`linter.mergekeys`): in
+  place, a later store overwriting an earlier one, and every key stored twice recorded as a
+  duplicate (strict decoding refuses those).
 
 Every mapping key and value and every sequence item gets a 1-based (line, column) in the
 position index, keyed by its JSON pointer as a tuple of str/int parts.
@@ -25,6 +28,7 @@ import yaml
 
 from linter.filecodes import INPUT_LIMIT, INVALID_YAML
 from linter.goint import INT64_MIN, UINT64_MAX
+from linter.mergekeys import MERGE_NEEDS_MAPS, DuplicateKey, Merge, MergeError, Store, fill
 
 try:  # libyaml is much faster; fall back to the pure-Python parser where it is missing
     from yaml import CSafeLoader as _Loader
@@ -36,6 +40,7 @@ PositionMapper = Callable[[int, int], tuple[int, int]]
 
 MAX_DEPTH = 200
 MAX_NODES = 2_000_000  # materialized nodes, counting every alias expansion
+MAX_DUPLICATES = 10_000  # duplicate keys kept per container (an alias re-reports its own each time)
 
 
 class SourceError(Exception):
@@ -47,15 +52,6 @@ class SourceError(Exception):
         self.line = line
         self.column = column
         self.code = code
-
-
-@dataclass(frozen=True)
-class DuplicateKey:
-    pointer: Pointer  # pointer of the mapping that holds the key twice
-    key: str
-    line: int
-    column: int
-    first_line: int
 
 
 @dataclass(frozen=True)
@@ -84,6 +80,9 @@ class Document:
     mapper: PositionMapper | None = None  # set for documents embedded in another file's string
     embedded_key: str | None = None  # the ConfigMap data key this document came from
     end_line: int = 0  # where the document ends: its "..." or the next "---" (document-local)
+    # id() of a mapping that stores a key more than once -> that key -> every value stored, in
+    # yaml.v2's order (the mapping holds the last); decoders into Go structs may combine them
+    repeated: dict[int, dict[str, list[Any]]] = field(default_factory=dict)
 
     def locate(self, pointer: Sequence[str | int], *, key: bool = False) -> tuple[int, int]:
         """Position of ``pointer`` in the *file*; falls back to the nearest ancestor that exists."""
@@ -192,9 +191,10 @@ class _Frame:
     pointer: Pointer
     anchor: str | None
     start_nodes: int
-    pending_key: tuple[str, int, int] | None = None
-    key_lines: dict[str, int] = field(default_factory=dict)
-    merges: list[Any] = field(default_factory=list)
+    pending_key: tuple[str, int, int, bool] | None = None  # text, line, column, is a merge key
+    entries: list[Store | Merge] = field(default_factory=list)
+    merge_value: bool = False  # the value of a ``<<`` (or an item of one): its stores are kept
+    merges: bool = False  # the mapping has a ``<<`` entry
 
 
 def parse_documents(text: str, path: str, *, is_json: bool = False) -> list[Document]:
@@ -236,6 +236,10 @@ class _Builder:
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.doc: Document | None = None
         self.nodes = 0
+        # by id() of a finished container: the stores of a mapping that may be merged (anchored, or
+        # the value of a ``<<``), and the duplicate keys decoding a container reports (when any)
+        self.stores_of: dict[int, list[Store]] = {}
+        self.duplicates_of: dict[int, list[DuplicateKey]] = {}
 
     def feed(self, event: yaml.Event) -> None:
         mark = event.start_mark
@@ -246,6 +250,7 @@ class _Builder:
         elif isinstance(event, yaml.DocumentEndEvent):
             assert self.doc is not None
             self.doc.end_line = line
+            self.doc.duplicate_keys = list(self.duplicates_of.get(id(self.doc.data), ()))
             self.documents.append(self.doc)
             self.doc = None
         elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -254,15 +259,17 @@ class _Builder:
             if event.tag and event.tag not in ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "!"):
                 raise SourceError(f"unsupported YAML tag {event.tag}", line, col)
             container: Any = {} if isinstance(event, yaml.MappingStartEvent) else []
+            merge_value = self._merge_value_next()
             pointer = self._place(container, line, col)
             assert pointer is not None  # a container is never a mapping key here
-            self.stack.append(_Frame(container, pointer, event.anchor, self.nodes))
+            self.stack.append(_Frame(container, pointer, event.anchor, self.nodes, merge_value=merge_value))
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             frame = self.stack.pop()
-            for merge in frame.merges:  # explicit keys win over merged ones, earlier merges over later
-                for merged in merge if isinstance(merge, list) else [merge]:
-                    for k, v in merged.items() if isinstance(merged, dict) else ():
-                        frame.container.setdefault(k, v)
+            if isinstance(frame.container, dict):
+                self._fill(frame, line, col)
+            else:
+                self._note_duplicates(frame.container, [d for item in frame.container
+                                                        for d in self._duplicates_in(item)])
             if frame.anchor:
                 self.anchors[frame.anchor] = (frame.container, self.nodes - frame.start_nodes + 1)
         elif isinstance(event, yaml.ScalarEvent):
@@ -280,6 +287,44 @@ class _Builder:
             value, size = self.anchors[event.anchor]
             self.nodes += size - 1  # _place counts one more
             self._place(value, line, col, alias=True)
+
+    def _merge_value_next(self) -> bool:
+        """Is the node about to be placed the value of a ``<<`` (or an item of such a list)?"""
+        if not self.stack:
+            return False
+        top = self.stack[-1]
+        if isinstance(top.container, list):
+            return top.merge_value
+        return top.pending_key is not None and top.pending_key[3]
+
+    def _duplicates_in(self, value: Any) -> list[DuplicateKey]:
+        return self.duplicates_of.get(id(value), []) if isinstance(value, (dict, list)) else []
+
+    def _note_duplicates(self, container: Any, duplicates: list[DuplicateKey]) -> None:
+        if duplicates:
+            self.duplicates_of[id(container)] = duplicates[:MAX_DUPLICATES]
+
+    def _fill(self, frame: _Frame, line: int, col: int) -> None:
+        """The mapping as yaml.v2 fills it: merges applied in place, later stores winning."""
+        container = frame.container
+        if not frame.merges and not self.duplicates_of and len(container) == len(frame.entries):
+            # the common case, decided in O(1): every key once, no merge, no duplicate anywhere below
+            if frame.anchor or frame.merge_value:
+                self.stores_of[id(container)] = frame.entries  # type: ignore[assignment]
+            return
+        try:
+            filled = fill(frame.pointer, frame.entries, self.stores_of, self.duplicates_of)
+        except MergeError as exc:
+            raise SourceError(f"invalid YAML: {MERGE_NEEDS_MAPS}", exc.line, exc.column) from None
+        if frame.merges:
+            container.clear()
+            for store in filled.stores:
+                container[store.key] = store.value
+        if frame.anchor or frame.merge_value:
+            self.stores_of[id(container)] = filled.stores
+        self._note_duplicates(container, filled.duplicates)
+        if filled.repeated and self.doc is not None:
+            self.doc.repeated[id(container)] = filled.repeated
 
     def _scalar(self, event: yaml.ScalarEvent, line: int, col: int) -> Any:
         if event.tag and event.tag != "!":
@@ -310,18 +355,17 @@ class _Builder:
             if scalar_text is None and not alias:  # complex keys: neither Go decoder accepts them
                 raise SourceError("a mapping or sequence cannot be used as a mapping key", line, col)
             key = scalar_text if scalar_text is not None else str(value)
-            frame.pending_key = (_key_text(key, value, plain), line, col)
+            # yaml.v2's isMerge: a plain "<<" scalar (not quoted, not an alias)
+            frame.pending_key = (_key_text(key, value, plain), line, col, plain and scalar_text == "<<")
             return None
-        key, kline, kcol = frame.pending_key
+        key, kline, kcol, is_merge = frame.pending_key
         frame.pending_key = None
-        if key == "<<" and plain_merge(value):  # YAML merge key: applied when the mapping ends
-            frame.merges.append(value)  # a list may still be filling: expand it at the end
+        if is_merge:  # applied when the mapping ends: a list may still be filling
+            frame.entries.append(Merge(value, alias, kline, kcol))
+            frame.merges = True
             return (*frame.pointer, "<<")
         pointer = (*frame.pointer, key)
-        if key in frame.key_lines:
-            doc.duplicate_keys.append(DuplicateKey(frame.pointer, key, kline, kcol, frame.key_lines[key]))
-        else:
-            frame.key_lines[key] = kline
+        frame.entries.append(Store(key, value, kline, kcol, line))
         frame.container[key] = value
         doc.spots[pointer] = Spot(kline, kcol, line, col)
         return pointer
@@ -339,8 +383,3 @@ def _key_text(text: str, value: Any, plain: bool) -> str:
     if resolved is None:
         return "null" if text else ""
     return text  # includes "<<", the merge key
-
-
-def plain_merge(value: Any) -> bool:
-    return isinstance(value, dict) or (isinstance(value, list) and all(isinstance(v, dict) for v in value))
-

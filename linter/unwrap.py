@@ -7,6 +7,7 @@ scalars (``|``/``>``) and single-line values, and to the value's first character
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from linter.findings import Finding, Severity
@@ -42,8 +43,9 @@ def sub_document(doc: Document, prefix: Pointer) -> Document:
     root = spots.get(())
     line, col = (root.line, root.column) if root else (doc.start_line, doc.start_column)
     return Document(doc.path, value, spots, line, col, duplicate_keys=[
-        type(d)(d.pointer[n:], d.key, d.line, d.column, d.first_line) for d in dups
-    ], quoted=quoted, text=doc.text, is_json=doc.is_json, mapper=doc.mapper, embedded_key=doc.embedded_key)
+        dataclasses.replace(d, pointer=d.pointer[n:]) for d in dups
+    ], quoted=quoted, text=doc.text, is_json=doc.is_json, mapper=doc.mapper, embedded_key=doc.embedded_key,
+        repeated=doc.repeated)
 
 
 def embedded_documents(doc: Document) -> tuple[list[Document], list[Finding]]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from linter.engine import lint_text
-from linter.source import parse_documents
+from linter.source import SourceError, parse_documents
 from linter.unwrap import embedded_documents
 
 TEXT = """\
@@ -59,3 +61,30 @@ def test_duplicate_key_finding_points_at_the_second_key() -> None:
     assert (finding.rule, finding.line, finding.column) == ("BPL014", 4, 1)
     assert finding.detail == ('strict decoding error: yaml: unmarshal errors:\n  line 4: key "parallelism" '
                                'already set in map')
+
+
+def test_a_merge_key_stores_in_place_and_later_stores_win_as_in_yaml_v2() -> None:
+    # yaml.v2's decoder.merge decodes the merged mapping into the same map at the "<<" entry
+    text = ("x: &x {a: 2}\ny: &y {a: 3}\nafter: {a: 1, <<: *x}\nbefore: {<<: *x, a: 1}\n"
+            "both: {<<: [*x, *y]}\n")
+    data = parse_documents(text, "m.yaml")[0].data
+    assert (data["after"], data["before"], data["both"]) == ({"a": 2}, {"a": 1}, {"a": 2})
+
+
+def test_a_key_a_merge_stores_again_is_a_duplicate_named_by_its_value_line() -> None:
+    text = "base: &b\n  name: a\nafter:\n  name: b\n  <<: *b\nbefore:\n  <<: *b\n  name: c\n"
+    merged_over, written_over = parse_documents(text, "m.yaml")[0].duplicate_keys
+    # the key merged in: yaml.v2 names the line of the stored value (in the anchor); we point at the "<<"
+    assert (merged_over.pointer, merged_over.go_line, merged_over.line, merged_over.column) == (("after",), 2, 5, 3)
+    assert (merged_over.first_line, merged_over.merge_line) == (4, 5)
+    # the key written after a merge
+    assert (written_over.pointer, written_over.go_line, written_over.line, written_over.first_line) == (
+        ("before",), 8, 8, 2)
+
+
+def test_a_merge_of_anything_but_mappings_is_refused_like_yaml_v2() -> None:
+    for text in ("a:\n  <<: 1\n", "x: &x [{a: 1}]\na:\n  <<: *x\n", "a:\n  <<: [{b: 1}, 2]\n"):
+        with pytest.raises(SourceError) as caught:
+            parse_documents(text, "m.yaml")
+        assert caught.value.message == "invalid YAML: map merge requires map or sequence of maps as the value"
+    assert parse_documents('a: {"<<": 1}\n', "m.yaml")[0].data == {"a": {"<<": 1}}  # quoted: an ordinary key

@@ -72,3 +72,37 @@ def test_go_v_formats_like_fmt(value: object, shown: str) -> None:
 
 def test_getint_log_line() -> None:
     assert could_not_parse_log(2.0, "binpack.cpu") == "Could not parse argument: 2 for key binpack.cpu to int"
+
+
+def test_a_merge_after_a_written_switch_overrides_it_as_yaml_v2_does() -> None:
+    # yaml.v2 merges in place: enableHierarchy written first, then merged in as true, is true,
+    # so drf with hierarchy meets proportion and Volcano rejects the file
+    text = ('actions: "allocate"\nhierarchical: &h {enableHierarchy: true}\ntiers:\n- plugins:\n'
+            "  - name: drf\n    enableHierarchy: false\n    <<: *h\n  - name: proportion\n")
+    assert analyze(text).rejection == "proportion and drf with hierarchy enabled conflicts"
+
+
+def test_arguments_given_twice_are_combined_into_one_map_as_yaml_v2_fills_a_struct_field() -> None:
+    text = ('actions: "allocate"\nbinpack: &binpack\n  name: binpack\n  arguments: {binpack.weight: 10}\n'
+            "tiers:\n- plugins:\n  - <<: *binpack\n    arguments: {binpack.cpu: 5}\n")
+    model = analyze(text).model
+    assert isinstance(model, VolcanoModel)
+    (binpack,) = model.binpack
+    assert (binpack.weight, binpack.resources) == (10, {"cpu": 5, "memory": 1})
+
+
+def test_in_a_list_of_merged_mappings_the_earlier_one_wins() -> None:
+    text = ('actions: "allocate"\nlow: &low {binpack.weight: 3}\nhigh: &high {binpack.weight: 7}\n'
+            "tiers:\n- plugins:\n  - name: binpack\n    arguments:\n      binpack.weight: 5\n"
+            "      <<: [*low, *high]\n")
+    model = analyze(text).model
+    assert isinstance(model, VolcanoModel)
+    assert model.binpack[0].weight == 3
+
+
+def test_non_finite_binpack_arguments_are_floats_volcano_ignores() -> None:
+    # no JSON on Volcano's path: yaml.v2 gives float64 +Inf/NaN and GetInt refuses them
+    model = analyze('actions: "allocate"\ntiers:\n- plugins:\n  - name: binpack\n    arguments:\n'
+                    "      binpack.weight: .inf\n      binpack.cpu: .NaN\n").model
+    assert isinstance(model, VolcanoModel)
+    assert (model.binpack[0].weight, model.binpack[0].resources) == (1, {"cpu": 1, "memory": 1})

@@ -67,3 +67,14 @@ def test_a_conf_embedded_under_its_configmap_key_is_volcano_even_without_actions
     assert {"BPL061", "BPL400"} <= codes
     other_key = text.replace("volcano-scheduler.conf", "something.conf")
     assert not {"BPL061", "BPL400"} & {f.rule for f in lint_text(other_key, "cm.yaml")}
+
+
+def test_keys_a_merge_stores_again_are_reported_with_what_volcano_does_with_them() -> None:
+    text = ('actions: "allocate"\nbase: &base\n  name: binpack\n  arguments: {binpack.weight: 10}\n'
+            "tiers:\n- plugins:\n  - name: gang\n    <<: *base\n    arguments: {binpack.cpu: 5}\n")
+    dups = [(f.line, f.column, f.message) for f in lint_text(text, "volcano-scheduler.conf") if f.rule == "BPL062"]
+    assert dups == [
+        (8, 5, "the merge key '<<' sets 'name' again (first on line 7); Volcano keeps the last value"),
+        (9, 5, "duplicate key 'arguments' (first on line 4); Volcano adds the later keys to the map it already "
+               "holds"),
+    ]

@@ -17,6 +17,7 @@ from linter.formats.kubesched.defaults import Profile, build_globals, build_prof
 from linter.formats.kubesched.framework import Built, build, score_plugins
 from linter.formats.kubesched.issues import Issue
 from linter.formats.kubesched.lint import lint_profile
+from linter.formats.kubesched.nonfinite import json_marshal_issues
 from linter.formats.kubesched.stages import decode_stage, validate_stage
 from linter.formats.kubesched.validate import validate_config
 from linter.formats.kubesched.versions import type_meta_issues
@@ -40,6 +41,10 @@ class Analysis:
 
 def analyze(doc: Document, binary: Build = VANILLA) -> Analysis:
     result = Analysis()
+    unconvertible = json_marshal_issues(doc.data)  # YAML-to-JSON conversion comes before everything else
+    if unconvertible:
+        result.issues = unconvertible
+        return result
     meta = type_meta_issues(doc, binary.args_kinds)
     if meta:
         result.issues = meta

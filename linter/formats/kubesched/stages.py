@@ -38,16 +38,19 @@ def decode_stage(doc: Document, data: dict[str, Any],
     """
     decoded, walk = decode_object(data, CONFIGURATION)
     if walk.fatal is not None:
-        return None, {}, [_issue(walk.fatal, walk.fatal.text, doc)]
+        return None, {}, [_issue(walk.fatal, walk.fatal.text)]
     solo: list[tuple[DecodeError, str]] = []
     parts: list[str] = []
     dup_lines = []
+    positions: dict[tuple[Pointer, str], tuple[int, int]] = {}
     for dup in doc.duplicate_keys:
-        spot = doc.spots.get((*dup.pointer, dup.key))
-        line = spot.line if spot is not None else dup.line
-        text = f"line {line}: key {go_quote(dup.key)} already set in map"
+        # yaml.v2 names the line of the value being stored, merged in by ``<<`` or written out
+        text = f"line {dup.go_line}: key {go_quote(dup.key)} already set in map"
         dup_lines.append(text)
         err = DecodeError(text, (*dup.pointer, dup.key), on_key=True, kind="duplicate-key")
+        if (err.pointer, text) in positions:
+            continue  # an alias decodes its anchor again and repeats its duplicates: one finding each
+        positions[err.pointer, text] = (dup.line, dup.column)
         solo.append((err, f"strict decoding error: yaml: unmarshal errors:\n  {text}"))
     if dup_lines:
         parts.append("yaml: unmarshal errors:\n  " + "\n  ".join(dup_lines))
@@ -68,22 +71,19 @@ def decode_stage(doc: Document, data: dict[str, Any],
                     text = head + fatal.text
                 else:
                     text = f"{head}decoding args for plugin {name}: {fatal.text}"
-                return None, {}, [_issue(fatal, text, doc)]
+                return None, {}, [_issue(fatal, text)]
             typed[("profiles", i, "pluginConfig", j)] = args
             inner = f"{head}strict decoding error: decoding args for plugin {name}: strict decoding error: "
             for err in strict:
                 solo.append((err, f"strict decoding error: {inner}{err.text}"))
             if strict:
                 parts.append(inner + ", ".join(e.text for e in strict))
-    issues = [_issue(err, text, doc) for err, text in solo]
+    issues = [_issue(err, text, positions) for err, text in solo]
     return decoded, typed, _with_full(issues, "strict decoding error: " + ", ".join(parts))
 
 
-def _issue(err: DecodeError, text: str, doc: Document) -> Issue:
-    position = None
-    if err.kind == "duplicate-key":
-        dup = next((d for d in doc.duplicate_keys if (*d.pointer, d.key) == err.pointer), None)
-        position = (dup.line, dup.column) if dup else None
+def _issue(err: DecodeError, text: str, positions: dict[tuple[Pointer, str], tuple[int, int]] | None = None) -> Issue:
+    position = (positions or {}).get((err.pointer, err.text)) if err.kind == "duplicate-key" else None
     return Issue(_KIND_CODES[err.kind], "decode", text, err.pointer, err.on_key, position)
 
 

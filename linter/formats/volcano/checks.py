@@ -12,6 +12,7 @@ from linter.findings import Violation
 from linter.formats.volcano import binpack as bp
 from linter.formats.volcano.decode import KNOWN_PLUGINS, PLUGIN_OPTION_KEYS, TOP_LEVEL_KEYS, go_v
 from linter.formats.volcano.handler import DRF_CONFLICT, VolcanoContext, effective_binpack
+from linter.formats.volcano.structs import struct_map_field
 from linter.goint import yaml_int
 
 
@@ -40,7 +41,8 @@ def unknown_key(ctx: VolcanoContext) -> Iterator[Violation]:
 
 
 def duplicate_key(ctx: VolcanoContext) -> Iterator[Violation]:
-    return duplicate_keys(ctx.document, "Volcano keeps the last value")
+    return duplicate_keys(ctx.document, "Volcano keeps the last value", merged_maps=struct_map_field,
+                          merged_consequence="Volcano adds the later keys to the map it already holds")
 
 
 def unknown_action(ctx: VolcanoContext) -> Iterator[Violation]:

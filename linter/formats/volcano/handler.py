@@ -22,6 +22,7 @@ from linter.formats.volcano.decode import (
     unmarshal_errors,
     yaml_v2_message,
 )
+from linter.formats.volcano.structs import struct_view
 from linter.model import SchedulerModel, VolcanoBinpackArgs, VolcanoModel
 from linter.scoring.volcano import go_trim_space, parse_binpack_arguments
 from linter.source import Document, Pointer
@@ -136,6 +137,7 @@ def first_line_indented(text: str) -> bool:
 
 
 def analyze(document: Document) -> VolcanoContext:
+    document = struct_view(document)
     ctx = VolcanoContext(document)
     if first_line_indented(document.text):  # only then can Volcano's trim change how the text parses
         from linter.formats.volcano.trim import trimmed_syntax_error

@@ -3,7 +3,10 @@
 What it does:
     Reports values the Go types cannot hold, worded as kube-scheduler does (`json: cannot unmarshal
     number 5.5 into Go struct field ... of type int32`), and durations `time.ParseDuration` rejects.
-    Integral floats such as `5.0` are accepted, as the scheduler accepts them.
+    Integral floats such as `5.0` are accepted, as the scheduler accepts them. A non-finite
+    float (`.inf`, `-.inf`, `.nan`, any spelling) anywhere in the file, opaque plugin args
+    included, is `json: unsupported value: +Inf` (`-Inf`, `NaN`): the scheduler cannot convert
+    the YAML to JSON and refuses the file before reading any field; each one is reported.
 
 Why it matters:
     The scheduler stops at the first such value.

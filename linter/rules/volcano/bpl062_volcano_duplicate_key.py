@@ -1,7 +1,10 @@
 """A key appears twice in one mapping of a Volcano conf.
 
 What it does:
-    Reports the second (and later) occurrence of a key in the same mapping.
+    Reports the second (and later) occurrence of a key in the same mapping, and a key a merge
+    key (`<<`) stores into a mapping that already holds it (yaml.v2 merges in place, so
+    whichever comes later wins). A repeated `arguments` (or `metrics`) is not replaced:
+    yaml.v2 adds the later keys to the map the field already holds.
 
 Why it matters:
     yaml.v2 (non-strict, as Volcano uses it) keeps the last value without a word, so the

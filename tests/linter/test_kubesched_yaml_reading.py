@@ -1,0 +1,58 @@
+"""How kube-scheduler's YAML-to-JSON step reads a config: yaml.v2 merge keys under strict decoding
+(sigs.k8s.io/yaml ``YAMLToJSONStrict``) and non-finite floats, which ``json.Marshal`` refuses."""
+
+from __future__ import annotations
+
+from linter.engine import lint_text
+
+H = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+DUP = "strict decoding error: yaml: unmarshal errors:\n  "
+
+
+def test_a_key_written_after_a_merge_that_brought_it_is_a_strict_duplicate() -> None:
+    text = H + "profiles:\n- &b\n  schedulerName: a\n- <<: *b\n  schedulerName: b\n"
+    (finding,) = lint_text(text, "c.yaml")
+    assert (finding.rule, finding.line, finding.column) == ("BPL014", 7, 3)
+    assert finding.detail == DUP + 'line 7: key "schedulerName" already set in map'
+
+
+def test_a_merge_that_brings_a_key_already_written_is_a_strict_duplicate_at_the_merge() -> None:
+    # yaml.v2 names the line of the merged value (3), in the anchor; the finding sits on the "<<"
+    text = H + "profiles:\n- &b\n  schedulerName: a\n- schedulerName: b\n  <<: *b\n"
+    (finding,) = lint_text(text, "c.yaml")
+    assert (finding.rule, finding.line, finding.column) == ("BPL014", 7, 3)
+    assert finding.detail == DUP + 'line 5: key "schedulerName" already set in map'
+
+
+def test_the_same_key_in_two_merged_mappings_is_a_strict_duplicate() -> None:
+    text = H + ("profiles:\n- &a {schedulerName: a}\n- &b {schedulerName: b, percentageOfNodesToScore: 5}\n"
+                "- <<: [*a, *b]\n")
+    (finding,) = lint_text(text, "c.yaml")  # the list is merged from its end: b first, then a again
+    assert (finding.rule, finding.line, finding.column) == ("BPL014", 6, 3)
+    assert finding.detail == DUP + 'line 4: key "schedulerName" already set in map'
+
+
+def test_a_duplicate_inside_an_anchor_is_reported_again_for_each_alias_as_yaml_v2_does() -> None:
+    text = H + "a: &p {x: 1, x: 2}\nb: *p\n"
+    dups = [f for f in lint_text(text, "c.yaml") if f.rule == "BPL014"]
+    assert [(f.line, f.column) for f in dups] == [(3, 14)]
+    assert dups[0].detail.startswith(DUP + 'line 3: key "x" already set in map\n  line 3: key "x" already set in map')
+
+
+def test_a_non_finite_float_refuses_the_file_with_the_json_marshal_error_at_the_value() -> None:
+    text = H + "clientConnection:\n  qps: .nan\n"
+    (finding,) = lint_text(text, "c.yaml")
+    assert (finding.rule, finding.line, finding.column) == ("BPL016", 4, 8)
+    assert finding.detail == "json: unsupported value: NaN"
+
+
+def test_non_finite_floats_count_in_opaque_args_and_before_apiversion_checks() -> None:
+    text = ("apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n"
+            "podMaxBackoffSeconds: -.INF\nprofiles:\n- pluginConfig:\n  - name: MyPlugin\n"
+            "    args: {threshold: .Inf}\n")
+    findings = [f for f in lint_text(text, "c.yaml") if f.rule != "BPL020"]
+    # json.Marshal writes keys sorted: podMaxBackoffSeconds before profiles
+    assert [(f.rule, f.line, f.column, f.detail) for f in findings] == [
+        ("BPL016", 3, 23, "json: unsupported value: -Inf"),
+        ("BPL016", 7, 23, "json: unsupported value: +Inf"),
+    ]
