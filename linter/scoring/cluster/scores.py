@@ -28,6 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from linter.goint import wrap_int64
 from linter.model import (
     LEAST_ALLOCATED,
     MOST_ALLOCATED,
@@ -342,7 +343,9 @@ _MIN_VOLCANO_RESOURCE = 0.1  # Resource.ResourceNames() drops amounts below minR
 
 
 def binpack_scores(store: NodeStore, args: VolcanoBinpackArgs, task_request: Mapping[str, float]) -> FloatArray:
-    """Volcano binpack score (0..100 x binpack.weight) for every row; 0 where request + used > capacity."""
+    """Volcano binpack score (0..100 x binpack.weight) for every row; 0 where request + used > capacity.
+
+    ``vc_alloc`` and ``vc_used`` are float64 columns, Volcano's own type, so nothing is converted here."""
     n = store.size
     score = np.zeros(n, np.float64)
     rejected = np.zeros(n, np.bool_)
@@ -354,12 +357,12 @@ def binpack_scores(store: NodeStore, args: VolcanoBinpackArgs, task_request: Map
         if request < _MIN_VOLCANO_RESOURCE:
             continue
         weight = args.resources[name]
-        weight_sum += weight
+        weight_sum = wrap_int64(weight_sum + weight)  # Go's int sum
         col = store.resource_index.get(name)
         if col is None or weight == 0:
             continue  # capacity 0 (or weight 0): term 0, weight still counted
-        capacity = store.vc_alloc[col, :n].astype(np.float64)
-        used_finally = request + store.vc_used[col, :n].astype(np.float64)
+        capacity = store.vc_alloc[col, :n]
+        used_finally = request + store.vc_used[col, :n]
         has_capacity = capacity != 0
         rejected |= has_capacity & (used_finally > capacity)
         term = used_finally * float(weight) / np.where(has_capacity, capacity, 1.0)
