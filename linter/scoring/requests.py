@@ -290,5 +290,5 @@ def gate_resource(
     if name in ("cpu", "memory", "ephemeral-storage") or is_scalar_resource(name):
         allocatable = node_allocatable.get(name, 0)
         if allocatable != 0:
-            return allocatable, already_requested + pod_request
+            return allocatable, wrap_int64(already_requested + pod_request)  # Go's int64 sum
     return 0, 0

@@ -52,10 +52,17 @@ _FLOAT_ALLOC_LIMIT = 2**46
 
 
 def trunc_div(a: Int64Array, b: Int64Array | int) -> Int64Array:
-    """Go's int64 ``a / b`` (truncation toward zero); ``b`` must be non-zero."""
-    q = np.abs(a) // np.abs(b)
-    negative = (a < 0) != (np.asarray(b) < 0)
-    return np.where(negative, -q, q).astype(np.int64)
+    """Go's int64 ``a / b`` (truncation toward zero); ``b`` must be non-zero.
+
+    Floor division corrected by one where the signs differ and the division is inexact: unlike
+    ``abs(a) // abs(b)`` this is right for ``a`` = -2**63 too (whose ``abs`` is itself); -2**63 / -1
+    wraps to -2**63 as in Go."""
+    divisor = np.asarray(b, np.int64)
+    with np.errstate(over="ignore", divide="ignore"):
+        q = np.floor_divide(a, divisor)
+        inexact = (a - q * divisor) != 0
+    result: Int64Array = (q + (inexact & ((a < 0) != (divisor < 0)))).astype(np.int64)
+    return result
 
 
 def go_round(x: FloatArray) -> FloatArray:
