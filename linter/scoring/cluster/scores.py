@@ -40,6 +40,7 @@ from linter.model import (
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.requests import is_scalar_resource
 from linter.scoring.strategies import broken_line, scaled_shape
+from linter.scoring.volcano import node_score_factor
 
 FloatArray = np.ndarray[tuple[int], np.dtype[np.float64]]
 
@@ -376,5 +377,5 @@ def binpack_scores(store: NodeStore, args: VolcanoBinpackArgs, task_request: Map
         score = score + np.where(has_capacity, term, 0.0)
     if weight_sum > 0:
         score = score / float(weight_sum)
-    score = score * float(_MAX_NODE_SCORE * args.weight)
+    score = score * node_score_factor(args.weight)
     return np.where(rejected, 0.0, score)
