@@ -4,8 +4,10 @@ All four views follow kube-scheduler's ``PodRequests`` aggregation: containers s
 init containers walked in order with restartable ones (sidecars) added to both the
 container sum and the running sidecar sum, ``max(containers, init usage)`` per resource,
 pod-level requests (cpu, memory, hugepages-*) replacing the aggregate where allowed, then
-``spec.overhead`` added. Quantities are summed exactly and turned into integers once per
-pod, as the Go code does with ``resource.Quantity``.
+``spec.overhead`` added. For kube-scheduler quantities are summed exactly and turned into
+integers once per pod, as the Go code does with ``resource.Quantity``; Volcano converts each
+container's (and the overhead's) requests to float64 on their own (``api.NewResource``) and
+adds those, so there every quantity is rounded up before the sum.
 
 Pods are plain JSON-like v1 Pod mappings. A malformed quantity raises
 :class:`~linter.scoring.quantity.QuantityError` whose message starts with the field path.
@@ -13,13 +15,15 @@ Pods are plain JSON-like v1 Pod mappings. A malformed quantity raises
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
+from linter.goint import wrap_int64
 from linter.k8snames import is_extended_resource_name
-from linter.scoring.quantity import QuantityError, parse_quantity, to_scheduler_int
+from linter.scoring.goquantity import milli_value
+from linter.scoring.quantity import QuantityError, parse_quantity, to_int_rounding_up, to_scheduler_int
 
 __all__ = [
     "DEFAULT_MEMORY_REQUEST",
@@ -33,6 +37,7 @@ __all__ = [
     "node_allocatable",
     "volcano_allocatable",
     "volcano_request",
+    "volcano_resource_list",
 ]
 
 DEFAULT_MILLI_CPU_REQUEST = 100
@@ -44,6 +49,9 @@ _NON_ZERO_DEFAULTS: dict[str, Fraction] = {
 }
 
 Requests = dict[str, Fraction]
+# An amount as one view adds it up: an exact Fraction (kube-scheduler) or a float64 (Volcano).
+Amount = TypeVar("Amount", Fraction, float)
+ResourceReader = Callable[[object, str], dict[str, Amount]]
 
 # ---------------------------------------------------------------- resource names
 
@@ -101,22 +109,22 @@ def _resource_list(raw: object, where: str) -> Requests:
     return out
 
 
-def _add_into(total: Requests, extra: Mapping[str, Fraction]) -> None:
+def _add_into(total: dict[str, Amount], extra: Mapping[str, Amount]) -> None:
     for name, q in extra.items():
-        total[name] = total.get(name, Fraction(0)) + q
+        total[name] = total[name] + q if name in total else q
 
 
-def _max_into(total: Requests, other: Mapping[str, Fraction]) -> None:
+def _max_into(total: dict[str, Amount], other: Mapping[str, Amount]) -> None:
     for name, q in other.items():
         if name not in total or q > total[name]:
             total[name] = q
 
 
-def _with_defaults(reqs: Requests, defaults: Mapping[str, Fraction] | None) -> Requests:
+def _with_defaults(reqs: dict[str, Amount], defaults: Mapping[str, Fraction] | None) -> dict[str, Amount]:
     """``applyNonMissing``: a default only for a key the container does not list at all."""
     if not defaults:
         return reqs
-    out = dict(reqs)
+    out: dict[str, Any] = dict(reqs)  # defaults exist only for the exact (Fraction) views
     for name, q in defaults.items():
         if name not in reqs:
             out[name] = q
@@ -137,23 +145,27 @@ def _pod_level_requests(spec: Mapping[str, Any]) -> Requests | None:
 
 
 def _pod_requests(
-    pod: Mapping[str, Any], *, defaults: Mapping[str, Fraction] | None, pod_level: bool
-) -> Requests:
-    """``resourcehelper.PodRequests`` with exact sums (overhead included)."""
+    pod: Mapping[str, Any],
+    *,
+    defaults: Mapping[str, Fraction] | None,
+    pod_level: bool,
+    read: ResourceReader[Amount] = _resource_list,  # type: ignore[assignment]
+) -> dict[str, Amount]:
+    """``resourcehelper.PodRequests`` (overhead included); ``read`` turns one resource list into amounts."""
     spec = _spec(pod)
-    total: Requests = {}
+    total: dict[str, Amount] = {}
     for i, container in enumerate(_list(spec.get("containers"), "spec.containers")):
         where = f"spec.containers[{i}]"
         res = _mapping(_mapping(container, where).get("resources"), f"{where}.resources")
-        reqs = _resource_list(res.get("requests"), f"{where}.resources.requests")
+        reqs = read(res.get("requests"), f"{where}.resources.requests")
         _add_into(total, _with_defaults(reqs, defaults))
-    sidecars: Requests = {}
-    init_usage: Requests = {}
+    sidecars: dict[str, Amount] = {}
+    init_usage: dict[str, Amount] = {}
     for i, container in enumerate(_list(spec.get("initContainers"), "spec.initContainers")):
         where = f"spec.initContainers[{i}]"
         container = _mapping(container, where)
         res = _mapping(container.get("resources"), f"{where}.resources")
-        reqs = _with_defaults(_resource_list(res.get("requests"), f"{where}.resources.requests"), defaults)
+        reqs = _with_defaults(read(res.get("requests"), f"{where}.resources.requests"), defaults)
         if container.get("restartPolicy") == "Always":
             _add_into(total, reqs)
             _add_into(sidecars, reqs)
@@ -163,13 +175,12 @@ def _pod_requests(
             _add_into(usage, sidecars)
         _max_into(init_usage, usage)
     _max_into(total, init_usage)
-    if pod_level:
-        level = _pod_level_requests(spec)
-        if level is not None:
-            for name, q in level.items():
-                if _is_pod_level_resource(name):
-                    total[name] = q
-    _add_into(total, _resource_list(spec.get("overhead"), "spec.overhead"))
+    if pod_level and _pod_level_requests(spec) is not None:
+        level = read(_mapping(spec.get("resources"), "spec.resources").get("requests"), "spec.resources.requests")
+        for name, q in level.items():
+            if _is_pod_level_resource(name):
+                total[name] = q
+    _add_into(total, read(spec.get("overhead"), "spec.overhead"))
     return total
 
 
@@ -224,26 +235,38 @@ def fit_node_contribution(pod: Mapping[str, Any]) -> dict[str, int]:
     return out
 
 
-def _volcano_value(name: str, q: Fraction) -> float | None:
-    """``api.NewResource`` units: cpu milli, memory and pods plain, other scalars milli; else dropped."""
+def _volcano_value(name: str, raw: object) -> float | None:
+    """One quantity as ``api.NewResource`` converts it: cpu and scalars (ephemeral-storage included)
+    ``float64(MilliValue())``, memory and pods ``float64(Value())``; ``count/*`` and other names dropped."""
     if name in ("memory", "pods"):
-        return float(to_scheduler_int(name, q))
-    if name == "cpu" or name == "ephemeral-storage" or is_scalar_resource(name):
-        return float(to_scheduler_int("cpu", q))  # MilliValue()
+        return float(to_int_rounding_up(parse_quantity(raw)))  # type: ignore[arg-type]
+    if name == "cpu" or name == "ephemeral-storage" or (is_scalar_resource(name) and not name.startswith("count/")):
+        return float(milli_value(raw))  # type: ignore[arg-type]
     return None
+
+
+def volcano_resource_list(raw: object, where: str) -> dict[str, float]:
+    """``api.NewResource`` of one resource list (a container's requests, the overhead, the node's allocatable)."""
+    out: dict[str, float] = {}
+    for name, quantity in _mapping(raw, where).items():
+        try:
+            value = _volcano_value(str(name), quantity)
+        except QuantityError as exc:
+            raise QuantityError(f"{where}.{name}: {exc}") from None
+        if value is not None:
+            out[str(name)] = value
+    return out
 
 
 def volcano_request(pod: Mapping[str, Any]) -> dict[str, float]:
     """Volcano's ``Resreq``: cpu millicores, memory bytes, other scalars in milli-units.
 
-    ``ephemeral-storage`` counts as a scalar there; resources that are neither are
-    dropped; ``pods: 1`` is added in plain units.
+    Each container's, init container's and the overhead's requests are converted on their own
+    (rounded up) and then added in float64, as ``GetPodResourceRequest`` does;
+    ``ephemeral-storage`` counts as a scalar there; resources that are neither are dropped;
+    ``pods: 1`` is added in plain units.
     """
-    out: dict[str, float] = {}
-    for name, q in _pod_requests(pod, defaults=None, pod_level=True).items():
-        value = _volcano_value(name, q)
-        if value is not None:
-            out[name] = value
+    out = _pod_requests(pod, defaults=None, pod_level=True, read=volcano_resource_list)
     out["pods"] = out.get("pods", 0.0) + 1.0
     return out
 
@@ -255,12 +278,7 @@ def node_allocatable(raw: Mapping[str, Any], where: str = "status.allocatable") 
 
 def volcano_allocatable(raw: Mapping[str, Any], where: str = "status.allocatable") -> dict[str, float]:
     """``api.NewResource(node.status.allocatable)`` in Volcano units."""
-    out: dict[str, float] = {}
-    for name, q in _resource_list(raw, where).items():
-        value = _volcano_value(name, q)
-        if value is not None:
-            out[name] = value
-    return out
+    return volcano_resource_list(raw, where)
 
 
 def gate_resource(
@@ -272,5 +290,5 @@ def gate_resource(
     if name in ("cpu", "memory", "ephemeral-storage") or is_scalar_resource(name):
         allocatable = node_allocatable.get(name, 0)
         if allocatable != 0:
-            return allocatable, already_requested + pod_request
+            return allocatable, wrap_int64(already_requested + pod_request)  # Go's int64 sum
     return 0, 0

@@ -2,8 +2,9 @@
 
 See docs/scoring.md (section 2). Scorers take parallel sequences of (requested, allocatable,
 weight) after gating; an entry with allocatable 0 is a skipped resource. Integer maths is
-int64-style (truncating division), RequestedToCapacityRatio and BalancedAllocation use
-float64 exactly where Go does.
+Go's int64 arithmetic (truncating division, and wrap-around wherever a product or a sum leaves
+int64, e.g. ``allocatable * 100`` for memory above about 82Pi), RequestedToCapacityRatio and
+BalancedAllocation use float64 exactly where Go does.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from linter.goint import wrap_int64
 from linter.model import (
     LEAST_ALLOCATED,
     MOST_ALLOCATED,
@@ -46,23 +48,28 @@ MAX_CUSTOM_PRIORITY_SCORE = 10
 # ---------------------------------------------------------------- per-resource scores
 
 
+def scaled(amount: int, factor: int, allocatable: int) -> int:
+    """Go's int64 ``(amount * factor) / allocatable``: the product wraps around, the quotient truncates."""
+    return go_div(wrap_int64(amount * factor), allocatable)
+
+
 def least_requested_score(requested: int, allocatable: int) -> int:
     if allocatable == 0 or requested > allocatable:
         return 0
-    return go_div((allocatable - requested) * MAX_NODE_SCORE, allocatable)
+    return scaled(wrap_int64(allocatable - requested), MAX_NODE_SCORE, allocatable)
 
 
 def most_requested_score(requested: int, allocatable: int) -> int:
     if allocatable == 0:
         return 0
-    return go_div(min(requested, allocatable) * MAX_NODE_SCORE, allocatable)
+    return scaled(min(requested, allocatable), MAX_NODE_SCORE, allocatable)
 
 
 def rtcr_utilization(requested: int, allocatable: int) -> int:
     """Utilization fed to the shape: capped at 100 when requested exceeds allocatable."""
     if allocatable == 0 or requested > allocatable:
         return MAX_UTILIZATION
-    return go_div(requested * MAX_UTILIZATION, allocatable)
+    return scaled(requested, MAX_UTILIZATION, allocatable)
 
 
 def scaled_shape(shape: Sequence[ShapePoint]) -> tuple[tuple[int, int], ...]:
@@ -102,8 +109,8 @@ def _weighted_average(score: Callable[[int, int], int], requested: Sequence[int]
     for r, a, w in zip(requested, allocatable, weights, strict=True):
         if a == 0:
             continue
-        node_score += score(r, a) * w
-        weight_sum += w
+        node_score = wrap_int64(node_score + score(r, a) * w)
+        weight_sum = wrap_int64(weight_sum + w)
     return 0 if weight_sum == 0 else go_div(node_score, weight_sum)
 
 
@@ -117,8 +124,8 @@ def requested_to_capacity_ratio(
             continue
         s = broken_line(points, rtcr_utilization(r, a))
         if s > 0:  # a zero score leaves both sums: it does not pull the average down
-            node_score += s * w
-            weight_sum += w
+            node_score = wrap_int64(node_score + s * w)
+            weight_sum = wrap_int64(weight_sum + w)
     if weight_sum == 0:
         return 0
     return go_round(float(node_score) / float(weight_sum))
@@ -170,9 +177,9 @@ class FitNodeScore:
 def _resource_score(args: FitArgs, requested: int, allocatable: int) -> tuple[int, int]:
     """(utilization shown to users, per-resource score) for a non-skipped resource."""
     if args.strategy == LEAST_ALLOCATED:
-        return go_div(requested * 100, allocatable), least_requested_score(requested, allocatable)
+        return scaled(requested, 100, allocatable), least_requested_score(requested, allocatable)
     if args.strategy == MOST_ALLOCATED:
-        return go_div(requested * 100, allocatable), most_requested_score(requested, allocatable)
+        return scaled(requested, 100, allocatable), most_requested_score(requested, allocatable)
     utilization = rtcr_utilization(requested, allocatable)
     return utilization, broken_line(scaled_shape(args.shape or ()), utilization)
 
@@ -207,8 +214,8 @@ def fit_score_node(
         utilization, s = _resource_score(args, r, a)
         counted = s > 0 if args.strategy == REQUESTED_TO_CAPACITY_RATIO else True
         if counted:
-            weighted_sum += s * spec.weight
-            weight_sum += spec.weight
+            weighted_sum = wrap_int64(weighted_sum + s * spec.weight)
+            weight_sum = wrap_int64(weight_sum + spec.weight)
         rows.append(FitResource(spec.name, spec.weight, pod, r, a, utilization, s, counted))
     if args.strategy == LEAST_ALLOCATED:
         score = least_allocated(req, alloc, weights)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from linter.goint import yaml_int
+from linter.goint import wrap_int64, yaml_int
 from linter.model import VolcanoBinpackArgs
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "VolcanoNodeScore",
     "binpack_score_node",
     "go_trim_space",
+    "node_score_factor",
     "parse_binpack_arguments",
 ]
 
@@ -98,6 +99,11 @@ class VolcanoNodeScore:
         return {"binpack.weight": self.args.weight, "resources": dict(self.args.resources)}
 
 
+def node_score_factor(weight: int) -> float:
+    """``float64(MaxNodeScore * int64(binpack.weight))``: the product is int64 and wraps around."""
+    return float(wrap_int64(MAX_NODE_SCORE * weight))
+
+
 def _scored_names(args: VolcanoBinpackArgs, task_request: Mapping[str, float]) -> list[str]:
     """``Resreq.ResourceNames()`` (cpu, memory, then scalars) that have a weight entry."""
     names = [n for n in ("cpu", "memory") if task_request.get(n, 0.0) >= MIN_RESOURCE]
@@ -118,7 +124,7 @@ def binpack_score_node(
     exceeds capacity for any scored resource scores 0 (``rejected_by`` names it).
     """
     names = _scored_names(args, task_request)
-    weight_sum = sum(args.resources[n] for n in names)
+    weight_sum = wrap_int64(sum(args.resources[n] for n in names))  # Go's int sum
     registered = args.weight != 0
     if not registered:
         return VolcanoNodeScore(0.0, weight_sum, False, None, (), args)
@@ -140,5 +146,5 @@ def binpack_score_node(
         score += term
     if weight_sum > 0:
         score /= float(weight_sum)
-    score *= float(MAX_NODE_SCORE * args.weight)
+    score *= node_score_factor(args.weight)
     return VolcanoNodeScore(score, weight_sum, True, None, tuple(terms), args)

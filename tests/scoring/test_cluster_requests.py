@@ -71,3 +71,11 @@ def test_malformed_pods_fall_back_to_the_scalar_errors() -> None:
     else:
         raise AssertionError("a bad quantity was accepted")
     assert state.pod_count == 0
+
+
+def test_volcano_contribution_rounds_each_container() -> None:
+    plain = {"spec": {"containers": [{"resources": {"requests": {"cpu": "1.0005"}}}] * 2}}
+    amounts = simple_pod_amounts(plain)
+    assert amounts is not None
+    assert amounts[2]["cpu"] == 2002.0 == volcano_request(plain)["cpu"]
+    assert amounts[1]["cpu"] == 2001

@@ -149,3 +149,23 @@ def test_volcano_units() -> None:
 def test_bad_quantity_names_the_field() -> None:
     with pytest.raises(QuantityError, match=r"spec.initContainers\[0\].resources.requests.memory"):
         actual_request(pod([{}], [{"req": {"memory": "lots"}}]))
+
+
+def test_volcano_rounds_each_container_and_the_overhead_on_its_own() -> None:
+    # api.NewResource converts every container's requests (and the overhead) with MilliValue(), rounding
+    # 1.0005 cpu up to 1001m each time, and adds the float64 results; kube-scheduler sums exactly first.
+    two = pod([{"cpu": "1.0005"}, {"cpu": "1.0005"}])
+    assert volcano_request(two)["cpu"] == 2002.0
+    assert actual_request(two)["cpu"] == 2001
+    assert volcano_request(pod([{"cpu": "1.0005"}], overhead={"cpu": "1.0005"}))["cpu"] == 2002.0
+    sidecars = pod([{"example.com/foo": "0.0005"}],
+                   [{"req": {"example.com/foo": "0.0005"}, "policy": "Always"},
+                    {"req": {"example.com/foo": "0.0015"}}])
+    assert volcano_request(sidecars)["example.com/foo"] == 3.0  # max(1 + 1, 1 + 2) in milli-units
+    assert actual_request(sidecars)["example.com/foo"] == 1  # exact: max(0.001, 0.002) = 0.002 -> 1
+
+
+def test_volcano_drops_count_quota_names() -> None:
+    # NewResource skips IsCountQuota names ("count/..."), though they pass as extended resource names.
+    assert is_scalar_resource("count/example.com")
+    assert "count/example.com" not in volcano_request(pod([{"count/example.com": "2"}]))

@@ -6,7 +6,8 @@ requests (:func:`~linter.scoring.requests.fit_node_contribution`), the actual re
 (:func:`~linter.scoring.requests.volcano_request`). Each of those walks the pod and sums its
 quantities on its own. For the common pod shape (plain containers only: no init containers,
 no pod-level requests, no overhead) all three follow from one exact sum of the containers'
-requests and the number of containers that leave cpu or memory unset, which is what
+requests (Volcano's from each container's own conversion) and the number of containers that
+leave cpu or memory unset, which is what
 :func:`simple_pod_amounts` computes. Any other pod, or anything malformed, returns None and
 the caller uses the three scalar functions, which also produce the error messages.
 ``tests/scoring/test_cluster_requests.py`` checks the two ways agree.
@@ -20,7 +21,12 @@ from functools import lru_cache
 from typing import Any
 
 from linter.scoring.quantity import QuantityError, parse_quantity, to_scheduler_int
-from linter.scoring.requests import DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, is_scalar_resource
+from linter.scoring.requests import (
+    DEFAULT_MEMORY_REQUEST,
+    DEFAULT_MILLI_CPU_REQUEST,
+    is_scalar_resource,
+    volcano_resource_list,
+)
 
 _DIRECT_RESOURCES = ("cpu", "memory", "ephemeral-storage")
 _DEFAULT_CPU = Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000)
@@ -41,7 +47,7 @@ def simple_pod_amounts(pod: Mapping[str, Any]) -> Amounts | None:
     summed = _container_sum(pod)
     if summed is None:
         return None
-    total, missing_cpu, missing_memory = summed
+    total, volcano, missing_cpu, missing_memory = summed
     actual_all = {name: to_scheduler_int(name, q) for name, q in total.items()}
     # fit_node_contribution: actual amounts of the framework's resources, cpu and memory with the
     # per-container defaults (100m, 200Mi) for containers that do not name them at all
@@ -49,12 +55,6 @@ def simple_pod_amounts(pod: Mapping[str, Any]) -> Amounts | None:
     fit["cpu"] = _with_default(actual_all, total, "cpu", missing_cpu, _DEFAULT_CPU)
     fit["memory"] = _with_default(actual_all, total, "memory", missing_memory, _DEFAULT_MEMORY)
     actual = {name: value for name, value in actual_all.items() if counted_resource(name)}
-    volcano: dict[str, float] = {}
-    for name, q in total.items():
-        if name in ("memory", "pods", "cpu"):  # Volcano units equal the scheduler's for these three
-            volcano[name] = float(actual_all[name])
-        elif name == "ephemeral-storage" or is_scalar_resource(name):
-            volcano[name] = float(to_scheduler_int("cpu", q))  # MilliValue()
     volcano["pods"] = volcano.get("pods", 0.0) + 1.0
     return fit, actual, volcano
 
@@ -66,9 +66,10 @@ def _with_default(actual_all: dict[str, int], total: dict[str, Fraction], name: 
     return to_scheduler_int(name, total.get(name, Fraction(0)) + missing * default)
 
 
-def _container_sum(pod: Mapping[str, Any]) -> tuple[dict[str, Fraction], int, int] | None:
-    """Exact sum of the containers' requests and how many containers omit cpu / memory; None when
-    the pod has more than plain containers or anything is not as the scalar functions expect."""
+def _container_sum(pod: Mapping[str, Any]) -> tuple[dict[str, Fraction], dict[str, float], int, int] | None:
+    """Exact sum of the containers' requests, Volcano's float64 sum of each container's own conversion,
+    and how many containers omit cpu / memory; None when the pod has more than plain containers or
+    anything is not as the scalar functions expect."""
     spec = pod.get("spec")
     if not isinstance(spec, Mapping):
         return None
@@ -81,6 +82,7 @@ def _container_sum(pod: Mapping[str, Any]) -> tuple[dict[str, Fraction], int, in
     if not isinstance(containers, list):
         return None
     total: dict[str, Fraction] = {}
+    volcano: dict[str, float] = {}
     missing_cpu = missing_memory = 0
     for container in containers:
         if not isinstance(container, Mapping):
@@ -97,10 +99,13 @@ def _container_sum(pod: Mapping[str, Any]) -> tuple[dict[str, Fraction], int, in
             return None
         try:
             parsed = {str(name): parse_quantity(raw) for name, raw in requests.items()}
+            converted = volcano_resource_list(requests, "requests")
         except QuantityError:
             return None
         for name, q in parsed.items():
             total[name] = total[name] + q if name in total else q
+        for name, v in converted.items():
+            volcano[name] = volcano[name] + v if name in volcano else v
         missing_cpu += "cpu" not in parsed
         missing_memory += "memory" not in parsed
-    return total, missing_cpu, missing_memory
+    return total, volcano, missing_cpu, missing_memory

@@ -28,6 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from linter.goint import wrap_int64
 from linter.model import (
     LEAST_ALLOCATED,
     MOST_ALLOCATED,
@@ -39,6 +40,7 @@ from linter.model import (
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.requests import is_scalar_resource
 from linter.scoring.strategies import broken_line, scaled_shape
+from linter.scoring.volcano import node_score_factor
 
 FloatArray = np.ndarray[tuple[int], np.dtype[np.float64]]
 
@@ -51,10 +53,17 @@ _FLOAT_ALLOC_LIMIT = 2**46
 
 
 def trunc_div(a: Int64Array, b: Int64Array | int) -> Int64Array:
-    """Go's int64 ``a / b`` (truncation toward zero); ``b`` must be non-zero."""
-    q = np.abs(a) // np.abs(b)
-    negative = (a < 0) != (np.asarray(b) < 0)
-    return np.where(negative, -q, q).astype(np.int64)
+    """Go's int64 ``a / b`` (truncation toward zero); ``b`` must be non-zero.
+
+    Floor division corrected by one where the signs differ and the division is inexact: unlike
+    ``abs(a) // abs(b)`` this is right for ``a`` = -2**63 too (whose ``abs`` is itself); -2**63 / -1
+    wraps to -2**63 as in Go."""
+    divisor = np.asarray(b, np.int64)
+    with np.errstate(over="ignore", divide="ignore"):
+        q = np.floor_divide(a, divisor)
+        inexact = (a - q * divisor) != 0
+    result: Int64Array = (q + (inexact & ((a < 0) != (divisor < 0)))).astype(np.int64)
+    return result
 
 
 def go_round(x: FloatArray) -> FloatArray:
@@ -342,7 +351,9 @@ _MIN_VOLCANO_RESOURCE = 0.1  # Resource.ResourceNames() drops amounts below minR
 
 
 def binpack_scores(store: NodeStore, args: VolcanoBinpackArgs, task_request: Mapping[str, float]) -> FloatArray:
-    """Volcano binpack score (0..100 x binpack.weight) for every row; 0 where request + used > capacity."""
+    """Volcano binpack score (0..100 x binpack.weight) for every row; 0 where request + used > capacity.
+
+    ``vc_alloc`` and ``vc_used`` are float64 columns, Volcano's own type, so nothing is converted here."""
     n = store.size
     score = np.zeros(n, np.float64)
     rejected = np.zeros(n, np.bool_)
@@ -354,17 +365,17 @@ def binpack_scores(store: NodeStore, args: VolcanoBinpackArgs, task_request: Map
         if request < _MIN_VOLCANO_RESOURCE:
             continue
         weight = args.resources[name]
-        weight_sum += weight
+        weight_sum = wrap_int64(weight_sum + weight)  # Go's int sum
         col = store.resource_index.get(name)
         if col is None or weight == 0:
             continue  # capacity 0 (or weight 0): term 0, weight still counted
-        capacity = store.vc_alloc[col, :n].astype(np.float64)
-        used_finally = request + store.vc_used[col, :n].astype(np.float64)
+        capacity = store.vc_alloc[col, :n]
+        used_finally = request + store.vc_used[col, :n]
         has_capacity = capacity != 0
         rejected |= has_capacity & (used_finally > capacity)
         term = used_finally * float(weight) / np.where(has_capacity, capacity, 1.0)
         score = score + np.where(has_capacity, term, 0.0)
     if weight_sum > 0:
         score = score / float(weight_sum)
-    score = score * float(_MAX_NODE_SCORE * args.weight)
+    score = score * node_score_factor(args.weight)
     return np.where(rejected, 0.0, score)

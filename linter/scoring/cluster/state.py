@@ -2,7 +2,7 @@
 
 :class:`ClusterState` holds what the NodeResourcesFit / Volcano binpack scorers and the
 cheap kube-scheduler filters need for thousands of nodes, and nothing else: per-node
-int64 numpy columns (see :mod:`linter.scoring.cluster.store`) plus, per bound pod, the
+numpy columns (see :mod:`linter.scoring.cluster.store`) plus, per bound pod, the
 node name and its contribution to those columns, in the pod table's slots
 (:mod:`linter.scoring.cluster.podtable`, which preemption reads too). Whole Pod objects are never kept.
 
@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
+from linter.goint import in_int64
 from linter.model import KubeSchedulerModel, Profile, VolcanoModel
 from linter.scoring.cluster.filters import FilterCache
 from linter.scoring.cluster.podtable import PodTable
@@ -94,10 +95,13 @@ class Memo:
         return value
 
 
-def _volcano_int(value: float, where: str) -> int:
-    if not float(value).is_integer():
-        raise ValueError(f"{where}: Volcano amount {value!r} is not a whole number of units")
-    return int(value)
+def _int64_amounts(amounts: Mapping[str, int], where: str) -> Mapping[str, int]:
+    """kube-scheduler's amounts as the store's int64 columns take them; checked before anything is changed,
+    so that an update is applied whole or not at all (Volcano's float64 amounts always fit)."""
+    for name, value in amounts.items():
+        if not in_int64(value):
+            raise ValueError(f"{where}.{name}: {value} is out of kube-scheduler's int64 range")
+    return amounts
 
 
 class ClusterState:
@@ -139,7 +143,8 @@ class ClusterState:
 
     # ---------------------------------------------------------------- node events
     def apply_node(self, node: Mapping[str, Any]) -> None:
-        """Node ADDED/MODIFIED. Raises ValueError (QuantityError) on a bad allocatable quantity."""
+        """Node ADDED/MODIFIED. Raises ValueError (QuantityError) on a bad allocatable quantity, before
+        anything is changed."""
         self._changes += 1
         metadata = _section(node, "metadata", "node")
         name = metadata.get("name")
@@ -147,11 +152,9 @@ class ClusterState:
             raise ValueError("node: metadata.name is missing")
         spec = _section(node, "spec", f"node {name}")
         raw_alloc = _section(_section(node, "status", f"node {name}"), "allocatable", f"node {name}: status")
-        alloc = node_allocatable(raw_alloc, f"node {name}: status.allocatable")
-        vc_alloc = {
-            k: _volcano_int(v, f"node {name}: status.allocatable.{k}")
-            for k, v in volcano_allocatable(raw_alloc, f"node {name}: status.allocatable").items()
-        }
+        where = f"node {name}: status.allocatable"
+        alloc = _int64_amounts(node_allocatable(raw_alloc, where), where)
+        vc_alloc = volcano_allocatable(raw_alloc, where)
         raw_taints = spec.get("taints") or []
         if not isinstance(raw_taints, list):
             raise ValueError(f"node {name}: spec.taints must be a list")
@@ -224,10 +227,11 @@ class ClusterState:
         if views is None:
             fit = fit_node_contribution(pod)
             actual = {k: v for k, v in actual_request(pod).items() if counted_resource(k)}
-            raw_volcano = volcano_request(pod)
+            volcano = volcano_request(pod)
         else:
-            fit, actual, raw_volcano = views
-        volcano = {k: _volcano_int(v, f"Volcano request {k}") for k, v in raw_volcano.items()}
+            fit, actual, volcano = views
+        _int64_amounts(fit, "requests")
+        _int64_amounts(actual, "requests")
         entries: list[ContributionEntry] = []
         for name in sorted(set(fit) | set(actual) | set(volcano)):
             amounts = (fit.get(name, 0), actual.get(name, 0), volcano.get(name, 0))

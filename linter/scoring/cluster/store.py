@@ -1,15 +1,15 @@
 """Columnar per-node storage behind :class:`linter.scoring.cluster.state.ClusterState`.
 
 One row per node name, one column per resource name. Every per-node quantity the
-filters and scorers read is an int64 numpy array, so ranking a pod touches whole
-columns instead of looping over nodes in Python:
+filters and scorers read is a numpy array (int64 for kube-scheduler's int64 amounts, float64 for
+Volcano's float64 ones), so ranking a pod touches whole columns instead of looping over nodes in Python:
 
 * ``alloc``    node allocatable as kube-scheduler sees it (cpu millicores, others ``Value()``)
 * ``vc_alloc`` node allocatable in Volcano units (cpu millicores, memory bytes, ``pods`` plain,
-  everything else milli-units)
+  everything else milli-units), float64 as Volcano's ``api.Resource`` holds it
 * ``fit_req``  already-requested for NodeResourcesFit scoring (non-zero cpu/memory, actual others)
 * ``act_req``  already-requested actual amounts (Fit filter, BalancedAllocation)
-* ``vc_used``  Volcano ``used`` in Volcano units
+* ``vc_used``  Volcano ``used`` in Volcano units, float64 sums as Volcano's ``NodeInfo.Used`` adds them
 * ``pod_count`` non-terminal pods bound to the node
 * ``pods_full`` whether ``pod_count`` has reached the node's allocatable ``pods`` (the Fit filter's
   "Too many pods"; 0 when the node has no ``pods`` allocatable), kept in step with both
@@ -42,9 +42,10 @@ from linter.goint import wrap_int64
 Int64Array = npt.NDArray[np.int64]
 Int32Array = npt.NDArray[np.int32]
 BoolArray = npt.NDArray[np.bool_]
+FloatArray2D = npt.NDArray[np.float64]
 
 # (resource column, fit_req amount, act_req amount, vc_used amount): one bound pod's share.
-ContributionEntry = tuple[int, int, int, int]
+ContributionEntry = tuple[int, int, int, float]
 Contribution = tuple[ContributionEntry, ...]
 # (key, value, effect) in the node's own order: the first untolerated one is the reason text.
 TaintList = tuple[tuple[str, str, str], ...]
@@ -64,10 +65,10 @@ class NodeStore:
         self.size = 0  # rows in use
         n, r = _INITIAL_ROWS, _INITIAL_COLUMNS
         self.alloc: Int64Array = np.zeros((r, n), np.int64)
-        self.vc_alloc: Int64Array = np.zeros((r, n), np.int64)
+        self.vc_alloc: FloatArray2D = np.zeros((r, n), np.float64)
         self.fit_req: Int64Array = np.zeros((r, n), np.int64)
         self.act_req: Int64Array = np.zeros((r, n), np.int64)
-        self.vc_used: Int64Array = np.zeros((r, n), np.int64)
+        self.vc_used: FloatArray2D = np.zeros((r, n), np.float64)
         self.fit_req100: npt.NDArray[np.float64] = np.zeros((r, n), np.float64)
         self.fit_free100: npt.NDArray[np.float64] = np.zeros((r, n), np.float64)
         self.act_free: Int64Array = np.zeros((r, n), np.int64)
@@ -194,7 +195,7 @@ class NodeStore:
             self.row_of[name] = dst
 
     def _clear_row(self, row: int) -> None:
-        # All sums are exact integers, so a row without pods is already zero; reset everything anyway.
+        # The int64 sums of a row without pods are zero (Volcano's float64 sums may not be, past 2**53).
         for attr in self._ROW_ARRAYS_2D:
             getattr(self, attr)[:, row] = 0
         for attr1 in self._ROW_ARRAYS_1D:
@@ -209,7 +210,7 @@ class NodeStore:
         self,
         row: int,
         alloc: Mapping[str, int],
-        vc_alloc: Mapping[str, int],
+        vc_alloc: Mapping[str, float],
         unschedulable: bool,
         taints: TaintList,
         labels: Mapping[str, str],
@@ -221,8 +222,8 @@ class NodeStore:
         self.vc_alloc[:, row] = 0
         for col, value in cols_alloc:
             self.alloc[col, row] = value
-        for col, value in cols_vc:
-            self.vc_alloc[col, row] = value
+        for col, amount in cols_vc:
+            self.vc_alloc[col, row] = amount
         if not np.array_equal(before, self.alloc[:, row]):  # status heartbeats usually change nothing here
             self.alloc_version += 1
             self._allocatable_changed(row)
@@ -274,8 +275,9 @@ class NodeStore:
         """Add (sign=1) or remove (sign=-1) one bound pod's remembered contribution."""
         for col, fit, act, vc in contribution:
             if fit:
-                self.fit_req[col, row] += sign * fit
-                requested = int(self.fit_req[col, row])
+                # Python ints wrapped as Go's int64 sums wrap (numpy's scalar add would warn instead)
+                requested = wrap_int64(int(self.fit_req[col, row]) + sign * fit)
+                self.fit_req[col, row] = requested
                 # Python scalars (cheaper than one-element array operations), with int64 wrap-around as the
                 # whole-column formula in set_node has; int -> float rounds as numpy's conversion does
                 self.fit_req100[col, row] = requested * 100.0
@@ -285,8 +287,9 @@ class NodeStore:
                 if fit < 0:
                     self.fit_negative = True
             if act:
-                self.act_req[col, row] += sign * act
-                self.act_free[col, row] = wrap_int64(int(self.alloc[col, row]) - int(self.act_req[col, row]))
+                act_requested = wrap_int64(int(self.act_req[col, row]) + sign * act)
+                self.act_req[col, row] = act_requested
+                self.act_free[col, row] = wrap_int64(int(self.alloc[col, row]) - act_requested)
             if vc:
                 self.vc_used[col, row] += sign * vc
         self.pod_count[row] += sign
