@@ -56,3 +56,20 @@ def test_non_finite_floats_count_in_opaque_args_and_before_apiversion_checks() -
         ("BPL016", 3, 23, "json: unsupported value: -Inf"),
         ("BPL016", 7, 23, "json: unsupported value: +Inf"),
     ]
+
+
+def test_a_kind_key_spelt_in_another_case_is_read_as_the_kind_then_refused_as_an_unknown_field() -> None:
+    # the apiVersion/kind probe is encoding/json (keys matched case-insensitively); the typed decode is not
+    for text, key, line in [("apiVersion: kubescheduler.config.k8s.io/v1\nKind: KubeSchedulerConfiguration\n",
+                             "Kind", 2),
+                            ("APIVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n",
+                             "APIVersion", 1)]:
+        (finding,) = lint_text(text, "c.yaml")
+        assert (finding.rule, finding.line, finding.message) == (
+            "BPL015", line, f'strict decoding error: unknown field "{key}"'), text
+
+
+def test_an_api_version_with_two_slashes_is_refused_before_the_kind_is_looked_at() -> None:
+    (finding,) = lint_text("apiVersion: kubescheduler.config.k8s.io/v1/extra\nkind: Nope\n", "c.yaml")
+    assert (finding.rule, finding.line, finding.column) == ("BPL010", 1, 13)
+    assert finding.message == "unexpected GroupVersion string: kubescheduler.config.k8s.io/v1/extra"

@@ -243,18 +243,33 @@ def decode_object(data: dict[str, Any], root: GoType) -> tuple[dict[str, Any], _
     return out, decoder.walk
 
 
+def type_meta_keys(data: dict[str, Any]) -> dict[str, str]:
+    """The key the scheduler's apiVersion/kind probe reads for each of ``apiVersion`` and ``kind``.
+
+    The probe is the standard ``encoding/json``, which matches keys case-insensitively and lets each
+    matching key overwrite the last (a null leaves it as it was), so ``Kind:`` is read as the kind; the
+    typed decode after it is case-sensitive and reports ``Kind`` as an unknown field."""
+    found: dict[str, str] = {}
+    for key, value in _members(data):
+        folded = key.lower()
+        for name in ("apiVersion", "kind"):
+            if folded == name.lower() and value is not None:
+                found[name] = key
+    return found
+
+
 def find_kind_error(data: Any) -> tuple[str, str | None] | None:
     """What probing apiVersion/kind (``json.Unmarshal`` into a TypeMeta struct) rejects: (text, key) or None.
 
-    ``key`` is the offending ``apiVersion``/``kind`` field, None when ``data`` is not an object.
+    ``key`` is the offending ``apiVersion``/``kind`` key as written, None when ``data`` is not an object.
     """
     prefix = "couldn't get version/kind; json parse error: json: cannot unmarshal"
     if not isinstance(data, dict):
         return f"{prefix} {_json_kind(data)} into Go value of type {_FIND_KIND}", None
-    for key in ("apiVersion", "kind"):
-        value = data.get(key)
-        if value is not None and not isinstance(value, str):
-            return f"{prefix} {_json_kind(value)} into Go struct field .{key} of type string", key
+    for name, key in type_meta_keys(data).items():
+        value = data[key]
+        if not isinstance(value, str):
+            return f"{prefix} {_json_kind(value)} into Go struct field .{name} of type string", key
     return None
 
 

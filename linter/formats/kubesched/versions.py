@@ -11,7 +11,7 @@ from collections.abc import Set
 from typing import Any
 
 from linter.formats.kubesched import codes as c
-from linter.formats.kubesched.decode import ARGS_KINDS, find_kind_error
+from linter.formats.kubesched.decode import ARGS_KINDS, find_kind_error, type_meta_keys
 from linter.formats.kubesched.issues import SCHEME, Issue
 from linter.formats.kubesched.registry import DROPPED_PLUGINS, GROUP, LEGACY_SCORE_PLUGINS, REMOVED_VERSIONS, V1
 from linter.gofmt import go_json, go_quote
@@ -28,31 +28,35 @@ def type_meta_issues(doc: Document, args_kinds: Set[str] = ARGS_KINDS) -> list[I
     if meta_error is not None:
         text, key = meta_error
         return [Issue(c.TYPE_META, "decode", text, () if key is None else (key,))]
-    api_version, kind = data.get("apiVersion") or "", data.get("kind") or ""
+    keys = type_meta_keys(data)  # `Kind:` counts here; the strict decode then reports it as an unknown field
+    version_key, kind_key = keys.get("apiVersion", "apiVersion"), keys.get("kind", "kind")
+    api_version, kind = data.get(version_key) or "", data.get(kind_key) or ""
     group, version = "", ""
     if api_version.count("/") == 1:
         group, version = api_version.split("/")
     elif "/" not in api_version:
         version = api_version
+    else:  # schema.ParseGroupVersion refuses more than one slash, before any kind check
+        return [Issue(c.TYPE_META, "decode", f"unexpected GroupVersion string: {api_version}", (version_key,))]
     if not kind:
-        return [Issue(c.TYPE_META, "decode", "Object 'Kind' is missing in this document", ("kind",),
+        return [Issue(c.TYPE_META, "decode", "Object 'Kind' is missing in this document", (kind_key,),
                       detail=f"Object 'Kind' is missing in '{doc.text}'")]
     if not version:
-        return [Issue(c.TYPE_META, "decode", "Object 'apiVersion' is missing in this document", ("apiVersion",),
+        return [Issue(c.TYPE_META, "decode", "Object 'apiVersion' is missing in this document", (version_key,),
                       detail=f"Object 'apiVersion' is missing in '{doc.text}'")]
     gv = f"{group}/{version}" if group else version
     if gv == V1 and kind == KIND:
         return []
     if gv == V1 and kind in args_kinds:
         text = f"couldn't decode as KubeSchedulerConfiguration, got {V1}, Kind={kind}: "
-        return [Issue(c.UNKNOWN_VERSION, "decode", text, ("kind",))]
+        return [Issue(c.UNKNOWN_VERSION, "decode", text, (kind_key,))]
     text = f"no kind {go_quote(kind)} is registered for version {go_quote(gv)} {SCHEME}"
     if gv in REMOVED_VERSIONS and kind == KIND:
         served, removed = REMOVED_VERSIONS[gv]
         summary = (f"{gv} was removed in Kubernetes {removed} (served in {served}): kube-scheduler 1.36 reads only "
                    f"{V1}; 'binpack-lint migrate' rewrites the file")
-        return [Issue(c.REMOVED_VERSION, "decode", summary, ("apiVersion",), detail=text), *migration_hints(data)]
-    pointer = ("kind",) if gv == V1 else ("apiVersion",)
+        return [Issue(c.REMOVED_VERSION, "decode", summary, (version_key,), detail=text), *migration_hints(data)]
+    pointer = (kind_key,) if gv == V1 else (version_key,)
     return [Issue(c.UNKNOWN_VERSION, "decode", text, pointer)]
 
 

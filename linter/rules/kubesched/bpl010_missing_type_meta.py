@@ -2,7 +2,10 @@
 
 What it does:
     Reports a document without `kind` or `apiVersion` (or with non-string values), with the decoder's
-    `Object 'Kind' is missing in '...'` / `Object 'apiVersion' is missing in '...'` text.
+    `Object 'Kind' is missing in '...'` / `Object 'apiVersion' is missing in '...'` text, and an
+    `apiVersion` with more than one `/` (`unexpected GroupVersion string: ...`). The decoder finds these
+    two keys whatever their case, as Go's `encoding/json` does: `Kind: KubeSchedulerConfiguration` is read
+    as the kind, and then refused by the case-sensitive typed decode as an unknown field (BPL015).
 
 Why it matters:
     kube-scheduler cannot tell what the file is and exits before reading anything else.
