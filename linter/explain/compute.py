@@ -15,9 +15,10 @@ from typing import Any
 
 from linter.formats.priorityclass.admission import admitted_priority
 from linter.model import KubeSchedulerModel, LegacyPolicyModel, Profile, SchedulerModel, VolcanoModel
-from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility, check_node
+from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility
 from linter.scoring.legacy import legacy_rtcr_score_node
 from linter.scoring.nodes import NodeView, is_counted_pod
+from linter.scoring.nominated import Nominee, check_node_with_nominated, counts_for, nominee_of, pod_key
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.strategies import balanced_score_node, fit_score_node
 from linter.scoring.volcano import binpack_score_node
@@ -69,21 +70,33 @@ def _filters(profile: Profile) -> tuple[str, ...]:
 
 
 def _check(pod: Obj, view: NodeView, profile: Profile | None, pod_request: Mapping[str, int],
-           filters: tuple[str, ...]) -> Feasibility:
+           filters: tuple[str, ...], nominated: Sequence[Nominee] = ()) -> Feasibility:
     """The filters' verdict on ``view``; ``pod_request`` (``actual_request(pod)``) and ``filters`` are
-    computed once by the caller, which checks every node."""
+    computed once by the caller, which checks every node. ``nominated``: the pods nominated to the node
+    that count for this pod (kube-scheduler only)."""
     fit = profile.fit if profile is not None else None
-    return check_node(
+    return check_node_with_nominated(
         pod,
         view.node,
         pod_request=pod_request,
         pod_count=view.pod_count,
         node_requested=view.requested,
         node_allocatable=view.allocatable,
+        nominated=[n.request for n in nominated],
         ignored_resources=fit.ignored_resources if fit else (),
         ignored_resource_groups=fit.ignored_resource_groups if fit else (),
         filters=filters,
     )
+
+
+def _nominated_by_node(pod: Obj, priority: int, nominees: Sequence[Nominee]) -> dict[str, list[Nominee]]:
+    """The nominated pods that count for ``pod`` (of ``priority``), by node."""
+    key = pod_key(pod)
+    by_node: dict[str, list[Nominee]] = {}
+    for nominee in nominees:
+        if counts_for(nominee.priority, nominee.key, priority, key):
+            by_node.setdefault(nominee.node, []).append(nominee)
+    return by_node
 
 
 def _sorted(nodes: list[Json], key: str) -> list[Json]:
@@ -96,9 +109,14 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
     fit_args, balanced_args = profile.fit, profile.balanced
     fit_request, real_request = fit_score_request(pod), actual_request(pod)
     filters = _filters(profile)
+    priority, policy = admitted_priority(pod, cluster.priority_classes)  # LookupError: admission would reject it
+    nominated = _nominated_by_node(pod, priority, cluster.nominated)
     out: list[Json] = []
     for view in views:
-        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, profile, real_request, filters))}
+        here = nominated.get(view.name, [])
+        verdict = _check(pod, view, profile, real_request, filters, here)
+        node: Json = {"name": view.name, **_feasibility_json(verdict),
+                      "nominatedPods": ["/".join(n.key) for n in here]}
         total = 0
         node["score"] = node["weightedScore"] = None
         if fit_args is not None:
@@ -128,19 +146,17 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         # scores of the build's out-of-tree plugins are not modelled: named here, never in "total"
         "notModelledScorePlugins": [{"name": n, "weight": w} for n, w in profile.unmodelled_scores.items()],
         "nodes": _sorted(out, "total"),
-        "preemption": _preemption(pod, profile, cluster, fits=any(n["feasible"] for n in out)),
+        "preemption": None if any(n["feasible"] for n in out) else _preemption(pod, profile, cluster, priority, policy),
     }
 
 
-def _preemption(pod: Obj, profile: Profile, cluster: Cluster, fits: bool) -> Json | None:
-    """The preemption section; the pending pod gets the priority admission would give it.
+def _preemption(pod: Obj, profile: Profile, cluster: Cluster, priority: int, policy: str) -> Json | None:
+    """The preemption section (None if the preemption model finds a node that fits after all), for a pod
+    that passes the filters on no node (counting nominated pods); ``priority``/``policy``: what admission
+    gives the pending pod.
 
-    When some node passes the filters there is none (the scheduler does not preempt), and the
-    objects (``cluster.objects()``, a second read of a streamed dump) are not needed.
+    Only then are the objects (``cluster.objects()``, a second read of a streamed dump) needed.
     """
-    priority, policy = admitted_priority(pod, cluster.priority_classes)  # LookupError: admission would reject it
-    if fits:
-        return None
     whole = cluster.objects()
     return preemption_section(admitted_pod(pod, priority, policy), whole.nodes, whole.pods, whole.pdbs, profile,
                               _filters(profile))
@@ -148,10 +164,12 @@ def _preemption(pod: Obj, profile: Profile, cluster: Cluster, fits: bool) -> Jso
 
 @dataclass(frozen=True)
 class Cluster:
-    """What the preemption section needs: the PriorityClasses now, the objects only if the pod fits nowhere."""
+    """What the filters and the preemption section need: the PriorityClasses and the nominated pods now,
+    the objects only if the pod fits nowhere."""
 
     priority_classes: Sequence[Obj]
     objects: Callable[[], ClusterObjects]
+    nominated: Sequence[Nominee] = ()
 
 
 def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -> Json:
@@ -231,10 +249,12 @@ def explain(
 ) -> Json:
     """The full explanation for ``pod`` on the cluster ``nodes``/``pods`` under ``model`` (see explain_views)."""
     whole = ClusterObjects(list(nodes), list(pods), list(priority_classes), list(pdbs))
-    return explain_views(model, build_views(nodes, pods), pod, profile, Cluster(priority_classes, lambda: whole))
+    nominees = [n for n in map(nominee_of, pods) if n is not None]
+    return explain_views(model, build_views(nodes, pods), pod, profile,
+                         Cluster(priority_classes, lambda: whole, nominees))
 
 
 def explain_dump(model: SchedulerModel, dump: ClusterDump, pod: Obj, profile: str | None,
                  objects: Callable[[], ClusterObjects]) -> Json:
     """The explanation on a streamed dump; ``objects`` reads STATE again, whole, if preemption needs it."""
-    return explain_views(model, dump.views(), pod, profile, Cluster(dump.priority_classes, objects))
+    return explain_views(model, dump.views(), pod, profile, Cluster(dump.priority_classes, objects, dump.nominated))

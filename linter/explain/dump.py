@@ -2,7 +2,8 @@
 
 Readers hand every object of STATE to :class:`DumpBuilder` in file order. Pods are checked as
 :func:`~linter.explain.inputs.load_state` always checked them, then reduced to what they add
-to their node; whole Pod objects are never kept. The request arithmetic of a pod depends only
+to their node (a pending pod nominated to a node: its name, priority and requests, which
+kube-scheduler's filters count there); whole Pod objects are never kept. The request arithmetic of a pod depends only
 on its request fields, so it is done once per distinct *request shape* (replicas of one
 workload share it) and the result reused, errors included. Sums are added in file order, so
 every total equals the one the scalar model gives pod by pod.
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from linter.scoring.nodes import NodeView, is_counted, is_counted_pod
+from linter.scoring.nominated import Nominee, nominated_node_of, pod_key, pod_priority
 from linter.scoring.preemption.pods import parse_time
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
@@ -217,6 +219,7 @@ class ClusterDump:
     totals: dict[str, PodTotals]
     priority_classes: list[Mapping[str, Any]] = field(default_factory=list)
     pdbs: list[Mapping[str, Any]] = field(default_factory=list)
+    nominated: list[Nominee] = field(default_factory=list)  # pending pods with status.nominatedNodeName
 
     def views(self) -> list[NodeView]:
         """One view per node name (a later Node of the same name replaces the earlier one)."""
@@ -272,6 +275,7 @@ class DumpBuilder:
         self.priority_classes: list[Mapping[str, Any]] = []
         self.pdbs: list[Mapping[str, Any]] = []
         self.shapes: dict[Hashable, Shape] = {}
+        self.nominated: list[Nominee] = []
         self.error: str | None = None
 
     def add_document(self, doc: Any, number: int) -> None:
@@ -314,6 +318,23 @@ class DumpBuilder:
                     self.counted.append((name, shape))
                 else:
                     self._count(name, shape)
+            else:
+                self._nominee(obj, shape)
+
+    def _nominee(self, pod: Mapping[str, Any], shape: Shape) -> None:
+        """A pod that is not counted: kept when it is nominated to a node (kube-scheduler's filters
+        count it there)."""
+        status = pod.get("status")
+        nominated = status.get("nominatedNodeName") if isinstance(status, Mapping) else None
+        problem = preemption_field_problem(pod) if nominated is not None else None
+        if nominated is not None and not isinstance(nominated, str):
+            problem = "status.nominatedNodeName must be a string"
+        if problem is not None:
+            self.error = f"STATE {self.path}: {describe(pod)}: {problem}"
+            return
+        node = nominated_node_of(pod)
+        if node:
+            self.nominated.append(Nominee(pod_key(pod), node, pod_priority(pod), shape.actual))
 
     def add_known_pod(self, name: object, node_name: object, phase: object, shape_key: Hashable) -> bool:
         """A pod whose request shape ``shape_key`` was added before (by :meth:`add`) and holds no problem:
@@ -347,6 +368,7 @@ class DumpBuilder:
         self.nodes.extend(later.nodes)
         self.priority_classes.extend(later.priority_classes)
         self.pdbs.extend(later.pdbs)
+        self.nominated.extend(later.nominated)
         for name, shape in later.counted:
             self._count(name, shape)
 
@@ -364,4 +386,4 @@ class DumpBuilder:
         if not self.nodes:
             raise ExplainInputError(
                 f"STATE {self.path}: no Node objects found (use: kubectl get nodes,pods -A -o yaml)")
-        return ClusterDump(self.nodes, self.totals, self.priority_classes, self.pdbs)
+        return ClusterDump(self.nodes, self.totals, self.priority_classes, self.pdbs, self.nominated)

@@ -327,9 +327,12 @@ class _Items:
                     self.placed.clear()
                 self.parsed[text] = obj
             shape_key = ("kubectl-yaml", text)
-            if cached is not None and self.known_pods is not None and text in self.placed:
-                # A text seen before: its shape is known, so only the names and the phase still matter.
-                names, status = st.names, obj.get("status")
+            status = obj.get("status")
+            nominated = isinstance(status, dict) and status.get("nominatedNodeName") is not None
+            if cached is not None and self.known_pods is not None and text in self.placed and not nominated:
+                # A text seen before: its shape is known, so only the names and the phase still matter
+                # (a nominated pod is added whole: its name and priority count too).
+                names = st.names
                 if self.known_pods(names.get(_POD_NAME), names.get(_NODE_NAME),
                                    status.get("phase") if isinstance(status, dict) else None, shape_key):
                     return stop

@@ -44,6 +44,7 @@ NODE_FIELDS: dict[str, Spec] = {
     "status": {"allocatable": KEEP},
 }
 
+# priority and nominatedNodeName: a pending pod nominated to a node counts there in the filters
 POD_FIELDS: dict[str, Spec] = {
     "kind": KEEP,
     "metadata": {"name": NAME, "namespace": NAME},
@@ -53,8 +54,9 @@ POD_FIELDS: dict[str, Spec] = {
         "initContainers": [{**_REQUESTS, "restartPolicy": KEEP}],
         "resources": {"requests": KEEP},
         "overhead": KEEP,
+        "priority": KEEP,
     },
-    "status": {"phase": KEEP},
+    "status": {"phase": KEEP, "nominatedNodeName": KEEP},
 }
 
 

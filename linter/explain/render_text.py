@@ -135,6 +135,8 @@ def render_text(doc: Json) -> str:
     for node in doc["nodes"]:
         lines.append("")
         verdict = "feasible" if node["feasible"] else "infeasible: " + ", ".join(node["reasons"])
+        if node.get("nominatedPods"):  # the filters counted them; the scores below do not
+            verdict += " (filters count the pods nominated here: " + ", ".join(node["nominatedPods"]) + ")"
         lines.append(f"  {node['name']}: {verdict}")
         lines += _volcano_node(doc, node) if engine == "volcano-binpack" else _k8s_node(doc, node)
     return "\n".join(lines) + "\n"

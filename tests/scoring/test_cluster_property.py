@@ -2,9 +2,11 @@
 
 Random nodes (allocatable, labels, taints, unschedulable), random bound pods (containers,
 init containers and sidecars, overhead, pod-level requests, terminal phases, pods bound to
-missing nodes), a random incoming pod (tolerations, nodeSelector, required node affinity,
-nodeName) and random plugin args. The expected side is built only from the scalar
-functions: :func:`linter.scoring.nodes.node_views`, :func:`feasibility.check_node`,
+missing nodes, priorities, pending pods nominated to a node), a random incoming pod (tolerations,
+nodeSelector, required node affinity, nodeName, priority, now and then a nominated pod's own name)
+and random plugin args. The expected side is built only from the scalar functions:
+:func:`linter.scoring.nodes.node_views`, :func:`nominated.check_node_with_nominated` (kube-scheduler;
+Volcano's filters count no nominations),
 :func:`strategies.fit_score_node` and :func:`volcano.binpack_score_node`.
 """
 
@@ -31,12 +33,14 @@ from linter.model import (
 from linter.scoring import feasibility
 from linter.scoring.cluster.state import ClusterState
 from linter.scoring.nodes import node_views
+from linter.scoring.nominated import check_node_with_nominated, counts_for, nominee_of, pod_key, pod_priority
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.strategies import fit_score_node
 from linter.scoring.volcano import binpack_score_node
 
 NODE_NAMES = ["n-a", "n-b", "n-c", "n-d", "n-e", "n-f"]
 POD_NAMES = [f"p{i}" for i in range(10)]
+PRIORITY = st.sampled_from([-5, 0, 7, 1000])
 RESOURCES = ["cpu", "memory", "ephemeral-storage", "nvidia.com/gpu", "example.com/foo", "hugepages-2Mi", "pods"]
 LABEL_KEYS = ["zone", "pool", "rank"]
 LABEL_VALUES = ["a", "b", "3", "12"]
@@ -114,7 +118,24 @@ def bound_pod(draw: st.DrawFn, name: str | None = None) -> dict[str, Any]:
     phase = draw(st.sampled_from([None, "Pending", "Running", "Succeeded", "Failed"]))
     if phase:
         pod["status"] = {"phase": phase}
+    if draw(st.integers(0, 2)) == 0:  # nominated: counted by kube-scheduler's filters while not bound
+        pod.setdefault("status", {})["nominatedNodeName"] = draw(st.sampled_from([*NODE_NAMES, "ghost"]))
+    if draw(st.booleans()):
+        pod["spec"]["priority"] = draw(PRIORITY)
     return pod
+
+
+@st.composite
+def nominated_pod(draw: st.DrawFn) -> dict[str, Any]:
+    """A pending pod nominated to a node (or to a node that does not exist), maybe of a higher priority;
+    often a big one, so that counting it or not decides whether a node fits."""
+    big = {"cpu": draw(st.sampled_from(["4", "16", "60"])), "memory": draw(st.sampled_from(["4Gi", "200Gi"]))}
+    spec = draw(pod_spec()) if draw(st.booleans()) else {"containers": [{"name": "c", "resources": {"requests": big}}]}
+    return {
+        "metadata": {"name": draw(st.sampled_from(POD_NAMES)), "namespace": "ns"},
+        "spec": {**spec, "priority": draw(PRIORITY)},
+        "status": {"phase": "Pending", "nominatedNodeName": draw(st.sampled_from([*NODE_NAMES, "ghost"]))},
+    }
 
 
 TAINT = st.fixed_dictionaries(
@@ -207,7 +228,10 @@ def incoming_pod(draw: st.DrawFn) -> dict[str, Any]:
         }
     if draw(st.integers(0, 9)) == 2:
         spec["nodeName"] = draw(st.sampled_from(NODE_NAMES))
-    return {"metadata": {"name": "incoming", "namespace": "ns"}, "spec": spec}
+    if draw(st.booleans()):
+        spec["priority"] = draw(PRIORITY)
+    # now and then one of the bound pods' names: its own nomination must not count
+    return {"metadata": {"name": draw(st.sampled_from(["incoming", "p0"])), "namespace": "ns"}, "spec": spec}
 
 
 @st.composite
@@ -249,21 +273,26 @@ def unique_by_name(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def expected_feasibility(
-    pod: dict[str, Any], nodes: list[dict[str, Any]], pods: list[dict[str, Any]], args: FitArgs, filters: bool = True
+    pod: dict[str, Any], nodes: list[dict[str, Any]], pods: list[dict[str, Any]], args: FitArgs, filters: bool = True,
+    *, nominations: bool = False,
 ) -> tuple[dict[str, Any], Counter[str]]:
-    """Per feasible node its NodeView, and the first reason of every infeasible node (scalar model)."""
+    """Per feasible node its NodeView, and the first reason of every infeasible node (scalar model);
+    ``nominations``: kube-scheduler's filters, which count the pods nominated to a node."""
     request = actual_request(pod)
     feasible: dict[str, Any] = {}
     reasons: Counter[str] = Counter()
     by_name = {n["metadata"]["name"]: n for n in nodes}
+    nominees = [n for n in map(nominee_of, pods) if n is not None] if nominations else []
     for view in node_views(nodes, pods):
-        verdict = feasibility.check_node(
+        verdict = check_node_with_nominated(
             pod,
             by_name[view.name],
             pod_request=request,
             pod_count=view.pod_count,
             node_requested=view.requested,
             node_allocatable=view.allocatable,
+            nominated=[n.request for n in nominees if n.node == view.name
+                       and counts_for(n.priority, n.key, pod_priority(pod), pod_key(pod))],
             ignored_resources=args.ignored_resources,
             ignored_resource_groups=args.ignored_resource_groups,
             filters=feasibility.DEFAULT_FILTERS if filters else (),
@@ -282,6 +311,7 @@ SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 @given(
     nodes=st.lists(node(), max_size=6).map(unique_by_name),
     pods=st.lists(bound_pod(), max_size=12),
+    nominated=st.lists(nominated_pod(), max_size=4),
     pod=incoming_pod(),
     args=fit_args(),
     weight=st.integers(1, 5),
@@ -290,23 +320,74 @@ SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 def test_fit_rank_equals_scalar_model(
     nodes: list[dict[str, Any]],
     pods: list[dict[str, Any]],
+    nominated: list[dict[str, Any]],
     pod: dict[str, Any],
     args: FitArgs,
     weight: int,
     filters: bool,
 ) -> None:
-    pods = unique_by_name(pods)
+    pods = unique_by_name(nominated + pods)
     model = KubeSchedulerModel(
         profiles=(Profile("default-scheduler", fit=args, score_plugin_weights={"NodeResourcesFit": weight}),)
     )
     ranking = cluster(nodes, pods).rank(pod, model, top=0, filters=filters)
-    feasible, reasons = expected_feasibility(pod, nodes, pods, args, filters)
+    feasible, reasons = expected_feasibility(pod, nodes, pods, args, filters, nominations=True)
     request = fit_score_request(pod)
     want = {name: fit_score_node(args, request, v.fit_requested, v.allocatable).score for name, v in feasible.items()}
     assert list(ranking.scores) == sorted(want.items(), key=lambda kv: (-kv[1], kv[0]))
     assert dict(ranking.reason_counts) == dict(reasons)
     assert ranking.total_nodes == len(nodes) and ranking.feasible_nodes == len(feasible)
     assert ranking.plugin_weight == weight and ranking.strategy == args.strategy
+
+
+@st.composite
+def small_spec(draw: st.DrawFn) -> dict[str, Any]:
+    requests = {"cpu": draw(st.sampled_from(["500m", "1", "2"]))}
+    if draw(st.booleans()):
+        requests["memory"] = draw(st.sampled_from(["1Gi", "4Gi"]))
+    return {"containers": [{"name": "c", "resources": {"requests": requests}}]}
+
+
+@st.composite
+def small_pod(draw: st.DrawFn) -> dict[str, Any]:
+    """An incoming pod with a priority, now and then named like one of the nominated pods (p0)."""
+    spec = {**draw(small_spec()), "priority": draw(PRIORITY)}
+    return {"metadata": {"name": draw(st.sampled_from(["incoming", "p0"])), "namespace": "ns"}, "spec": spec}
+
+
+@st.composite
+def crowded_with_nominations(draw: st.DrawFn) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Small untainted nodes, pods bound to them and pods nominated to them: whether the nominated pods
+    count decides, more often than not, whether a node fits."""
+    names = draw(st.lists(st.sampled_from(NODE_NAMES), min_size=1, max_size=4, unique=True))
+    nodes = [{"metadata": {"name": n}, "status": {"allocatable": {
+        "cpu": draw(st.sampled_from(["2", "4"])), "memory": "8Gi", "pods": draw(st.sampled_from(["2", "3", "110"]))}}}
+        for n in names]
+    pods = []
+    for i in range(draw(st.integers(0, 8))):
+        spec = {**draw(small_spec()), "priority": draw(PRIORITY)}
+        status: dict[str, Any] = {"phase": "Pending"}
+        if draw(st.booleans()):
+            spec["nodeName"] = draw(st.sampled_from(names))
+        else:
+            status["nominatedNodeName"] = draw(st.sampled_from([*names, "ghost"]))
+        pods.append({"metadata": {"name": f"p{i}", "namespace": "ns"}, "spec": spec, "status": status})
+    return nodes, pods
+
+
+@SETTINGS
+@given(cluster_pods=crowded_with_nominations(), pod=small_pod(), args=fit_args())
+def test_fit_rank_counts_nominated_pods_as_the_scalar_model(
+    cluster_pods: tuple[list[dict[str, Any]], list[dict[str, Any]]], pod: dict[str, Any], args: FitArgs,
+) -> None:
+    nodes, pods = cluster_pods
+    model = KubeSchedulerModel(profiles=(Profile("default-scheduler", fit=args),))
+    ranking = cluster(nodes, pods).rank(pod, model, top=0)
+    feasible, reasons = expected_feasibility(pod, nodes, pods, args, nominations=True)
+    request = fit_score_request(pod)
+    want = {name: fit_score_node(args, request, v.fit_requested, v.allocatable).score for name, v in feasible.items()}
+    assert list(ranking.scores) == sorted(want.items(), key=lambda kv: (-kv[1], kv[0]))
+    assert dict(ranking.reason_counts) == dict(reasons)
 
 
 @SETTINGS

@@ -64,3 +64,59 @@ def test_many_victims_are_counted_and_the_first_few_named() -> None:
     assert got["nominatedNode"] == "n1" and got["victimCount"] == 16
     # the newest pods go first: v39 .. v24, most important (oldest) first
     assert got["victims"] == [f"default/v{i:02}" for i in range(24, 24 + PREEMPTION_NAMES_SHOWN)]
+
+
+PRIO_1000 = priority_class_object({"name": "prio-1000", "value": 1000})
+
+
+def _incoming(cpu: str, nominated: str | None = None) -> dict[str, Any]:
+    """The pod being admitted: class prio-1000, priority 1000 (as the Priority plugin already set it)."""
+    sent = pod("pre", None, 1000, cpu, nominated=nominated)
+    sent["spec"]["priorityClassName"] = "prio-1000"
+    return sent
+
+
+def _nominated_cluster(cpu: str = "4", pods_allowed: str = "110", nominee_priority: int = 2000,
+                       nominee_cpu: str = "2") -> StaticClusterView:
+    """n1 holds a (priority 1, 1 cpu); nomhi, pending, is nominated to n1."""
+    bound = [pod("a", "n1", 1, "1"), pod("nomhi", None, nominee_priority, nominee_cpu, nominated="n1")]
+    return StaticClusterView(nodes=[node("n1", cpu=cpu, pods=pods_allowed)], pods=bound,
+                             priority_classes=[*builtin_priority_classes(), PRIO_1000])
+
+
+def test_a_higher_priority_nomination_taking_the_cpu_means_preemption() -> None:
+    # 1 + 2 (nomhi, priority 2000) + 2 > 4: kube-scheduler's filters fail n1, so it preempts a
+    prediction = prediction_for(_incoming("2"), _nominated_cluster())
+    assert prediction["feasibleNodes"] == 0 and prediction["unschedulableReasons"] == {"Insufficient cpu": 1}
+    got = prediction["preemption"]
+    assert (got["nominatedNode"], got["victims"]) == ("n1", ["default/a"])
+    assert got["message"] == "0/1 nodes are available: 1 Insufficient cpu."
+
+
+def test_a_higher_priority_nomination_taking_the_last_pod_slot_means_preemption() -> None:
+    view = _nominated_cluster(cpu="8", pods_allowed="2", nominee_cpu="1")
+    got = prediction_for(_incoming("1"), view)["preemption"]
+    assert (got["nominatedNode"], got["victims"]) == ("n1", ["default/a"])
+    assert got["message"] == "0/1 nodes are available: 1 Too many pods."
+
+
+def test_a_lower_priority_nomination_leaves_the_node_feasible() -> None:
+    prediction = prediction_for(_incoming("2"), _nominated_cluster(nominee_priority=999))
+    assert prediction["feasibleNodes"] == 1 and "preemption" not in prediction
+
+
+def test_the_priority_compared_is_the_one_admission_resolves() -> None:
+    # the pod carries no spec.priority; its class gives 2000000000, above the nominated pod's 2000
+    sent = pod("pre", None, None, "2")
+    sent["spec"]["priorityClassName"] = "system-cluster-critical"
+    prediction = prediction_for(sent, _nominated_cluster())
+    assert prediction["feasibleNodes"] == 1 and "preemption" not in prediction
+    # without a class (and no default class) it gets 0, below 2000: the nomination counts
+    assert prediction_for(pod("pre", None, None, "2"), _nominated_cluster())["feasibleNodes"] == 0
+
+
+def test_the_pods_own_nomination_does_not_count() -> None:
+    bound = [pod("a", "n1", 1, "1"), pod("pre", None, 1000, "2", nominated="n1")]
+    view = StaticClusterView(nodes=[node("n1")], pods=bound, priority_classes=[*builtin_priority_classes(), PRIO_1000])
+    prediction = prediction_for(_incoming("2", nominated="n1"), view)
+    assert prediction["feasibleNodes"] == 1 and "preemption" not in prediction

@@ -23,6 +23,7 @@ import numpy as np
 
 from linter.model import FitArgs
 from linter.scoring import feasibility
+from linter.scoring.cluster.nominated import NominatedLoad
 from linter.scoring.cluster.store import BoolArray, Int32Array, Int64Array, NodeStore
 from linter.scoring.requests import is_extended_resource, is_scalar_resource
 
@@ -147,9 +148,11 @@ def run_filters(
     plugins: Sequence[str] = feasibility.DEFAULT_FILTERS,
     *,
     not_nodes: BoolArray | None = None,
+    nominated: NominatedLoad | None = None,
 ) -> Reasons:
     """Which filter rejects each row first (see :class:`Reasons`); ``not_nodes`` (rows that are no node)
-    are rejected before any filter, as :data:`NOT_A_NODE`."""
+    are rejected before any filter, as :data:`NOT_A_NODE`. ``nominated``: the nominated pods that count
+    for the pod (:func:`~linter.scoring.cluster.nominated.nominated_load`), which NodeResourcesFit adds."""
     cache.trim()
     reasons = Reasons(store.size)
     if not_nodes is not None:
@@ -170,7 +173,7 @@ def run_filters(
         elif plugin == "NodeAffinity":
             _affinity(store, cache, pod, reasons)
         elif plugin == "NodeResourcesFit":
-            _fit(store, pod_actual, fit_args, reasons)
+            _fit(store, pod_actual, fit_args, reasons, nominated)
     return reasons
 
 
@@ -311,12 +314,17 @@ def _label_groups(store: NodeStore, rows: Int64Array, keys: list[str]) -> tuple[
     return inverse.astype(np.int64), [int(rows[i]) for i in first]
 
 
-def _fit(store: NodeStore, pod_actual: Mapping[str, int], fit_args: FitArgs, reasons: Reasons) -> None:
-    """NodeResourcesFit ``fitsRequest`` on the actual requests, vectorized (texts from the scalar model)."""
+def _fit(
+    store: NodeStore, pod_actual: Mapping[str, int], fit_args: FitArgs, reasons: Reasons,
+    nominated: NominatedLoad | None = None,
+) -> None:
+    """NodeResourcesFit ``fitsRequest`` on the actual requests, vectorized (texts from the scalar model).
+
+    With ``nominated``, a row that has nominated pods is checked first with them; when that passes, the
+    check without them (the plain one) decides, as ``RunFilterPluginsWithNominatedPods`` runs the filters
+    twice. Each text's failing rows are patched on those rows only."""
     n = store.size
-    full = store.pods_full[:n]  # count + 1 > allowed, kept by the store
-    if np.count_nonzero(full):  # a copy: the reasons may be read after the caller lets the store change
-        reasons.reject(full.copy(), feasibility.REASON_TOO_MANY_PODS)
+    names: list[tuple[str, int, int | None]] = []  # resource, request, store column
     scalars = sorted(n for n in pod_actual if is_scalar_resource(n))
     for name in ["cpu", "memory", "ephemeral-storage", *scalars]:
         want = pod_actual.get(name, 0)
@@ -326,10 +334,43 @@ def _fit(store: NodeStore, pod_actual: Mapping[str, int], fit_args: FitArgs, rea
             name in fit_args.ignored_resources or name.split("/")[0] in fit_args.ignored_resource_groups
         ):
             continue
-        col = store.resource_index.get(name)
+        names.append((name, want, store.resource_index.get(name)))
+    full = store.pods_full[:n]  # count + 1 > allowed, kept by the store
+    # a copy: the reasons may be read after the caller lets the store change
+    too_many = full.copy() if nominated is not None or np.count_nonzero(full) else None
+    checks: list[tuple[BoolArray, str]] = []
+    for name, want, col in names:
         # act_free: alloc - act_req, kept by the store
         failing = np.full(n, want > 0, np.bool_) if col is None else want > store.act_free[col, :n]
-        reasons.reject(failing, _insufficient(name))
+        checks.append((failing, _insufficient(name)))
+    if nominated is not None:
+        assert too_many is not None
+        _with_nominated(store, nominated, names, [(too_many, feasibility.REASON_TOO_MANY_PODS), *checks])
+        if not np.count_nonzero(too_many):
+            too_many = None
+    if too_many is not None:
+        reasons.reject(too_many, feasibility.REASON_TOO_MANY_PODS)
+    for failing, text in checks:
+        reasons.reject(failing, text)
+
+
+def _with_nominated(
+    store: NodeStore, load: NominatedLoad, names: list[tuple[str, int, int | None]],
+    checks: list[tuple[BoolArray, str]],
+) -> None:
+    """Patch the rows of ``load``: where the check with their nominated pods fails, its results replace
+    the plain ones (``checks``, in the same order: pods count, then ``names``)."""
+    rows = load.rows
+    pods_col = store.resource_index.get("pods")
+    allowed = store.alloc[pods_col, rows] if pods_col is not None else np.zeros(rows.size, np.int64)
+    with_them = [store.pod_count[rows] + load.pods + 1 > allowed]
+    for name, want, col in names:
+        free = store.act_free[col, rows] if col is not None else np.zeros(rows.size, np.int64)
+        extra = load.requests.get(name)
+        with_them.append(want > (free - extra if extra is not None else free))
+    fails = np.logical_or.reduce(with_them)
+    for (failing, _text), failing_with in zip(checks, with_them, strict=True):
+        failing[rows] = np.where(fails, failing_with, failing[rows])
 
 
 @lru_cache(maxsize=256)

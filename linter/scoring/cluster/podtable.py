@@ -59,7 +59,8 @@ class PodTable:
         self.node_ids: dict[str, int] = {}
         self.signatures: list[tuple[str, Mapping[str, str]]] = []
         self._signature_ids: dict[tuple[str, frozenset[tuple[str, str]]], int] = {}
-        self.nominated: dict[tuple[str, str], NominatedPod] = {}
+        self.nominated: dict[tuple[str, str], NominatedPod] = {}  # change only through the methods below
+        self._nominated_top: int | None = None  # highest priority in ``nominated``; None: to be worked out
         self.version = 0  # bumped on every change of slots
         # store row -> node-name id, valid for (NodeStore.version, number of names)
         self.id_cache: tuple[tuple[int, int], Int64Array, Int64Array] | None = None
@@ -113,7 +114,7 @@ class PodTable:
 
     def put(self, key: tuple[str, str], node: str, contribution: Contribution, pod: Mapping[str, Any]) -> None:
         """A bound, counted pod (re)placed; ``contribution`` gives its actual requests by column."""
-        self.nominated.pop(key, None)
+        self._unnominate(key)
         slot = self.slot_of.get(key)
         before = None
         if slot is None:
@@ -199,13 +200,25 @@ class PodTable:
         bound = isinstance(spec, Mapping) and bool(spec.get("nodeName"))
         if isinstance(nominated, str) and nominated and not bound and phase not in ("Succeeded", "Failed"):
             self.nominated[key] = NominatedPod(nominated, pod_facts(pod))
+            self._nominated_top = None
         else:
-            self.nominated.pop(key, None)
+            self._unnominate(key)
 
     def forget(self, key: tuple[str, str]) -> None:
         """Pod DELETED."""
         self.drop(key)
-        self.nominated.pop(key, None)
+        self._unnominate(key)
+
+    def _unnominate(self, key: tuple[str, str]) -> None:
+        if self.nominated.pop(key, None) is not None:
+            self._nominated_top = None
+
+    def nominated_top_priority(self) -> int | None:
+        """The highest priority of a nominated pod (None: there is none), worked out once per change, so
+        that ranking a pod of higher priority can tell in O(1) that no nominated pod counts for it."""
+        if self._nominated_top is None and self.nominated:
+            self._nominated_top = max(nom.facts.priority for nom in self.nominated.values())
+        return self._nominated_top
 
 
 def _facts(pod: Mapping[str, Any]) -> PodFacts:

@@ -1,7 +1,8 @@
 """Ranking one pod against every node of a :class:`~linter.scoring.cluster.store.NodeStore`.
 
 Steps: resolve the scorer (a kube-scheduler profile's NodeResourcesFit args or Volcano's
-binpack), run the filters (:mod:`linter.scoring.cluster.filters`) to get the feasible
+binpack), run the filters (:mod:`linter.scoring.cluster.filters`; for kube-scheduler counting the
+pods nominated to a node, :mod:`linter.scoring.cluster.nominated`) to get the feasible
 rows and one reason per infeasible node, score all rows at once
 (:mod:`linter.scoring.cluster.scores`) and pick the top K, best first, ties by node name.
 """
@@ -17,6 +18,8 @@ import numpy as np
 from linter.model import DEFAULT_SCHEDULER_NAME, FitArgs, KubeSchedulerModel, VolcanoBinpackArgs, VolcanoModel
 from linter.scoring import feasibility
 from linter.scoring.cluster.filters import NOT_A_NODE, FilterCache, Reasons, enabled_filters, run_filters
+from linter.scoring.cluster.nominated import nominated_load
+from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.scores import FloatArray, binpack_scores, fit_scores
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
@@ -99,8 +102,10 @@ def rank_pod(
     top: int,
     *,
     filters: bool,
+    pod_table: PodTable | None = None,
 ) -> Ranking:
-    """See :meth:`linter.scoring.cluster.state.ClusterState.rank`."""
+    """See :meth:`linter.scoring.cluster.state.ClusterState.rank`; ``pod_table`` holds the nominated pods
+    kube-scheduler's filters count (Volcano's do not)."""
     if top < 0:
         raise ValueError(f"top must be >= 0, got {top}")
     fit_filter = _DEFAULT_FIT_FILTER
@@ -135,7 +140,11 @@ def rank_pod(
         pod_actual = memo.lookup("actual", shape, pod, actual_request)
         # rows held only by pods bound to a missing node are not nodes: rejected before any filter
         not_nodes = None if all_present else ~store.present[: store.size]
-        reasons = run_filters(store, filter_cache, pod, pod_actual, fit_filter, plugins, not_nodes=not_nodes)
+        nominated = None
+        if engine == ENGINE_FIT and pod_table is not None and "NodeResourcesFit" in plugins:
+            nominated = nominated_load(store, pod_table, pod)
+        reasons = run_filters(store, filter_cache, pod, pod_actual, fit_filter, plugins, not_nodes=not_nodes,
+                              nominated=nominated)
         reason_counts = _ReasonCounts(reasons)
         infeasible, feasible_count = reasons.infeasible, reasons.feasible_count()
     else:

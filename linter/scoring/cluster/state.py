@@ -290,10 +290,14 @@ class ClusterState:
         NodeResourcesFit; a profile's ``filter_plugins``/``fit_filter_enabled`` narrow that)
         and each infeasible node is counted once, under the first filter that rejects it
         (for NodeResourcesFit: pods, cpu, memory, ephemeral-storage, then scalar resources
-        by name). ``filters=False`` scores every node (score-only).
+        by name). With a :class:`KubeSchedulerModel`, NodeResourcesFit counts on each node the pending
+        pods nominated to it whose ``spec.priority`` is >= ``pod``'s (not ``pod`` itself), and a node must
+        pass with and without them (``RunFilterPluginsWithNominatedPods``); scores never count them.
+        ``filters=False`` scores every node (score-only).
         A malformed quantity in ``pod`` raises ValueError naming the field.
         """
-        return rank_pod(self._store, self._rank_memo, self._filter_cache, pod, model, profile, top, filters=filters)
+        return rank_pod(self._store, self._rank_memo, self._filter_cache, pod, model, profile, top, filters=filters,
+                        pod_table=self._table)
 
     def preempt(
         self, pod: Mapping[str, Any], profile: Profile, pdbs: Sequence[Mapping[str, Any]] | None = None

@@ -93,7 +93,8 @@ def annotation_ops(
     preemption: dict[str, Any] | None = None
     try:
         with view.scheduling_state() as state:
-            ranking = state.rank(pod, model, profile, top=settings.top)
+            # the filters compare priorities with nominated pods': the pod as admission stores it
+            ranking = state.rank(admitted or pod, model, profile, top=settings.top)
             kube_profile = model.profile(profile) if isinstance(model, KubeSchedulerModel) and profile else None
             if ranking.feasible_nodes == 0 and kube_profile is not None:
                 preemption = preemption_summary(state.preempt(admitted or pod, kube_profile))

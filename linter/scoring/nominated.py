@@ -1,0 +1,107 @@
+"""Pods nominated to a node count there while kube-scheduler filters it (reference/preemption.md §9).
+
+``RunFilterPluginsWithNominatedPods`` first adds to a copy of the node every pending pod nominated
+to it (``status.nominatedNodeName``, as the scheduler's nominator tracks it) whose priority is
+greater than or equal to the filtered pod's, other than the pod itself (``addGENominatedPods``).
+When the filters pass with them and at least one was added, they run once more without them; both
+must pass, and the first failing run gives the node's reasons. Of the modelled filters only
+NodeResourcesFit reads a node's pods: the nominated pods add their actual requests and one pod each
+to the count. Scoring never adds them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility, check_node
+from linter.scoring.nodes import TERMINAL_PHASES
+from linter.scoring.requests import actual_request
+
+__all__ = ["Nominee", "check_node_with_nominated", "counts_for", "nominated_node_of", "nominee_of", "pod_key",
+           "pod_priority"]
+
+
+def nominated_node_of(pod: Mapping[str, Any]) -> str:
+    """The node the nominator holds ``pod`` for: its ``status.nominatedNodeName`` while it is not bound
+    and not Succeeded/Failed; "" otherwise."""
+    spec, status = pod.get("spec"), pod.get("status")
+    if not isinstance(status, Mapping) or (isinstance(spec, Mapping) and spec.get("nodeName")):
+        return ""
+    nominated = status.get("nominatedNodeName")
+    if not isinstance(nominated, str) or status.get("phase") in TERMINAL_PHASES:
+        return ""
+    return nominated
+
+
+def pod_key(pod: Mapping[str, Any]) -> tuple[str, str]:
+    """(namespace, name); a missing namespace is "default"."""
+    meta = pod.get("metadata")
+    meta = meta if isinstance(meta, Mapping) else {}
+    return (str(meta.get("namespace") or "default"), str(meta.get("name") or ""))
+
+
+def pod_priority(pod: Mapping[str, Any]) -> int:
+    """``spec.priority`` as stored (``PodPriority``: missing = 0)."""
+    spec = pod.get("spec")
+    value = spec.get("priority") if isinstance(spec, Mapping) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+@dataclass(frozen=True)
+class Nominee:
+    """A pending pod nominated to ``node``, with what filtering reads of it."""
+
+    key: tuple[str, str]
+    node: str
+    priority: int
+    request: Mapping[str, int]  # actual requests (no 100m/200Mi defaults)
+
+
+def nominee_of(pod: Mapping[str, Any]) -> Nominee | None:
+    """The pod as a nominated pod, or None when the nominator does not hold it. Raises QuantityError
+    on a bad request quantity, as the scoring model does."""
+    node = nominated_node_of(pod)
+    return Nominee(pod_key(pod), node, pod_priority(pod), actual_request(pod)) if node else None
+
+
+def counts_for(nominee_priority: int, nominee_key: tuple[str, str], priority: int, key: tuple[str, str]) -> bool:
+    """Whether a pod nominated to a node counts there when the pod ``key`` of ``priority`` is filtered:
+    priority >= the filtered pod's, and not the filtered pod itself (matched by namespace and name)."""
+    return nominee_priority >= priority and nominee_key != key
+
+
+def _total(requests: Iterable[Mapping[str, int]], base: Mapping[str, int]) -> dict[str, int]:
+    total = dict(base)
+    for request in requests:
+        for name, value in request.items():
+            total[name] = total.get(name, 0) + value
+    return total
+
+
+def check_node_with_nominated(
+    pod: Mapping[str, Any],
+    node: Mapping[str, Any],
+    *,
+    pod_request: Mapping[str, int],
+    pod_count: int,
+    node_requested: Mapping[str, int],
+    node_allocatable: Mapping[str, int],
+    nominated: Sequence[Mapping[str, int]],
+    ignored_resources: Sequence[str] = (),
+    ignored_resource_groups: Sequence[str] = (),
+    filters: Sequence[str] = DEFAULT_FILTERS,
+) -> Feasibility:
+    """:func:`~linter.scoring.feasibility.check_node` as ``RunFilterPluginsWithNominatedPods`` runs it;
+    ``nominated`` holds the actual requests of the nominated pods that count (see :func:`counts_for`)."""
+    def run(extra: Sequence[Mapping[str, int]]) -> Feasibility:
+        return check_node(pod, node, pod_request=pod_request, pod_count=pod_count + len(extra),
+                          node_requested=_total(extra, node_requested), node_allocatable=node_allocatable,
+                          ignored_resources=ignored_resources, ignored_resource_groups=ignored_resource_groups,
+                          filters=filters)
+
+    if not nominated:
+        return run(())
+    with_them = run(nominated)
+    return with_them if not with_them.feasible else run(())
