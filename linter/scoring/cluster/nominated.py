@@ -35,8 +35,10 @@ class NominatedLoad:
 def nominated_load(store: NodeStore, table: PodTable, pod: Mapping[str, Any]) -> NominatedLoad | None:
     """The nominated pods that count for ``pod`` on the store's present nodes; None when there are none."""
     top = table.nominated_top_priority()
+    if top is None:  # the usual case: no pod is nominated anywhere
+        return None
     priority = pod_priority(pod)
-    if top is None or top < priority:
+    if top < priority:
         return None
     key = pod_key(pod)
     counts: dict[int, int] = {}
