@@ -35,6 +35,7 @@ __all__ = [
     "node_affinity_prefilter",
     "node_name",
     "node_unschedulable",
+    "prefilter_rejection",
     "taint_toleration",
 ]
 
@@ -212,6 +213,17 @@ def node_affinity_prefilter(pod: Obj) -> frozenset[str] | None:
             return None  # this term does not pin names: every node stays a candidate
         names |= term_names
     return frozenset(names)
+
+
+def prefilter_rejection(pod: Obj, filters: Sequence[str]) -> str | None:
+    """The text of a PreFilter that rejects the pod for every node (Go's ``Diagnosis.PreFilterMsg``).
+
+    Only NodeAffinity's is modelled: pinned node names that intersect to nothing, rejected
+    UnschedulableAndUnresolvable, which ends the PreFilter run. None when no PreFilter rejects.
+    """
+    if "NodeAffinity" in filters and node_affinity_prefilter(pod) == frozenset():
+        return REASON_AFFINITY_CONFLICT
+    return None
 
 
 def fit_filter(

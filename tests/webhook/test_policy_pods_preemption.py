@@ -120,3 +120,17 @@ def test_the_pods_own_nomination_does_not_count() -> None:
     view = StaticClusterView(nodes=[node("n1")], pods=bound, priority_classes=[*builtin_priority_classes(), PRIO_1000])
     prediction = prediction_for(_incoming("2", nominated="n1"), view)
     assert prediction["feasibleNodes"] == 1 and "preemption" not in prediction
+
+
+def test_a_pod_rejected_at_prefilter_carries_the_scheduler_text() -> None:
+    # NodeAffinity's PreFilter rejects the pod outright: its message once, then DynamicResources'
+    # PostFilter Error ("not found", its PreFilter never ran); DefaultPreemption does nothing
+    view = StaticClusterView(nodes=[node("n1", cpu="1"), node("n2", cpu="1")], pods=[pod("a", "n1", 1, "1")],
+                             priority_classes=[*builtin_priority_classes(), PRIO_1000])
+    sent = _incoming("1")
+    sent["spec"]["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [name]}
+                                               for name in ("n1", "n2")]}]}}}
+    got = prediction_for(sent, view)["preemption"]
+    assert got["message"] == "0/2 nodes are available: pod affinity terms conflict. not found"
+    assert (got["eligible"], got["nominatedNode"], got["victims"]) == (False, None, [])

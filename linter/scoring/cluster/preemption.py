@@ -25,6 +25,7 @@ from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.reprieve import BudgetIndex, DryRun, choose_rows, dry_run
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.preemption.messages import (
+    DRA_NO_STATE,
     NOT_ELIGIBLE_NEVER,
     NOT_ELIGIBLE_TERMINATING,
     NOT_HELPFUL,
@@ -33,7 +34,7 @@ from linter.scoring.preemption.messages import (
 )
 from linter.scoring.preemption.pdb import budget_of
 from linter.scoring.preemption.pods import pod_facts
-from linter.scoring.preemption.predict import post_filter_tail
+from linter.scoring.preemption.predict import NO_DRA_STATE, post_filter_tail
 from linter.scoring.preemption.victims import NO_VICTIMS
 from linter.scoring.requests import is_extended_resource, is_scalar_resource
 
@@ -127,8 +128,14 @@ def predict_fast(
     if not present.any() or (open_rows & ~fit_fail).any():
         return FastPreemption(needed=False)
     num_nodes = int(present.sum())
+    pre_filter = feasibility.prefilter_rejection(pod, plugins) or ""
+    if pre_filter and "DynamicResources" in profile.post_filter_plugins:
+        msg = fit_error_of_counts(num_nodes, counts, DRA_NO_STATE, pre_filter=pre_filter)
+        return FastPreemption(True, nominated_node=me.nominated_node or None, not_eligible_reason=NO_DRA_STATE,
+                              message=msg, event_message=truncate_event(msg))
     if "DefaultPreemption" not in profile.post_filter_plugins:
-        msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, None))
+        msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, None),
+                                  pre_filter=pre_filter)
         return FastPreemption(True, nominated_node=me.nominated_node or None, message=msg,
                               not_eligible_reason="DefaultPreemption is not enabled in this profile",
                               event_message=truncate_event(msg))
@@ -144,20 +151,21 @@ def predict_fast(
             if bool(table.terminating[lower.order[idx]].any()):
                 reason = NOT_ELIGIBLE_TERMINATING
     if reason is not None:
-        msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, reason))
+        msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, reason),
+                                  pre_filter=pre_filter)
         return FastPreemption(True, False, reason, me.nominated_node or None,
                               (me.nominated_node,) if me.nominated_node else (), message=msg,
                               event_message=truncate_event(msg))
     index = pdbs if isinstance(pdbs, BudgetIndex) else BudgetIndex([budget_of(x) for x in pdbs])
     return _dry_run_and_choose(store, table, profile, index, checks, present, potential, lower,
-                               (alloc, used, extra, extra_pods, allowed), counts, num_nodes, by_row)
+                               (alloc, used, extra, extra_pods, allowed), counts, num_nodes, by_row, pre_filter)
 
 
 def _dry_run_and_choose(
     store: NodeStore, table: PodTable, profile: Profile, pdbs: BudgetIndex,
     checks: list[tuple[str, int]], present: BoolArray, potential: BoolArray, lower: LowerPods,
     columns: tuple[list[Int64Array], list[Int64Array], list[Int64Array], Int64Array, Int64Array],
-    counts: Counter[str], num_nodes: int, by_row: dict[int, list[str]],
+    counts: Counter[str], num_nodes: int, by_row: dict[int, list[str]], pre_filter: str,
 ) -> FastPreemption:
     n = store.size
     alloc, used, extra, extra_pods, allowed = columns
@@ -187,7 +195,8 @@ def _dry_run_and_choose(
     cand_rows = np.flatnonzero(fits)
     if not len(cand_rows):
         inner = fit_error_of_counts(num_nodes, dry_counts)
-        msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, inner))
+        msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, inner),
+                                  pre_filter=pre_filter)
         return FastPreemption(True, True, message=msg, event_message=truncate_event(msg),
                               potential_nodes=n_potential)
     keep = fits[entry_rows]
@@ -211,7 +220,7 @@ def _dry_run_and_choose(
         on_row = sorted(run.order[(run.rows == row) & run.victim].tolist(), key=lambda s: _importance_key(table, s))
         victims = tuple("/".join(table.keys[s]) for s in on_row)
         prios = tuple(int(table.priority[s]) for s in on_row)
-    msg = fit_error_of_counts(num_nodes, counts)
+    msg = fit_error_of_counts(num_nodes, counts, pre_filter=pre_filter)
     return FastPreemption(
         True, True, None, chosen, tuple(names), victims, prios,
         int(run.violations[store.row_of[chosen]]) if chosen else 0, choice.decided_by, tuple(random), msg,

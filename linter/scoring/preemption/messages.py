@@ -2,7 +2,9 @@
 
 ``0/<all nodes> nodes are available: <histogram>.[ <PostFilter message>]``: the histogram counts
 every reason of every node as ``"<count> <reason>"``, sorted byte-wise (Go ``sort.Strings``) and
-joined by ``", "``. The FailedScheduling event carries the same text cut to 1024 bytes.
+joined by ``", "``. When a PreFilter rejected the pod, ``FitError.Error`` prints that PreFilter's
+message once in place of the histogram. The FailedScheduling event carries the same text cut to
+1024 bytes.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = [
     "DRA_NO_CLAIMS",
+    "DRA_NO_STATE",
     "EVENT_LIMIT",
     "NOT_ELIGIBLE_NEVER",
     "NOT_ELIGIBLE_TERMINATING",
@@ -27,6 +30,8 @@ NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
 NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
 DRA_NO_CLAIMS = "no new claims to deallocate"
+# DynamicResources' PostFilter when its PreFilter never ran: CycleState.Read's ErrNotFound, as an Error.
+DRA_NO_STATE = "not found"
 EVENT_LIMIT = 1024
 _TRUNCATED = " ..."
 
@@ -45,15 +50,19 @@ def histogram_of_counts(counts: Mapping[str, int]) -> str:
     return ", ".join(sorted(entries, key=lambda e: e.encode()))
 
 
-def fit_error_of_counts(num_all_nodes: int, counts: Mapping[str, int], post_filter: str = "") -> str:
-    """``FitError.Error()`` from reason -> node count."""
-    text = f"0/{num_all_nodes} nodes are available: {histogram_of_counts(counts)}."
+def fit_error_of_counts(
+    num_all_nodes: int, counts: Mapping[str, int], post_filter: str = "", *, pre_filter: str = ""
+) -> str:
+    """``FitError.Error()`` from reason -> node count; a ``pre_filter`` message replaces the histogram."""
+    text = f"0/{num_all_nodes} nodes are available: {pre_filter or histogram_of_counts(counts)}."
     return f"{text} {post_filter}" if post_filter else text
 
 
-def fit_error(num_all_nodes: int, reasons_per_node: Iterable[Sequence[str]], post_filter: str = "") -> str:
-    """``FitError.Error()``."""
-    text = f"0/{num_all_nodes} nodes are available: {histogram(reasons_per_node)}."
+def fit_error(
+    num_all_nodes: int, reasons_per_node: Iterable[Sequence[str]], post_filter: str = "", *, pre_filter: str = ""
+) -> str:
+    """``FitError.Error()``; a ``pre_filter`` message replaces the histogram."""
+    text = f"0/{num_all_nodes} nodes are available: {pre_filter or histogram(reasons_per_node)}."
     return f"{text} {post_filter}" if post_filter else text
 
 

@@ -4,6 +4,11 @@
 passes, nothing is preempted. Otherwise check eligibility, dry-run every node whose failure is
 resolvable, choose the node, and build the FailedScheduling message. What the real scheduler
 decides at random is reported as such (``Prediction.random``, ``possible_nodes``).
+
+A PreFilter that rejects the pod outright (NodeAffinity's ``pod affinity terms conflict``) ends the
+PreFilter run before DynamicResources' PreFilter writes its cycle state; that plugin's PostFilter
+then fails with an Error, ``not found``, which ends the PostFilter run: nothing is preempted and the
+nomination stays.
 """
 
 from __future__ import annotations
@@ -13,12 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linter.model import PreemptionArgs
+from linter.scoring.feasibility import prefilter_rejection
 from linter.scoring.nodes import is_counted_pod
 
 from .choice import Choice, choose, num_candidates
 from .filters import UNSCHEDULABLE, FilterSetup, NodeState, Status, filter_with_nominated, node_state
 from .messages import (
     DRA_NO_CLAIMS,
+    DRA_NO_STATE,
     NOT_ELIGIBLE_NEVER,
     NOT_ELIGIBLE_TERMINATING,
     NOT_HELPFUL,
@@ -29,9 +36,11 @@ from .pdb import Budget, budget_of
 from .pods import PodFacts, pod_facts
 from .victims import NodeVictims, select_victims
 
-__all__ = ["Prediction", "PreemptionOptions", "post_filter_tail", "predict_preemption"]
+__all__ = ["NO_DRA_STATE", "Prediction", "PreemptionOptions", "post_filter_tail", "predict_preemption"]
 
 _TERMINAL = ("Succeeded", "Failed")
+NO_DRA_STATE = ("the pod was rejected at PreFilter before DynamicResources' PreFilter ran, so its PostFilter fails "
+                "with the error 'not found', which ends the PostFilter run: nothing is preempted")
 
 
 @dataclass(frozen=True)
@@ -121,8 +130,17 @@ def predict_preemption(
         return Prediction(me, needed=False, node_statuses=statuses)
     first = [s.reasons for s in statuses.values()]
     plugins = options.post_filter_plugins
+    pre_filter = prefilter_rejection(pod, options.setup.filters) or ""
+
+    def failed(post_filter: str = "") -> str:
+        return fit_error(len(states), first, post_filter, pre_filter=pre_filter)
+
+    if pre_filter and "DynamicResources" in plugins:
+        msg = failed(DRA_NO_STATE)
+        return Prediction(me, True, statuses, nominated_node=me.nominated_node or None,
+                          not_eligible_reason=NO_DRA_STATE, message=msg, event_message=truncate_event(msg))
     if "DefaultPreemption" not in plugins:
-        msg = fit_error(len(states), first, post_filter_tail(plugins, None))
+        msg = failed(post_filter_tail(plugins, None))
         return Prediction(me, True, statuses, nominated_node=me.nominated_node or None,
                           not_eligible_reason="DefaultPreemption is not enabled in this profile",
                           message=msg, event_message=truncate_event(msg))
@@ -134,7 +152,7 @@ def predict_preemption(
         if own is not None and own.code == UNSCHEDULABLE and _terminating_victim(me, states[me.nominated_node]):
             reason = NOT_ELIGIBLE_TERMINATING
     if reason is not None:
-        msg = fit_error(len(states), first, post_filter_tail(plugins, reason))
+        msg = failed(post_filter_tail(plugins, reason))
         return Prediction(me, True, statuses, eligible=False, not_eligible_reason=reason,
                           nominated_node=me.nominated_node or None,
                           possible_nodes=(me.nominated_node,) if me.nominated_node else (),
@@ -156,10 +174,10 @@ def predict_preemption(
     if not candidates:
         inner = fit_error(len(states), [*(f.reasons for f in failures.values()),
                                         *([NOT_HELPFUL] for _ in not_helpful)])
-        msg = fit_error(len(states), first, post_filter_tail(plugins, inner))
+        msg = failed(post_filter_tail(plugins, inner))
         return Prediction(me, True, statuses, message=msg, event_message=truncate_event(msg), **common)
     choice = choose(candidates, len(potential), options.args)
-    msg = fit_error(len(states), first)  # DefaultPreemption succeeded: its empty message replaces the tail
+    msg = failed()  # DefaultPreemption succeeded: its empty message replaces the tail
     random = list(choice.random)
     chosen = choice.nodes[0] if len(choice.nodes) == 1 else None
     by_node = {c.node: c for c in candidates}
