@@ -151,3 +151,23 @@ def test_a_default_the_api_server_refuses_does_not_block_a_later_one(tmp_path: P
         "  name: default-c\n", default=True)
     hits = [(line, message) for rule, line, _, message in _findings(tmp_path, "m.yaml", text) if rule == "BPL501"]
     assert len(hits) == 1 and hits[0][0] == 20 and "'default-b' at " in hits[0][1]
+
+
+def test_a_redefinition_of_a_refused_class_is_a_create(tmp_path: Path) -> None:
+    # the first batch is refused (422: above the user limit), so it never exists: the second is a create
+    (tmp_path / "a.yaml").write_text(pc("batch", 2_000_000_000))
+    (tmp_path / "b.yaml").write_text(pc("batch", 10))
+    (tmp_path / "c.yaml").write_text(pc("batch", 11))
+    hits = [f for f in lint_paths([str(tmp_path)]).findings if f.rule == "BPL503"]
+    # only the third apply is an update, of b.yaml's class
+    assert [(Path(f.path).name, f.line, str(f.severity)) for f in hits] == [("c.yaml", 5, "error")]
+    assert f"also defined at {tmp_path / 'b.yaml'}:4;" in hits[0].message
+
+
+def test_a_class_kubectl_or_the_decoder_refuses_is_never_updated(tmp_path: Path) -> None:
+    unsent = pc("batch", 10).replace("apiVersion: scheduling.k8s.io/v1\n", "")  # kubectl: apiVersion not set
+    undecoded = pc("batch", 10) + "color: red\n"  # strict decoding error: unknown field
+    for first in (unsent, undecoded):
+        (tmp_path / "a.yaml").write_text(first)
+        (tmp_path / "b.yaml").write_text(pc("batch", 20))
+        assert not [f for f in lint_paths([str(tmp_path)]).findings if f.rule == "BPL503"]

@@ -91,12 +91,15 @@ def missing_value(ctx: PriorityClassContext) -> Iterator[Violation]:
 
 
 def conflicting_definitions(contexts: Iterable[PriorityClassContext]) -> Iterator[Flagged]:
-    first_by_name: dict[str, PriorityClassContext] = {}
+    stored: dict[str, PriorityClassContext] = {}
     for ctx in contexts:
         if not ctx.name:
             continue
-        first = first_by_name.setdefault(ctx.name, ctx)
-        if first is ctx:
+        first = stored.get(ctx.name)
+        if first is None:
+            # a definition the API server (or kubectl) refuses is never stored: the next one is a create
+            if ctx.would_be_created:
+                stored[ctx.name] = ctx
             continue
         where = f"{first.document.path}:{first.document.locate(('metadata', 'name'))[0]}"
         errors = validate_update(first.data, ctx.data)

@@ -5,6 +5,9 @@ What it does:
     *update* of the earlier one: when it changes ``value`` or ``preemptionPolicy`` (both
     immutable), or carries labels or annotations the update validation rejects, this is an
     error with the API server's update message; identical redefinitions are a warning.
+    Only a definition the API server would create is stored and so can be updated: one with
+    a finding of BPL070, BPL071 or BPL500 (or no ``apiVersion``) is refused and never exists,
+    so the next definition of that name is a create, judged by the create rules alone.
     Classes named only by ``generateName`` are never the same class.
 
 Why it matters:
