@@ -21,9 +21,12 @@ from linter.model import FitArgs, Profile
 from linter.scoring import feasibility
 from linter.scoring.cluster.filters import FilterCache, enabled_filters, run_filters
 from linter.scoring.cluster.lowerpods import LowerPods, describe, freed_by_row, lower_pods
+from linter.scoring.cluster.node_choice import choose_rows, row_key
 from linter.scoring.cluster.podtable import PodTable
-from linter.scoring.cluster.reprieve import BudgetIndex, DryRun, choose_rows, dry_run
+from linter.scoring.cluster.reprieve import BudgetIndex, DryRun, dry_run
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
+from linter.scoring.cluster.tie_orders import RowOutcomes, tie_entries, tie_outcomes
+from linter.scoring.preemption.choice import Key
 from linter.scoring.preemption.messages import (
     DRA_NO_STATE,
     NOT_ELIGIBLE_NEVER,
@@ -32,6 +35,7 @@ from linter.scoring.preemption.messages import (
     fit_error_of_counts,
     truncate_event,
 )
+from linter.scoring.preemption.outcomes import bounded_note
 from linter.scoring.preemption.pdb import budget_of
 from linter.scoring.preemption.pods import pod_facts
 from linter.scoring.preemption.predict import NO_DRA_STATE, post_filter_tail
@@ -203,15 +207,18 @@ def _dry_run_and_choose(
     if not keep.all():
         at = np.flatnonzero(keep)
         slots, entry_rows, needs = slots[at], entry_rows[at], [need[at] for need in needs]
-    run = dry_run(table, describe(table, slots, entry_rows, needs), n, pdbs, room, pods_room)
-    choice = choose_rows(run, cand_rows, n_potential, profile.preemption)
+    entries = describe(table, slots, entry_rows, needs)
+    tied = tie_entries(entries)
+    run = dry_run(table, entries, n, pdbs, room, pods_room)
+    outcomes = tie_outcomes(table, tied, run, pdbs, room, pods_room, lambda r: str(store.row_names[r])) if tied else {}
+    ranges = {row: (o.best, o.worst) for row, o in outcomes.items() if o.best != o.worst or not o.exhaustive}
+    choice = choose_rows(run, cand_rows, n_potential, profile.preemption, ranges)
     possible = np.array(choice.rows, np.int64)
     by_name = possible[np.argsort(store.name_order()[possible])].tolist()
     names: list[str] = store.name_array()[by_name].tolist()
     random = list(choice.random)
-    tie_rows = {row for row, _ in run.ties}.intersection(choice.rows)
-    for row in sorted(tie_rows, key=lambda r: int(store.name_order()[r])):
-        random += _unordered(table, run, row, str(store.row_names[row]))
+    if outcomes:
+        random += _order_notes(store, run, choice.rows, outcomes, ranges)
     chosen = names[0] if len(names) == 1 else None
     victims: tuple[str, ...] = ()
     prios: tuple[int, ...] = ()
@@ -234,17 +241,19 @@ def _importance_key(table: PodTable, slot: int) -> tuple[int, float, str]:
     return (-int(table.priority[slot]), start if start == start else float("inf"), "/".join(table.keys[slot]))
 
 
-def _unordered(table: PodTable, run: DryRun, row: int, name: str) -> list[str]:
-    """The scalar model's note for equal-importance pods on a possible node whose order matters."""
-    notes = []
-    for tie_row, group in run.ties:
-        if tie_row != row:
-            continue
-        fates = {s in run.tied_victims for s in group}
-        shapes = {(tuple(table.req[:, s].tolist()), tuple(sorted(table.signatures[int(table.signature[s])][1].items())))
-                  for s in group}
-        if len(fates) > 1 or len(shapes) > 1:
-            keys = sorted("/".join(table.keys[s]) for s in group)
-            notes.append(f"on {name}, {', '.join(keys)} are equally important (same priority and start time): "
-                         "the scheduler orders them at random, so the victims among them may differ")
+def _order_notes(store: NodeStore, run: DryRun, possible: Sequence[int], outcomes: Mapping[int, RowOutcomes],
+                 ranges: Mapping[int, tuple[Key, Key]]) -> list[str]:
+    """The scalar model's ``order_notes``: per row in name order, the notes of a possible row, and the
+    bounds note of a row ranked by bounds that may change the answer."""
+    chosen = set(possible)
+    best = ([ranges[r][0] if r in ranges else row_key(run, r) for r in chosen]
+            if any(not o.exhaustive for o in outcomes.values()) else [])
+    notes: list[str] = []
+    for row in sorted((r for r, o in outcomes.items() if o.notes or not o.exhaustive),
+                      key=lambda r: str(store.row_names[r])):
+        o = outcomes[row]
+        if row in chosen:
+            notes += o.notes
+        if not o.exhaustive and (row in chosen or any(b > row_key(run, row) for b in best)):
+            notes.append(bounded_note(str(store.row_names[row])))
     return notes

@@ -1,5 +1,5 @@
-"""The fast twin's dry run on all candidate nodes at once: victims by vectorized greedy reprieve,
-then the node choice (``linter.scoring.preemption.victims`` / ``choice`` are the scalar originals).
+"""The fast twin's dry run on all candidate nodes at once: victims by vectorized greedy reprieve
+(``linter.scoring.preemption.victims`` is the scalar original; the node choice is in :mod:`.node_choice`).
 
 Only NodeResourcesFit depends on the pods of a node, so on a node whose failure is resolvable the
 reprieve is arithmetic over each node's lower-priority pods in their order (PDB-violating first, each
@@ -18,14 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from linter.model import PreemptionArgs
-from linter.scoring.cluster.importance import equal_runs
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.store import BoolArray, Int64Array
-from linter.scoring.preemption.choice import CRITERIA, OFFSET, num_candidates
+from linter.scoring.preemption.choice import OFFSET
 from linter.scoring.preemption.pdb import Budget
 
-__all__ = ["BudgetIndex", "DryRun", "Entries", "choose_rows", "dry_run"]
+__all__ = ["BudgetIndex", "DryRun", "Entries", "dry_run"]
 
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
 
@@ -56,16 +54,6 @@ class DryRun:
     total: Int64Array  # per row: Σ (priority + 2^31)
     count: Int64Array  # per row: victims
     earliest: FloatArray  # per row: earliest start among the top-priority victims (NaN = now)
-    ties: list[tuple[int, list[int]]]  # (row, slots) of equally important pods, slots by name
-    tied_victims: set[int]  # the slots of ``ties`` that are victims
-
-
-def _ties(e: Entries) -> list[tuple[int, list[int]]]:
-    """The runs of equally important pods (same node, priority and start) as (row, slots); Go leaves
-    their order open, the entries already have them by namespace/name as the scalar model does."""
-    rows, prio, start = e.rows, e.priority, e.start
-    same = (rows[1:] == rows[:-1]) & (prio[1:] == prio[:-1]) & (start[1:] == start[:-1])
-    return [(int(rows[first]), e.slots[first:last + 1].tolist()) for first, last in equal_runs(same)]
 
 
 class BudgetIndex:
@@ -183,7 +171,6 @@ def dry_run(
     """Victims on every candidate row. ``room[i]``/``pods_room``: what is free per row for the i-th checked
     resource / the pod count once every lower-priority pod is gone (nominated pods and the preemptor
     included)."""
-    ties = _ties(entries)
     group, starts = _groups(entries.rows)
     violating = _violating(table, entries, group, budgets)
     if violating.any():
@@ -206,7 +193,7 @@ def dry_run(
     new = _starts_of_runs(g[1:] != g[:-1], len(g))
     step = np.arange(len(g)) - np.maximum.accumulate(np.where(new, np.arange(len(g)), 0))
     _reprieve_in_steps(rest, step, rows, needs, free, pods_free, victim)
-    return _stats(entries, victim, violating, size, ties)
+    return _stats(entries, victim, violating, size)
 
 
 # Below this many rows in one vectorized step, numpy's per-call cost exceeds a Python loop's.
@@ -294,8 +281,7 @@ def _fitting_heads(
     return head
 
 
-def _stats(e: Entries, victim: BoolArray, violating: BoolArray, size: int, ties: list[tuple[int, list[int]]]
-           ) -> DryRun:
+def _stats(e: Entries, victim: BoolArray, violating: BoolArray, size: int) -> DryRun:
     top = np.full(size, np.iinfo(np.int64).min, np.int64)
     total = np.zeros(size, np.int64)
     count = np.zeros(size, np.int64)
@@ -310,53 +296,4 @@ def _stats(e: Entries, victim: BoolArray, violating: BoolArray, size: int, ties:
         first = np.minimum.reduceat(np.where(prio == top[vr], start, math.inf), heads)
         earliest[on] = np.where(np.isinf(first), math.nan, first)
     violations = np.bincount(e.rows[victim & violating], minlength=size).astype(np.int64)
-    tied_victims: set[int] = set()
-    if ties:  # only the victims on rows with a tie can be tied victims: a short list to compare
-        near = victim & np.isin(e.rows, np.array(sorted({row for row, _ in ties}), np.int64))
-        tied_victims = set(e.slots[near].tolist()) & {slot for _, run in ties for slot in run}
-    return DryRun(e.slots, e.rows, victim, violating, violations, top, total, count, earliest, ties, tied_victims)
-
-
-@dataclass(frozen=True)
-class RowChoice:
-    rows: tuple[int, ...]  # possible rows
-    decided_by: str
-    random: tuple[str, ...]
-
-
-def choose_rows(run: DryRun, cand: Int64Array, potential: int, args: PreemptionArgs) -> RowChoice:
-    """``pickOneNodeForPreemption`` on the candidate rows, with the scalar model's random notes."""
-    late_cls = np.where(np.isnan(run.earliest[cand]), 0, 1)
-    late_val = np.where(np.isnan(run.earliest[cand]), 0.0, -run.earliest[cand])
-    keys = [run.violations[cand], run.top[cand], run.total[cand], run.count[cand], late_cls, late_val]
-    remaining = np.ones(len(cand), np.bool_)
-    decided = "only candidate" if len(cand) == 1 else "tie"
-    if len(cand) > 1:
-        for i, name in enumerate(CRITERIA):
-            values = [keys[i]] if i < 4 else [keys[4], keys[5]]
-            for v in values:
-                remaining &= v == v[remaining].min()
-            if remaining.sum() == 1:
-                decided = name
-                break
-    best = np.flatnonzero(remaining)
-    random: list[str] = []
-    if decided == "tie":
-        random.append(f"{len(best)} nodes tie on all five criteria: the scheduler picks one at random")
-    if (late_cls[best] == 0).any() and decided in (CRITERIA[4], "tie"):
-        random.append("the deciding victims have no status.startTime: the scheduler compares them with 'now'")
-    chosen = set(cand[best].tolist())
-    n = num_candidates(potential, args)
-    non_violating = keys[0] == 0
-    if n < potential and len(cand) >= n and non_violating.any():
-        order = np.lexsort(tuple(reversed(keys)))
-        stacked = np.stack([k[order].astype(np.float64) for k in keys])
-        new_group = np.r_[True, (stacked[:, 1:] != stacked[:, :-1]).any(axis=0)]
-        group_start = np.maximum.accumulate(np.where(new_group, np.arange(len(order)), 0))
-        at_least = len(cand) - group_start  # candidates whose key is >= this one's
-        ok = (at_least >= n) & non_violating[order]
-        chosen |= set(cand[order[ok]].tolist())
-        if len(chosen) > 1 or decided == "tie":
-            random.append(f"{potential} nodes could help but the scheduler tries only about {n} of them, from a "
-                          "random offset: the nomination depends on which")
-    return RowChoice(tuple(chosen), decided if len(chosen) == 1 else "random", tuple(random))
+    return DryRun(e.slots, e.rows, victim, violating, violations, top, total, count, earliest)

@@ -10,7 +10,7 @@ the answer is a *set* of possible nodes.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -19,7 +19,7 @@ from linter.model import PreemptionArgs
 from .pods import posix_seconds
 from .victims import NodeVictims
 
-__all__ = ["CRITERIA", "Choice", "choose", "num_candidates", "selection_key"]
+__all__ = ["CRITERIA", "OFFSET", "Choice", "Key", "choose", "num_candidates", "possible", "selection_key"]
 
 OFFSET = 2**31
 CRITERIA = (
@@ -86,24 +86,40 @@ def _pick(candidates: Sequence[NodeVictims]) -> tuple[list[NodeVictims], str]:
     return [c for _, c in remaining], "tie"
 
 
-def choose(candidates: Sequence[NodeVictims], potential_nodes: int, args: PreemptionArgs) -> Choice:
-    """The nominated node(s) among the dry run's candidates (all of them computed)."""
+def possible(best: Sequence[Key], worst: Sequence[Key]) -> list[int]:
+    """The nodes (by index) that can be nominated when each may reach any key from its ``best`` to its
+    ``worst``, independently of the others: a node's best must be at least as good as every other
+    node's worst (an exact tie after criterion 5 is a random pick)."""
+    if len(best) == 1:
+        return [0]
+    ranked = sorted(range(len(worst)), key=lambda i: worst[i])
+    first, second = worst[ranked[0]], worst[ranked[1]]
+    return [i for i in range(len(best)) if best[i] <= (second if i == ranked[0] else first)]
+
+
+def choose(candidates: Sequence[NodeVictims], potential_nodes: int, args: PreemptionArgs,
+           ranges: Mapping[str, tuple[Key, Key]] | None = None) -> Choice:
+    """The nominated node(s) among the dry run's candidates (all of them computed). ``ranges``: per node
+    whose key depends on the order of equally important pods, its best and worst key."""
     best, decided = _pick(candidates)
     random: list[str] = []
     if decided == "tie":
         random.append(f"{len(best)} nodes tie on all five criteria: the scheduler picks one at random")
     if any(selection_key(c)[4] == (0, 0.0) for c in best) and decided in (CRITERIA[4], "tie"):
         random.append("the deciding victims have no status.startTime: the scheduler compares them with 'now'")
-    nodes = {c.node for c in best}
+    ranges = ranges or {}
+    low = [ranges[c.node][0] if c.node in ranges else selection_key(c) for c in candidates]
+    high = [ranges[c.node][1] if c.node in ranges else selection_key(c) for c in candidates]
+    nodes = {candidates[i].node for i in possible(low, high)}
     n = num_candidates(potential_nodes, args)
-    non_violating = [c for c in candidates if c.violations == 0]
-    if n < potential_nodes and len(candidates) >= n and non_violating:
-        # The dry run may stop once it holds n candidates (one without violations): any
-        # non-violating node that is best among some n candidates can be the one nominated.
-        keys = sorted(selection_key(c) for c in candidates)
-        for c in non_violating:
-            if len(keys) - bisect_left(keys, selection_key(c)) >= n:
-                nodes.add(c.node)
+    can_be_clean = [i for i, k in enumerate(low) if k[0] == 0]
+    if n < potential_nodes and len(candidates) >= n and can_be_clean:
+        # The dry run may stop once it holds n candidates (one without violations): any node that can
+        # be without violations and be best among some n candidates can be the one nominated.
+        keys = sorted(high)
+        for i in can_be_clean:
+            if len(keys) - bisect_left(keys, low[i]) >= n:
+                nodes.add(candidates[i].node)
         if len(nodes) > 1 or decided == "tie":
             random.append(
                 f"{potential_nodes} nodes could help but the scheduler tries only about {n} of them, from a "

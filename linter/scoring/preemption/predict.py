@@ -21,7 +21,7 @@ from linter.model import PreemptionArgs
 from linter.scoring.feasibility import prefilter_rejection
 from linter.scoring.nodes import is_counted_pod
 
-from .choice import Choice, choose, num_candidates
+from .choice import Choice, Key, choose, num_candidates, selection_key
 from .filters import UNSCHEDULABLE, FilterSetup, NodeState, Status, filter_with_nominated, node_state
 from .messages import (
     DRA_NO_CLAIMS,
@@ -32,6 +32,7 @@ from .messages import (
     fit_error,
     truncate_event,
 )
+from .outcomes import NodeOutcomes, bounded_note, node_outcomes
 from .pdb import Budget, budget_of
 from .pods import PodFacts, pod_facts
 from .victims import NodeVictims, select_victims
@@ -100,6 +101,20 @@ def _terminating_victim(preemptor: PodFacts, node: NodeState | None) -> bool:
     return node is not None and any(
         p.priority < preemptor.priority and p.terminating_by_preemption for p in node.pods
     )
+
+
+def order_notes(possible: Sequence[str], outcomes: Mapping[str, NodeOutcomes], keys: Mapping[str, Key]) -> list[str]:
+    """Per node in name order: on a possible node, why its victims depend on the order of equally
+    important pods; on a node ranked by bounds whose real keys could change the answer, that too."""
+    chosen = set(possible)
+    notes: list[str] = []
+    for name in sorted(outcomes):
+        o = outcomes[name]
+        if name in chosen:
+            notes += o.notes
+        if not o.exhaustive and (name in chosen or any(outcomes[x].best > keys[name] for x in chosen)):
+            notes.append(bounded_note(name))
+    return notes
 
 
 def post_filter_tail(plugins: Sequence[str], preemption: str | None) -> str:
@@ -176,15 +191,14 @@ def predict_preemption(
                                         *([NOT_HELPFUL] for _ in not_helpful)])
         msg = failed(post_filter_tail(plugins, inner))
         return Prediction(me, True, statuses, message=msg, event_message=truncate_event(msg), **common)
-    choice = choose(candidates, len(potential), options.args)
+    outcomes = {c.node: node_outcomes(me, options.setup, states[c.node], nominated.get(c.node, ()), budgets, c)
+                for c in candidates}
+    choice = choose(candidates, len(potential), options.args,
+                    {name: (o.best, o.worst) for name, o in outcomes.items() if o.best != o.worst or not o.exhaustive})
     msg = failed()  # DefaultPreemption succeeded: its empty message replaces the tail
-    random = list(choice.random)
     chosen = choice.nodes[0] if len(choice.nodes) == 1 else None
     by_node = {c.node: c for c in candidates}
-    for name in choice.nodes:
-        for group in by_node[name].unordered:
-            random.append(f"on {name}, {', '.join(group)} are equally important (same priority and start time): "
-                          "the scheduler orders them at random, so the victims among them may differ")
+    random = [*choice.random, *order_notes(choice.nodes, outcomes, {c.node: selection_key(c) for c in candidates})]
     victims = by_node[chosen].victims if chosen else ()
     cleared = tuple(p.key for p in nominated.get(chosen or "", ()) if p.priority < me.priority)
     return Prediction(me, True, statuses, nominated_node=chosen, possible_nodes=choice.nodes, victims=victims,

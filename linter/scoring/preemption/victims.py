@@ -15,7 +15,7 @@ from .filters import UNRESOLVABLE, FilterSetup, NodeState, Status, filter_with_n
 from .pdb import Budget, split_by_violation
 from .pods import PodFacts
 
-__all__ = ["NO_VICTIMS", "NodeVictims", "importance_key", "select_victims", "unordered_ties"]
+__all__ = ["NO_VICTIMS", "NodeVictims", "importance_key", "select_victims", "unordered_ties", "victims_in_order"]
 
 NO_VICTIMS = "No preemption victims found for incoming pod"
 _NOW = datetime.max  # a missing startTime is "now": later than every recorded start
@@ -62,7 +62,7 @@ def select_victims(
     preemptor: PodFacts, setup: FilterSetup, node: NodeState, nominated: Sequence[PodFacts],
     budgets: Sequence[Budget],
 ) -> NodeVictims | Status:
-    """The node's candidate, or the status it fails the dry run with."""
+    """The node's candidate, or the status it fails the dry run with (equally important pods by name)."""
     potential = sorted((p for p in node.pods if p.priority < preemptor.priority), key=importance_key)
     if not potential:
         return Status(UNRESOLVABLE, (NO_VICTIMS,))
@@ -70,6 +70,19 @@ def select_victims(
     status = filter_with_nominated(preemptor, setup, node, kept, nominated)
     if not status.ok:
         return status
+    result = victims_in_order(preemptor, setup, node, nominated, budgets, potential)
+    ties = tuple(t for t in unordered_ties(potential) if _order_matters(t, result.victims, potential))
+    return NodeVictims(result.node, result.victims, result.violations, result.violated_pdbs, result.reprieved,
+                       result.potential, ties)
+
+
+def victims_in_order(
+    preemptor: PodFacts, setup: FilterSetup, node: NodeState, nominated: Sequence[PodFacts],
+    budgets: Sequence[Budget], potential: Sequence[PodFacts],
+) -> NodeVictims:
+    """The greedy reprieve with the potential victims in the given order (one Go's sort may produce),
+    once the preemptor is known to fit without them."""
+    kept = [p for p in node.pods if p.priority >= preemptor.priority]
     violating, fine, why = split_by_violation(potential, budgets)
     victims: list[PodFacts] = []
     reprieved: list[PodFacts] = []
@@ -84,7 +97,6 @@ def select_victims(
             victims.append(pod)
             violations += is_violating
     victims.sort(key=importance_key)
-    ties = tuple(t for t in unordered_ties(potential) if _order_matters(t, victims, potential))
     return NodeVictims(
         node=node.name,
         victims=tuple(victims),
@@ -92,5 +104,4 @@ def select_victims(
         violated_pdbs={v.key: why[v.key] for v in victims if v.key in why},
         reprieved=tuple(reprieved),
         potential=len(potential),
-        unordered=ties,
     )

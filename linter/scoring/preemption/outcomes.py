@@ -1,0 +1,131 @@
+"""What a candidate node's victim selection can come to over the orders Go may use (§4.3, §10).
+
+The node's candidate in :mod:`.victims` puts equally important pods in name order. Go's order is
+random, and on a node whose equal pods differ (requests, PDBs) another order can give other victims
+and so another selection key -- enough, on a node that loses in name order, to make it win. So every
+distinct order (:mod:`.orders`) is tried, and the node is ranked by the best and the worst key it can
+reach. Past :data:`.orders.ORDER_LIMIT` orders the node is bounded instead: best as if one victim of
+its lowest priority, without PDB violation and started "now"; worst as if all its lower-priority pods
+were victims, each protected pod violating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from . import orders
+from .choice import OFFSET, Key, selection_key
+from .filters import FilterSetup, NodeState
+from .orders import orders_of_groups, too_many_orders
+from .pdb import Budget
+from .pods import PodFacts, posix_seconds
+from .victims import NodeVictims, importance_key, victims_in_order
+
+__all__ = ["NodeOutcomes", "bounded_note", "node_outcomes", "pod_kind", "tie_note", "varying_note"]
+
+
+@dataclass(frozen=True)
+class NodeOutcomes:
+    """``best``/``worst``: the node's selection keys over the orders (bounds when not ``exhaustive``);
+    ``notes``: why its victims are not fixed, for when it may be nominated."""
+
+    node: str
+    best: Key
+    worst: Key
+    exhaustive: bool
+    notes: tuple[str, ...]
+
+
+Kind = tuple[tuple[tuple[str | int, int], ...], tuple[int, ...]]  # requests by name (or column), PDBs by index
+
+
+def pod_kind(pod: PodFacts, budgets: Sequence[Budget]) -> Kind:
+    """What an order can tell apart among equally important pods: non-zero requests, charging PDBs."""
+    charged = tuple(i for i, b in enumerate(budgets) if b.selects(pod) and pod.name not in b.disrupted_pods)
+    return (tuple(sorted((k, v) for k, v in pod.request.items() if v)), charged)
+
+
+def tie_note(node: str, keys: Sequence[str]) -> str:
+    return (f"on {node}, {', '.join(keys)} are equally important (same priority and start time): "
+            "the scheduler orders them at random, so the victims among them may differ")
+
+
+def varying_note(node: str) -> str:
+    return f"on {node}, the order of equally important pods changes which other pods are victims"
+
+
+def bounded_note(node: str) -> str:
+    return (f"on {node}, equally important pods allow more than {orders.ORDER_LIMIT} orders, which were not all tried: "
+            "the node is ranked by bounds (any of its lower-priority pods may be victims)")
+
+
+def _groups(potential: Sequence[PodFacts]) -> list[list[int]]:
+    """Positions of the runs of >= 2 equally important pods in the (importance-sorted) list."""
+    runs: list[list[int]] = []
+    for i, pod in enumerate(potential):
+        if i and importance_key(pod)[:2] == importance_key(potential[i - 1])[:2]:
+            if runs and runs[-1][-1] == i - 1:
+                runs[-1].append(i)
+            else:
+                runs.append([i - 1, i])
+    return runs
+
+
+def bounds(potential: Sequence[PodFacts], budgets: Sequence[Budget]) -> tuple[Key, Key]:
+    """Keys no order can beat / be worse than (see the module docstring)."""
+    prios = [p.priority for p in potential]
+    starts = [p.start for p in potential if p.start is not None]
+    charged = sum(1 for p in potential if pod_kind(p, budgets)[1])
+    worst_late = (1, -posix_seconds(min(starts))) if starts else (0, 0.0)
+    return ((0, min(prios), min(prios) + OFFSET, 1, (0, 0.0)),
+            (charged, max(prios), sum(p + OFFSET for p in prios), len(prios), worst_late))
+
+
+def node_outcomes(
+    preemptor: PodFacts, setup: FilterSetup, node: NodeState, nominated: Sequence[PodFacts],
+    budgets: Sequence[Budget], canonical: NodeVictims,
+) -> NodeOutcomes:
+    """Every order's key for a candidate node (``canonical``: its name-ordered result)."""
+    potential = sorted((p for p in node.pods if p.priority < preemptor.priority), key=importance_key)
+    key = selection_key(canonical)
+    groups = _groups(potential)
+    if not groups:
+        return NodeOutcomes(node.name, key, key, True, ())
+    kinds = [[pod_kind(potential[i], budgets) for i in g] for g in groups]
+    if too_many_orders(kinds):
+        evicted = {v.key for v in canonical.victims}
+        notes = [tie_note(node.name, [potential[i].key for i in g]) for g, k in zip(groups, kinds, strict=True)
+                 if len(set(k)) > 1 or _mixed(g, k, potential, evicted)]
+        low, high = bounds(potential, budgets)
+        return NodeOutcomes(node.name, low, high, False, tuple(notes))
+    best = worst = key
+    seen_sets: set[frozenset[str]] = set()
+    flagged = [False] * len(groups)
+    per_group: list[set[frozenset[str]]] = [set() for _ in groups]
+    for arrangement in orders_of_groups(kinds):
+        order = list(potential)
+        for g, positions in zip(groups, arrangement, strict=True):
+            for at, pos in zip(g, positions, strict=True):
+                order[at] = potential[g[pos]]
+        result = victims_in_order(preemptor, setup, node, nominated, budgets, order) if seen_sets else canonical
+        k = selection_key(result)
+        best, worst = min(best, k), max(worst, k)
+        evicted = {v.key for v in result.victims}
+        seen_sets.add(frozenset(evicted))
+        for j, (g, kk) in enumerate(zip(groups, kinds, strict=True)):
+            per_group[j].add(frozenset(potential[i].key for i in g if potential[i].key in evicted))
+            flagged[j] = flagged[j] or _mixed(g, kk, potential, evicted)
+    flagged = [f or len(s) > 1 for f, s in zip(flagged, per_group, strict=True)]
+    notes = [tie_note(node.name, [potential[i].key for i in g]) for g, f in zip(groups, flagged, strict=True) if f]
+    if len(seen_sets) > 1 and not notes:
+        notes.append(varying_note(node.name))
+    return NodeOutcomes(node.name, best, worst, True, tuple(notes))
+
+
+def _mixed(group: list[int], kinds: Sequence[Hashable], potential: Sequence[PodFacts], evicted: set[str]) -> bool:
+    """Interchangeable pods with different fates: which of them is evicted is the order's choice."""
+    fates: dict[Hashable, set[bool]] = {}
+    for i, kind in zip(group, kinds, strict=True):
+        fates.setdefault(kind, set()).add(potential[i].key in evicted)
+    return any(len(f) > 1 for f in fates.values())
