@@ -1,7 +1,9 @@
 """The fast twin of :mod:`linter.scoring.preemption.outcomes`: on the candidate rows where equally
 important pods differ, every distinct order Go may give them (:mod:`linter.scoring.preemption.orders`),
 each as one more *virtual* row of a second vectorized dry run, so all orders of all rows are reprieved
-at once; rows with more than ``ORDER_LIMIT`` orders get the scalar model's bounds.
+at once; rows the shared :class:`~linter.scoring.preemption.orders.OrderBudget` does not grant (more than
+``ORDER_LIMIT`` orders, or the prediction's total spent; asked in node-name order, as the scalar model
+does) get the scalar model's bounds.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.reprieve import BudgetIndex, DryRun, Entries, dry_run
 from linter.scoring.cluster.store import Int64Array
 from linter.scoring.preemption.choice import OFFSET, Key
-from linter.scoring.preemption.orders import count_orders, orders_of_groups, too_many_orders
+from linter.scoring.preemption.orders import OrderBudget, count_orders, orders_of_groups
 from linter.scoring.preemption.outcomes import Kind, tie_note, varying_note
 
 __all__ = ["RowOutcomes", "tie_entries", "tie_outcomes"]
@@ -96,22 +98,26 @@ def tie_outcomes(
     out: dict[int, RowOutcomes] = {}
     pending: list[tuple[int, list[list[int]], list[list[Kind]]]] = []
     perms: list[Int64Array] = []
+    tied_rows: list[tuple[int, int, int, list[list[int]], list[list[Kind]], int]] = []
     r = 0
     for head, end in zip(heads, ends, strict=True):
-        row = int(e.rows[head])
         groups = []
         while r < len(runs) and runs[r][0] < end:
             groups.append(list(range(runs[r][0], runs[r][1] + 1)))
             r += 1
         kinds = [[_kind(table, budgets, int(e.slots[i])) for i in g] for g in groups]
+        tied_rows.append((int(e.rows[head]), head, end, groups, kinds, count_orders(kinds)))
+    allowance = OrderBudget()
+    granted = {row for row, *_, count in sorted(tied_rows, key=lambda t: name_of(t[0])) if allowance.grant(count)}
+    for row, head, end, groups, kinds, count in tied_rows:
         slots = [[int(e.slots[i]) for i in g] for g in groups]
         canon = canon_victims.get(row, set())
         key = row_key(run, row)
-        if count_orders(kinds) == 1:
+        if count == 1:
             notes = [tie_note(name_of(row), _names(table, s)) for s, k in zip(slots, kinds, strict=True)
                      if _mixed(s, k, canon)]
             out[row] = RowOutcomes(key, key, True, tuple(notes))
-        elif too_many_orders(kinds):
+        elif row not in granted:
             notes = [tie_note(name_of(row), _names(table, s)) for s, k in zip(slots, kinds, strict=True)
                      if len(set(k)) > 1 or _mixed(s, k, canon)]
             all_kinds = [_kind(table, budgets, int(slot)) for slot in e.slots[head:end].tolist()]

@@ -15,11 +15,33 @@ from collections.abc import Hashable, Iterator, Sequence
 from itertools import product
 from math import factorial
 
-__all__ = ["ORDER_LIMIT", "class_sequences", "count_orders", "orders_of_groups", "too_many_orders"]
+__all__ = ["ORDER_LIMIT", "TOTAL_ORDER_LIMIT", "OrderBudget", "class_sequences", "count_orders", "orders_of_groups",
+           "too_many_orders"]
 
 # Per node, at most this many distinct orders are tried (6 pods of 6 kinds tied: 720); a node with
 # more is bounded instead. Each order is one more greedy reprieve of the node's pods.
 ORDER_LIMIT = 720
+# Over all candidate nodes of one prediction, at most this many orders beyond each node's first are
+# tried, so a cluster where thousands of nodes hold tied pods stays as fast as one where few do.
+TOTAL_ORDER_LIMIT = 5040
+
+
+class OrderBudget:
+    """The orders a prediction may still try. Nodes ask in node-name order (both models do), so the
+    same nodes are enumerated, and the same ones bounded, whichever model runs."""
+
+    def __init__(self, total: int | None = None) -> None:
+        self.left = TOTAL_ORDER_LIMIT if total is None else total
+
+    def grant(self, count: int) -> bool:
+        """Whether a node with ``count`` distinct orders is enumerated (charging ``count - 1``: its first
+        order is the one already worked out); False means it is bounded."""
+        if count <= 1:
+            return True
+        if count > ORDER_LIMIT or count - 1 > self.left:
+            return False
+        self.left -= count - 1
+        return True
 
 
 def _labels(kinds: Sequence[Hashable]) -> list[int]:

@@ -4,9 +4,10 @@ The node's candidate in :mod:`.victims` puts equally important pods in name orde
 random, and on a node whose equal pods differ (requests, PDBs) another order can give other victims
 and so another selection key -- enough, on a node that loses in name order, to make it win. So every
 distinct order (:mod:`.orders`) is tried, and the node is ranked by the best and the worst key it can
-reach. Past :data:`.orders.ORDER_LIMIT` orders the node is bounded instead: best as if one victim of
-its lowest priority, without PDB violation and started "now"; worst as if all its lower-priority pods
-were victims, each protected pod violating.
+reach. Past :data:`.orders.ORDER_LIMIT` orders on the node, or once the prediction's
+:class:`.orders.OrderBudget` is spent, the node is bounded instead: best as if one victim of its lowest
+priority, without PDB violation and started "now"; worst as if all its lower-priority pods were victims,
+each protected pod violating.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from . import orders
 from .choice import OFFSET, Key, selection_key
 from .filters import FilterSetup, NodeState
-from .orders import orders_of_groups, too_many_orders
+from .orders import OrderBudget, count_orders, orders_of_groups
 from .pdb import Budget
 from .pods import PodFacts, posix_seconds
 from .victims import NodeVictims, importance_key, victims_in_order
@@ -56,8 +57,9 @@ def varying_note(node: str) -> str:
 
 
 def bounded_note(node: str) -> str:
-    return (f"on {node}, equally important pods allow more than {orders.ORDER_LIMIT} orders, which were not all tried: "
-            "the node is ranked by bounds (any of its lower-priority pods may be victims)")
+    return (f"on {node}, not every order of its equally important pods was tried (more than {orders.ORDER_LIMIT} on "
+            f"the node, or more than {orders.TOTAL_ORDER_LIMIT} over all candidate nodes): the node is ranked by "
+            "bounds (any of its lower-priority pods may be victims)")
 
 
 def _groups(potential: Sequence[PodFacts]) -> list[list[int]]:
@@ -84,16 +86,17 @@ def bounds(potential: Sequence[PodFacts], budgets: Sequence[Budget]) -> tuple[Ke
 
 def node_outcomes(
     preemptor: PodFacts, setup: FilterSetup, node: NodeState, nominated: Sequence[PodFacts],
-    budgets: Sequence[Budget], canonical: NodeVictims,
+    budgets: Sequence[Budget], canonical: NodeVictims, allowance: OrderBudget,
 ) -> NodeOutcomes:
-    """Every order's key for a candidate node (``canonical``: its name-ordered result)."""
+    """Every order's key for a candidate node (``canonical``: its name-ordered result), or its bounds when
+    ``allowance`` does not grant its orders (call it for the candidates in node-name order)."""
     potential = sorted((p for p in node.pods if p.priority < preemptor.priority), key=importance_key)
     key = selection_key(canonical)
     groups = _groups(potential)
     if not groups:
         return NodeOutcomes(node.name, key, key, True, ())
     kinds = [[pod_kind(potential[i], budgets) for i in g] for g in groups]
-    if too_many_orders(kinds):
+    if not allowance.grant(count_orders(kinds)):
         evicted = {v.key for v in canonical.victims}
         notes = [tie_note(node.name, [potential[i].key for i in g]) for g, k in zip(groups, kinds, strict=True)
                  if len(set(k)) > 1 or _mixed(g, k, potential, evicted)]

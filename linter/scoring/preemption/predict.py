@@ -32,6 +32,7 @@ from .messages import (
     fit_error,
     truncate_event,
 )
+from .orders import OrderBudget
 from .outcomes import NodeOutcomes, bounded_note, node_outcomes
 from .pdb import Budget, budget_of
 from .pods import PodFacts, pod_facts
@@ -191,8 +192,9 @@ def predict_preemption(
                                         *([NOT_HELPFUL] for _ in not_helpful)])
         msg = failed(post_filter_tail(plugins, inner))
         return Prediction(me, True, statuses, message=msg, event_message=truncate_event(msg), **common)
-    outcomes = {c.node: node_outcomes(me, options.setup, states[c.node], nominated.get(c.node, ()), budgets, c)
-                for c in candidates}
+    allowance = OrderBudget()  # handed out in node-name order, as the webhook's twin does
+    outcomes = {c.node: node_outcomes(me, options.setup, states[c.node], nominated.get(c.node, ()), budgets, c,
+                                      allowance) for c in sorted(candidates, key=lambda c: c.node)}
     choice = choose(candidates, len(potential), options.args,
                     {name: (o.best, o.worst) for name, o in outcomes.items() if o.best != o.worst or not o.exhaustive})
     msg = failed()  # DefaultPreemption succeeded: its empty message replaces the tail

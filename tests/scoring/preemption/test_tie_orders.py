@@ -100,8 +100,9 @@ def test_a_node_with_more_orders_than_the_limit_is_ranked_by_bounds() -> None:
     nodes = [node("n1", cpu="4"), node("n2", cpu="3")]
     pods = [pod(f"p{i}", "n1", 10, f"{i}00m", start=LATER) for i in range(1, 8)] + [pod("z", "n2", 10, "3")]
     pending = pod("pre", None, 1000, "3")
-    bounded = ("on n1, equally important pods allow more than 720 orders, which were not all tried: the node is "
-               "ranked by bounds (any of its lower-priority pods may be victims)")
+    bounded = ("on n1, not every order of its equally important pods was tried (more than 720 on the node, or more "
+               "than 5040 over all candidate nodes): the node is ranked by bounds (any of its lower-priority pods "
+               "may be victims)")
     section = explain(pending, nodes, pods)
     assert section["nominatedNode"] is None and section["possibleNodes"] == ["n1", "n2"]
     assert section["random"][-1] == bounded
@@ -177,11 +178,14 @@ def test_possible_nodes_are_those_that_win_under_some_permutation(
     assert (got.nominated_node is None) == (len(keys) > 0 and len(_winners(keys)) > 1)
 
 
-@pytest.fixture(params=[720, 2])
+@pytest.fixture(params=[(720, 5040), (2, 5040), (720, 3)])
 def order_limit(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
-    """The real limit, and one so small that most tied nodes are ranked by bounds."""
-    monkeypatch.setattr(orders, "ORDER_LIMIT", request.param)
-    return int(request.param)
+    """The real limits; a node limit so small that most tied nodes are ranked by bounds; a total so small
+    that the nodes after the first tied ones (by name) are."""
+    node_limit, total = request.param
+    monkeypatch.setattr(orders, "ORDER_LIMIT", node_limit)
+    monkeypatch.setattr(orders, "TOTAL_ORDER_LIMIT", total)
+    return int(node_limit if total == 5040 else 0)
 
 
 @settings(max_examples=150, deadline=None,
@@ -195,3 +199,18 @@ def test_fast_twin_agrees_on_ties(order_limit: int, case: tuple[Obj, list[Obj], 
     if order_limit == 720 and twin.needed and twin.eligible:
         keys = _all_keys(pending, nodes, pods, pdbs)
         assert twin.possible_nodes == (_winners(keys) if keys else ())
+
+
+def test_the_orders_of_all_candidate_nodes_share_one_budget_handed_out_by_node_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two nodes with three different tied pods each (6 orders, 5 beyond the first): with a total of 5 only
+    n1, first by name, is tried in every order; n2 is ranked by bounds, on both paths."""
+    monkeypatch.setattr(orders, "TOTAL_ORDER_LIMIT", 5)
+    nodes = [node("n2", cpu="4"), node("n1", cpu="4")]
+    pods = [pod(f"{n}p{i}", n, 10, f"{i}000m") for n in ("n1", "n2") for i in (1, 2, 3)]
+    pending = pod("pre", None, 1000, "2")
+    scalar, twin = both(pending, nodes, pods, [])
+    assert_equal(scalar, twin)
+    assert any(note.startswith("on n2, not every order") for note in twin.random), twin.random
+    assert not any(note.startswith("on n1, not every order") for note in twin.random), twin.random
