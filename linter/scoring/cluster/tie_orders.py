@@ -99,13 +99,21 @@ def tie_outcomes(
     pending: list[tuple[int, list[list[int]], list[list[Kind]]]] = []
     perms: list[Int64Array] = []
     tied_rows: list[tuple[int, int, int, list[list[int]], list[list[Kind]], int]] = []
+    kinds_seen: dict[int, Kind] = {}
+
+    def kind_of(slot: int) -> Kind:  # each pod's kind once, though a bounded row reads its pods twice
+        found = kinds_seen.get(slot)
+        if found is None:
+            found = kinds_seen[slot] = _kind(table, budgets, slot)
+        return found
+
     r = 0
     for head, end in zip(heads, ends, strict=True):
         groups = []
         while r < len(runs) and runs[r][0] < end:
             groups.append(list(range(runs[r][0], runs[r][1] + 1)))
             r += 1
-        kinds = [[_kind(table, budgets, int(e.slots[i])) for i in g] for g in groups]
+        kinds = [[kind_of(int(e.slots[i])) for i in g] for g in groups]
         tied_rows.append((int(e.rows[head]), head, end, groups, kinds, count_orders(kinds)))
     allowance = OrderBudget()
     granted = {row for row, *_, count in sorted(tied_rows, key=lambda t: name_of(t[0])) if allowance.grant(count)}
@@ -120,7 +128,7 @@ def tie_outcomes(
         elif row not in granted:
             notes = [tie_note(name_of(row), _names(table, s)) for s, k in zip(slots, kinds, strict=True)
                      if len(set(k)) > 1 or _mixed(s, k, canon)]
-            all_kinds = [_kind(table, budgets, int(slot)) for slot in e.slots[head:end].tolist()]
+            all_kinds = [kind_of(int(slot)) for slot in e.slots[head:end].tolist()]
             low, high = _bounds(e, slice(head, end), all_kinds)
             out[row] = RowOutcomes(low, high, False, tuple(notes))
         else:
