@@ -15,6 +15,11 @@ Measured side by side in one run (interleaved, medians / p90 / p99 in ms):
   pod was deleted and created again (a pod event, which changes the pod table; the other variants
   re-apply an unchanged Node first).
 The scalar model (``binpack-lint explain``'s) runs once on the same cluster for comparison.
+
+``--tied K`` measures the worst case of equally important pods instead: every node holds K pods of one
+priority, without start time and with different cpu requests, so each node has K! orders Go may reprieve
+them in. ``preempt`` runs with the shared budget of orders (``orders.TOTAL_ORDER_LIMIT``) and with the
+budget lifted, interleaved.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from scoring_bench import bound_pod, make_node, make_workload
 
 from linter.model import Profile
 from linter.scoring.cluster.state import ClusterState
-from linter.scoring.preemption import predict_preemption
+from linter.scoring.preemption import orders, predict_preemption
 from webhook.admission.decide.pods import annotation_ops
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.cluster.static import StaticClusterView
@@ -98,7 +103,12 @@ def main() -> None:
     parser.add_argument("--pods", type=int, default=150_000)
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tied", type=int, default=0, metavar="K",
+                        help="instead: K different tied pods on every node (the orders' worst case)")
     opts = parser.parse_args()
+    if opts.tied:
+        tied_main(opts)
+        return
     nodes, pods, pdbs = cluster(opts)
     start = time.perf_counter()
     view = StaticClusterView(nodes=nodes, pods=pods, pdbs=pdbs)
@@ -176,6 +186,46 @@ def main() -> None:
     same = scalar.nominated_node == fast.nominated_node and scalar.possible_nodes == fast.possible_nodes
     print(f"\nscalar model (explain), once: {time.perf_counter() - start:.1f} s, nominated {scalar.nominated_node}, "
           f"same as the twin: {same}")
+
+
+def tied_main(opts: argparse.Namespace) -> None:
+    """``--tied K``: every node full of K equally important, different pods; the pod fits nowhere."""
+    k = opts.tied
+    state = ClusterState()
+    for i in range(opts.nodes):
+        name = f"node-{i:05d}"
+        state.apply_node({"metadata": {"name": name}, "status": {"allocatable": {
+            "cpu": f"{sum(100 * (j + 1) + 300 for j in range(k))}m", "memory": "64Gi", "pods": "110"}}})
+        for j in range(k):  # no startTime: every comparison of two of them reads a fresh "now"
+            state.apply_pod({"metadata": {"name": f"p{i}-{j}", "namespace": "default"},
+                             "spec": {"nodeName": name, "priority": 10, "containers": [{"name": "c", "resources": {
+                                 "requests": {"cpu": f"{100 * (j + 1) + 300}m"}}}]},
+                             "status": {"phase": "Running"}})
+    target = {"metadata": {"name": "pending", "namespace": "default"},
+              "spec": {"priority": 1000, "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}
+    profile = Profile("default-scheduler")
+    budget = orders.TOTAL_ORDER_LIMIT
+
+    def with_total(total: int) -> Callable[[], object]:
+        def run() -> object:
+            orders.TOTAL_ORDER_LIMIT = total
+            try:
+                state.apply_node({"metadata": {"name": "node-00001"}, "status": {"allocatable": {
+                    "cpu": f"{sum(100 * (j + 1) + 300 for j in range(k))}m", "memory": "64Gi", "pods": "110"}}})
+                return state.preempt(target, profile)
+            finally:
+                orders.TOTAL_ORDER_LIMIT = budget
+        return run
+
+    got = with_total(budget)()
+    print(f"{opts.nodes} nodes, {k} tied pods each ({orders.count_orders([list(range(k))])} orders per node); "
+          f"possible nodes {len(got.possible_nodes)}, notes {len(got.random)}")
+    samples = measure({f"preempt, budget {budget} orders": with_total(budget),
+                       "preempt, no budget": with_total(10**12)}, opts.runs)
+    print(f"\nmedian / p90 / p99 in ms over {opts.runs} runs:\n")
+    print("| path | median | p90 | p99 |\n|---|---:|---:|---:|")
+    for name, values in samples.items():
+        print(row(name, values))
 
 
 if __name__ == "__main__":
