@@ -193,6 +193,9 @@ class VolcanoBinpackArgs:
     """Effective arguments of one ``binpack`` plugin occurrence (docs/scoring.md, section 2).
 
     ``resources`` is ordered: cpu, memory, then the ``binpack.resources`` extras in list order.
+    ``enable_node_order`` is the occurrence's ``enableNodeOrder`` switch only: whether Volcano's scoring
+    loop calls binpack's node-order function for this occurrence. Whether the occurrence *registers* that
+    function is ``weight != 0``; the function called is the one the last registering occurrence set up.
     """
 
     weight: int = 1

@@ -26,8 +26,14 @@ from linter.jsondocument import is_json_buffer, read_json_document
 from linter.source import Document, SourceError, parse_stream
 
 KUBE_SCHEDULER = "kube-scheduler"
-FIRST_DOCUMENT_READERS = frozenset({KUBE_SCHEDULER, "volcano"})
-_READER_NAMES = {KUBE_SCHEDULER: "kube-scheduler", "volcano": "Volcano"}
+VOLCANO = "volcano"
+FIRST_DOCUMENT_READERS = frozenset({KUBE_SCHEDULER, VOLCANO})
+_READER_NAMES = {KUBE_SCHEDULER: "kube-scheduler", VOLCANO: "Volcano"}
+
+
+def _embedded_reader(embedded_key: str | None) -> str | None:
+    """The format a ConfigMap data key names (``volcano-scheduler.conf``, ``policy.cfg``), if any."""
+    return formats.KIND_BY_EMBEDDED_KEY.get(embedded_key) if embedded_key is not None else None
 
 
 class Reading:
@@ -60,6 +66,12 @@ def read_stream(text: str, path: str, kind: str | None, *, is_json: bool = False
         if not documents and error is None and kind == KUBE_SCHEDULER and embedded_key is None:
             # a comment-only file given as a scheduler config: the scheduler decodes nothing at all
             return Reading([Document(path, {}, {}, 1, 1, text=text, is_json=is_json)], kind=KUBE_SCHEDULER)
+        if not documents and error is None and kind is None and _embedded_reader(embedded_key) == VOLCANO:
+            # an empty (or comment-only) volcano-scheduler.conf value: Volcano unmarshals nothing, so its
+            # actions are "" and it refuses the conf ("failed to find Action ")
+            empty = Document(path, {}, {}, 1, 1, text=text, is_json=is_json)
+            empty.mapper, empty.embedded_key = mapper, embedded_key
+            return Reading([empty], kind=VOLCANO)
         return Reading(documents, error=error)
     first = documents[0]
     if reader == KUBE_SCHEDULER and is_json_buffer(text):
@@ -92,6 +104,8 @@ def _reader(documents: list[Document], kind: str | None, embedded_key: str | Non
     if kind is not None:
         return kind if kind in FIRST_DOCUMENT_READERS else None
     first = documents[0]
+    if first.data is None and _embedded_reader(embedded_key) == VOLCANO:
+        return VOLCANO  # a null volcano-scheduler.conf value (`~`): Volcano reads it, and finds no actions
     if first.data is None:  # an empty first document counts only when a scheduler config follows it
         later = [formats.handler_for(d.data, None, embedded_key) for d in documents[1:] if d.data is not None]
         return KUBE_SCHEDULER if any(h is not None and h.kind == KUBE_SCHEDULER for h in later) else None

@@ -47,7 +47,7 @@ def _go_int(arguments: Mapping[str, object], key: str) -> int | None:
 def parse_binpack_arguments(arguments: Mapping[str, object]) -> VolcanoBinpackArgs:
     """The effective weights of one binpack plugin entry.
 
-    ``binpack.weight`` is taken as is (negative kept, 0 disables node ordering);
+    ``binpack.weight`` is taken as is (negative kept; 0: this occurrence registers no node-order function);
     ``binpack.cpu``/``binpack.memory``/``binpack.resources.<name>`` below 0 become 1;
     ``binpack.resources`` must be a string, split on ',' and trimmed, empty items dropped;
     cpu and memory weights are written last so a listed ``cpu`` cannot override them.
@@ -71,7 +71,7 @@ def parse_binpack_arguments(arguments: Mapping[str, object]) -> VolcanoBinpackAr
     for name, w in extras.items():
         if name not in resources:
             resources[name] = w
-    return VolcanoBinpackArgs(weight=weight, resources=resources, enable_node_order=weight != 0)
+    return VolcanoBinpackArgs(weight=weight, resources=resources)
 
 
 @dataclass(frozen=True)

@@ -78,3 +78,30 @@ def test_keys_a_merge_stores_again_are_reported_with_what_volcano_does_with_them
         (9, 5, "duplicate key 'arguments' (first on line 4); Volcano adds the later keys to the map it already "
                "holds"),
     ]
+
+
+def test_binpack_weight_zero_says_whether_another_occurrence_still_scores_for_it() -> None:
+    head = 'actions: "allocate"\ntiers:\n- plugins:\n  - name: binpack\n    arguments: {binpack.weight: 5}\n'
+    zero = "- plugins:\n  - name: binpack\n{switch}    arguments: {{binpack.weight: 0}}\n"
+
+    def message(text: str) -> str:
+        (finding,) = [f for f in lint_text(text, "volcano-scheduler.conf") if f.rule == "BPL404"]
+        return finding.detail or finding.message
+
+    called = message(head + zero.format(switch=""))
+    assert called.endswith("but the one tiers[0].plugins[0] registered is still called for it, so that "
+                           "occurrence's arguments score once more"), called
+    off = message(head + zero.format(switch="    enableNodeOrder: false\n"))
+    assert off.endswith(", so binpack scores nothing"), off
+    duplicate = [f for f in lint_text(head + zero.format(switch=""), "volcano-scheduler.conf") if f.rule == "BPL412"]
+    assert "the last occurrence with a non-zero binpack.weight" in (duplicate[0].detail or duplicate[0].message)
+
+
+def test_an_empty_volcano_conf_in_a_configmap_is_refused_for_its_missing_actions() -> None:
+    # Volcano unmarshals nothing from an empty, null or comment-only value: actions "" -> "failed to find Action "
+    head = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: volcano-scheduler-configmap\ndata:\n"
+    for value in ('  volcano-scheduler.conf: ""\n', '  volcano-scheduler.conf: "~"\n',
+                  "  volcano-scheduler.conf: |\n    # only a comment\n"):
+        (finding,) = lint_text(head + value, "cm.yaml")
+        assert (finding.rule, finding.line) == ("BPL400", 6 if "comment" not in value else 7), value
+        assert "failed to find Action " in (finding.detail or finding.message), value

@@ -38,9 +38,11 @@ def test_yaml_1_1_integer_forms() -> None:
 
 
 def test_negative_weights() -> None:
-    weight, res, registered = parse("binpack.weight: -2\nbinpack.cpu: -1\nbinpack.memory: -5\n")
-    assert (weight, res, registered) == (-2, {"cpu": 1, "memory": 1}, True)
-    assert parse("binpack.weight: 0\n")[2] is False
+    weight, res, node_order = parse("binpack.weight: -2\nbinpack.cpu: -1\nbinpack.memory: -5\n")
+    assert (weight, res, node_order) == (-2, {"cpu": 1, "memory": 1}, True)
+    # weight 0: this occurrence registers no function, but its enableNodeOrder switch (default on) still
+    # makes the scoring loop call the function another occurrence registered
+    assert parse("binpack.weight: 0\n")[0::2] == (0, True)
 
 
 def test_resources_list_rules() -> None:

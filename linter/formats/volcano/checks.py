@@ -107,11 +107,20 @@ def binpack_ignored_value(ctx: VolcanoContext) -> Iterator[Violation]:
 
 
 def binpack_weight_zero(ctx: VolcanoContext) -> Iterator[Violation]:
-    for entry in ctx.binpack_entries():
-        if yaml_int(entry.arguments.get(bp.WEIGHT)) == 0:
-            yield Violation("binpack.weight is 0: Volcano does not register binpack's node-order function "
-                            "(it logs \"binpack weight is zero, skip node order function\"), so binpack scores "
-                            "nothing", (*entry.arguments_pointer, bp.WEIGHT))
+    entries = ctx.binpack_entries()
+    registering = [e for e in entries if yaml_int(e.arguments.get(bp.WEIGHT)) != 0]
+    for entry in entries:
+        if yaml_int(entry.arguments.get(bp.WEIGHT)) != 0:
+            continue
+        skipped = ("binpack.weight is 0: this occurrence does not register binpack's node-order function "
+                   "(Volcano logs \"binpack weight is zero, skip node order function\")")
+        if registering and entry.switch("enableNodeOrder"):  # another occurrence's function is called for it
+            last = registering[-1]
+            yield Violation(f"{skipped}, but the one tiers[{last.tier}].plugins[{last.index}] registered is still "
+                            "called for it, so that occurrence's arguments score once more",
+                            (*entry.arguments_pointer, bp.WEIGHT))
+        else:
+            yield Violation(f"{skipped}, so binpack scores nothing", (*entry.arguments_pointer, bp.WEIGHT))
 
 
 def binpack_negative_weight(ctx: VolcanoContext) -> Iterator[Violation]:
@@ -207,6 +216,9 @@ def duplicate_plugin(ctx: VolcanoContext) -> Iterator[Violation]:
             first[entry.name] = (entry.tier, entry.index)
             continue
         tier, index = first[entry.name]
+        applies = ("the arguments of the last occurrence with a non-zero binpack.weight (the only ones that "
+                   "register it) apply to every occurrence" if entry.name == "binpack"
+                   else "the last occurrence's arguments apply to every occurrence")
         yield Violation(f"plugin {entry.name!r} is already listed at tiers[{tier}].plugins[{index}]: Volcano keeps "
-                        f"one callback per plugin name, so the last occurrence's arguments apply to every "
-                        f"occurrence", (*entry.pointer, "name") if "name" in entry.option else entry.pointer)
+                        f"one callback per plugin name, so {applies}",
+                        (*entry.pointer, "name") if "name" in entry.option else entry.pointer)

@@ -6,7 +6,10 @@ What it does:
 Why it matters:
     Volcano registers binpack's node-order function only for a non-zero weight (it logs
     ``binpack weight is zero, skip node order function``); the plugin is listed but packs
-    nothing. Remove the entry or give it a positive weight.
+    nothing. When another binpack occurrence has a non-zero weight, the function that one
+    registered is still called for this occurrence (Volcano keeps one function per plugin name
+    and calls it once per occurrence whose ``enableNodeOrder`` is not false), so the other
+    occurrence's arguments count twice. Remove the entry or give it a positive weight.
 
 Example (fails):
     actions: "enqueue, allocate"

@@ -6,8 +6,9 @@ What it does:
 Why it matters:
     Volcano keeps one callback per plugin *name*: each occurrence's setup replaces the
     previous one's, and the scoring loop then calls that last callback once per enabled
-    occurrence. For binpack this means the last entry's arguments are used, and counted
-    twice, whatever the first entry says.
+    occurrence. For binpack this means the arguments of the last entry with a non-zero
+    ``binpack.weight`` (an entry with weight 0 registers nothing) are used, and counted once per
+    entry whose ``enableNodeOrder`` is not false, whatever the other entries say.
 
 Example (fails):
     actions: "enqueue, allocate"
