@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 LEAST_ALLOCATED = "LeastAllocated"
 MOST_ALLOCATED = "MostAllocated"
@@ -180,6 +181,11 @@ class KubeSchedulerModel:
     """An accepted KubeSchedulerConfiguration, reduced to what scoring needs."""
 
     profiles: tuple[Profile, ...]
+
+    @cached_property
+    def scheduler_names(self) -> frozenset[str]:
+        """The profiles' names: the pods (by ``spec.schedulerName``) this scheduler is responsible for."""
+        return frozenset(p.scheduler_name for p in self.profiles)
 
     def profile(self, name: str) -> Profile | None:
         for p in self.profiles:

@@ -89,12 +89,14 @@ def _check(pod: Obj, view: NodeView, profile: Profile | None, pod_request: Mappi
     )
 
 
-def _nominated_by_node(pod: Obj, priority: int, nominees: Sequence[Nominee]) -> dict[str, list[Nominee]]:
-    """The nominated pods that count for ``pod`` (of ``priority``), by node."""
+def _nominated_by_node(pod: Obj, priority: int, nominees: Sequence[Nominee],
+                       scheduler_names: frozenset[str]) -> dict[str, list[Nominee]]:
+    """The nominated pods that count for ``pod`` (of ``priority``), by node: only those of a scheduler
+    name among ``scheduler_names`` (the model's profiles) are in its nominator."""
     key = pod_key(pod)
     by_node: dict[str, list[Nominee]] = {}
     for nominee in nominees:
-        if counts_for(nominee.priority, nominee.key, priority, key):
+        if nominee.scheduler in scheduler_names and counts_for(nominee.priority, nominee.key, priority, key):
             by_node.setdefault(nominee.node, []).append(nominee)
     return by_node
 
@@ -110,7 +112,7 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
     fit_request, real_request = fit_score_request(pod), actual_request(pod)
     filters = _filters(profile)
     priority, policy = admitted_priority(pod, cluster.priority_classes)  # LookupError: admission would reject it
-    nominated = _nominated_by_node(pod, priority, cluster.nominated)
+    nominated = _nominated_by_node(pod, priority, cluster.nominated, model.scheduler_names)
     out: list[Json] = []
     for view in views:
         here = nominated.get(view.name, [])
@@ -146,11 +148,13 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         # scores of the build's out-of-tree plugins are not modelled: named here, never in "total"
         "notModelledScorePlugins": [{"name": n, "weight": w} for n, w in profile.unmodelled_scores.items()],
         "nodes": _sorted(out, "total"),
-        "preemption": None if any(n["feasible"] for n in out) else _preemption(pod, profile, cluster, priority, policy),
+        "preemption": None if any(n["feasible"] for n in out) else _preemption(pod, model, profile, cluster, priority,
+                                                                             policy),
     }
 
 
-def _preemption(pod: Obj, profile: Profile, cluster: Cluster, priority: int, policy: str) -> Json | None:
+def _preemption(pod: Obj, model: KubeSchedulerModel, profile: Profile, cluster: Cluster, priority: int,
+                policy: str) -> Json | None:
     """The preemption section (None if the preemption model finds a node that fits after all), for a pod
     that passes the filters on no node (counting nominated pods); ``priority``/``policy``: what admission
     gives the pending pod.
@@ -159,7 +163,7 @@ def _preemption(pod: Obj, profile: Profile, cluster: Cluster, priority: int, pol
     """
     whole = cluster.objects()
     return preemption_section(admitted_pod(pod, priority, policy), whole.nodes, whole.pods, whole.pdbs, profile,
-                              _filters(profile))
+                              _filters(profile), model.scheduler_names)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from linter.scoring.nodes import NodeView, is_counted, is_counted_pod
-from linter.scoring.nominated import Nominee, nominated_node_of, pod_key, pod_priority
+from linter.scoring.nominated import Nominee, nominated_node_of, pod_key, pod_priority, scheduler_name_of
 from linter.scoring.preemption.pods import parse_time
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
@@ -334,7 +334,7 @@ class DumpBuilder:
             return
         node = nominated_node_of(pod)
         if node:
-            self.nominated.append(Nominee(pod_key(pod), node, pod_priority(pod), shape.actual))
+            self.nominated.append(Nominee(pod_key(pod), node, pod_priority(pod), shape.actual, scheduler_name_of(pod)))
 
     def add_known_pod(self, name: object, node_name: object, phase: object, shape_key: Hashable) -> bool:
         """A pod whose request shape ``shape_key`` was added before (by :meth:`add`) and holds no problem:

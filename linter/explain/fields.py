@@ -55,6 +55,7 @@ POD_FIELDS: dict[str, Spec] = {
         "resources": {"requests": KEEP},
         "overhead": KEEP,
         "priority": KEEP,
+        "schedulerName": KEEP,  # a nominated pod counts only for a scheduler with that profile
     },
     "status": {"phase": KEEP, "nominatedNodeName": KEEP},
 }

@@ -14,6 +14,7 @@ from typing import Any
 
 from linter.model import Profile
 from linter.scoring.nodes import is_counted_pod
+from linter.scoring.nominated import DEFAULT_SCHEDULER_NAMES
 from linter.scoring.preemption import (
     CRITERIA,
     FilterSetup,
@@ -42,12 +43,12 @@ def admitted_pod(pod: Obj, priority: int, policy: str) -> Obj:
     return {**pod, "spec": spec}
 
 
-def _options(profile: Profile | None, filters: tuple[str, ...]) -> PreemptionOptions:
+def _options(profile: Profile | None, filters: tuple[str, ...], scheduler_names: frozenset[str]) -> PreemptionOptions:
     if profile is None:
-        return PreemptionOptions(FilterSetup(filters))
+        return PreemptionOptions(FilterSetup(filters), scheduler_names=scheduler_names)
     fit = profile.fit
     setup = FilterSetup(filters, fit.ignored_resources if fit else (), fit.ignored_resource_groups if fit else ())
-    return PreemptionOptions(setup, profile.preemption, profile.post_filter_plugins)
+    return PreemptionOptions(setup, profile.preemption, profile.post_filter_plugins, scheduler_names)
 
 
 def _victim(pod: PodFacts, c: NodeVictims, preemptor: int) -> Json:
@@ -114,10 +115,11 @@ def _no_help(prediction: Prediction) -> Json:
 
 def preemption_section(
     pod: Obj, nodes: Sequence[Obj], pods: Sequence[Obj], pdbs: Sequence[Obj], profile: Profile | None,
-    filters: tuple[str, ...],
+    filters: tuple[str, ...], scheduler_names: frozenset[str] = DEFAULT_SCHEDULER_NAMES,
 ) -> Json | None:
-    """None when some node passes the filters; otherwise the section (``pod`` carries its priority)."""
-    p = predict_preemption(pod, nodes, pods, pdbs, _options(profile, filters))
+    """None when some node passes the filters; otherwise the section (``pod`` carries its priority).
+    ``scheduler_names``: the profile names of the scheduler config, whose pods' nominations count."""
+    p = predict_preemption(pod, nodes, pods, pdbs, _options(profile, filters, scheduler_names))
     if not p.needed:
         return None
     me = p.preemptor

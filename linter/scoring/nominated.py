@@ -7,6 +7,13 @@ When the filters pass with them and at least one was added, they run once more w
 must pass, and the first failing run gives the node's reasons. Of the modelled filters only
 NodeResourcesFit reads a node's pods: the nominated pods add their actual requests and one pod each
 to the count. Scoring never adds them.
+
+The nominator holds only pods the running scheduler is responsible for: its informer handlers queue an
+unscheduled pod (and so nominate it from ``status.nominatedNodeName``) only when ``responsibleForPod``,
+i.e. the pod's ``spec.schedulerName`` is one of the scheduler's profile names. A pod nominated by
+another scheduler (Volcano, a second kube-scheduler) therefore reserves nothing and is never among the
+nominations cleared on a preemption's chosen node (§8.3). The API server defaults an empty
+``schedulerName`` to ``default-scheduler``.
 """
 
 from __future__ import annotations
@@ -15,12 +22,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from linter.model import DEFAULT_SCHEDULER_NAME
 from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility, check_node
 from linter.scoring.nodes import TERMINAL_PHASES
 from linter.scoring.requests import actual_request
 
-__all__ = ["Nominee", "check_node_with_nominated", "counts_for", "nominated_node_of", "nominee_of", "pod_key",
-           "pod_priority"]
+__all__ = ["DEFAULT_SCHEDULER_NAMES", "Nominee", "check_node_with_nominated", "counts_for", "nominated_node_of",
+           "nominee_of", "pod_key", "pod_priority", "scheduler_name_of"]
+
+# the profile names of kube-scheduler run without a config file
+DEFAULT_SCHEDULER_NAMES = frozenset({DEFAULT_SCHEDULER_NAME})
 
 
 def nominated_node_of(pod: Mapping[str, Any]) -> str:
@@ -42,6 +53,13 @@ def pod_key(pod: Mapping[str, Any]) -> tuple[str, str]:
     return (str(meta.get("namespace") or "default"), str(meta.get("name") or ""))
 
 
+def scheduler_name_of(pod: Mapping[str, Any]) -> str:
+    """``spec.schedulerName``; missing or empty is ``default-scheduler``, as the API server defaults it."""
+    spec = pod.get("spec")
+    name = spec.get("schedulerName") if isinstance(spec, Mapping) else None
+    return name if isinstance(name, str) and name else DEFAULT_SCHEDULER_NAME
+
+
 def pod_priority(pod: Mapping[str, Any]) -> int:
     """``spec.priority`` as stored (``PodPriority``: missing = 0)."""
     spec = pod.get("spec")
@@ -57,13 +75,17 @@ class Nominee:
     node: str
     priority: int
     request: Mapping[str, int]  # actual requests (no 100m/200Mi defaults)
+    scheduler: str  # spec.schedulerName (defaulted): counted only by a scheduler with that profile
 
 
 def nominee_of(pod: Mapping[str, Any]) -> Nominee | None:
-    """The pod as a nominated pod, or None when the nominator does not hold it. Raises QuantityError
-    on a bad request quantity, as the scoring model does."""
+    """The pod as a nominated pod, or None when it is not a pending pod with a nomination (whether a
+    scheduler's nominator holds it depends on ``scheduler``). Raises QuantityError on a bad request
+    quantity, as the scoring model does."""
     node = nominated_node_of(pod)
-    return Nominee(pod_key(pod), node, pod_priority(pod), actual_request(pod)) if node else None
+    if not node:
+        return None
+    return Nominee(pod_key(pod), node, pod_priority(pod), actual_request(pod), scheduler_name_of(pod))
 
 
 def counts_for(nominee_priority: int, nominee_key: tuple[str, str], priority: int, key: tuple[str, str]) -> bool:

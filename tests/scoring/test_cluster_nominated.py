@@ -112,3 +112,22 @@ def test_no_nominated_pod_of_the_pods_priority_or_higher_means_no_load() -> None
     assert load.requests["cpu"].tolist() == [2000]
     state.delete_pod("default", "nom49")
     assert table.nominated_top_priority() == 48
+
+
+def test_only_nominations_of_the_models_profiles_count() -> None:
+    # the nominator holds a pod only when its schedulerName is one of the scheduler's profiles
+    # (responsibleForPod in kube-scheduler's informer handlers)
+    two = KubeSchedulerModel(profiles=(Profile("default-scheduler"), Profile("binpack")))
+    incoming = pod("pre", None, 1000, "2")
+    volcano = state_of(node("n1", cpu="4"), pod("a", "n1", 1, "1"),
+                       pod("vc", None, 2000, "2", nominated="n1", scheduler="volcano"))
+    assert volcano.rank(incoming, MODEL, top=0).feasible_nodes == 1
+    assert volcano.rank(incoming, two, top=0).feasible_nodes == 1
+    other_profile = state_of(node("n1", cpu="4"), pod("a", "n1", 1, "1"),
+                             pod("bp", None, 2000, "2", nominated="n1", scheduler="binpack"))
+    assert other_profile.rank(incoming, MODEL, top=0).feasible_nodes == 1  # a scheduler without that profile
+    ranking = other_profile.rank(incoming, two, top=0)
+    assert ranking.feasible_nodes == 0 and dict(ranking.reason_counts) == {"Insufficient cpu": 1}
+    empty_name = state_of(node("n1", cpu="4"), pod("a", "n1", 1, "1"),
+                          pod("dflt", None, 2000, "2", nominated="n1", scheduler=""))
+    assert empty_name.rank(incoming, MODEL, top=0).feasible_nodes == 0  # "" is default-scheduler

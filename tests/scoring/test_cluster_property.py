@@ -33,7 +33,14 @@ from linter.model import (
 from linter.scoring import feasibility
 from linter.scoring.cluster.state import ClusterState
 from linter.scoring.nodes import node_views
-from linter.scoring.nominated import check_node_with_nominated, counts_for, nominee_of, pod_key, pod_priority
+from linter.scoring.nominated import (
+    DEFAULT_SCHEDULER_NAMES,
+    check_node_with_nominated,
+    counts_for,
+    nominee_of,
+    pod_key,
+    pod_priority,
+)
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.strategies import fit_score_node
 from linter.scoring.volcano import binpack_score_node
@@ -126,6 +133,13 @@ def bound_pod(draw: st.DrawFn, name: str | None = None) -> dict[str, Any]:
 
 
 @st.composite
+def scheduler_name(draw: st.DrawFn) -> dict[str, Any]:
+    """A pod's ``spec.schedulerName``, absent or "" (default-scheduler), a second profile's or Volcano's."""
+    name = draw(st.sampled_from([None, "", "default-scheduler", "binpack", "volcano"]))
+    return {} if name is None else {"schedulerName": name}
+
+
+@st.composite
 def nominated_pod(draw: st.DrawFn) -> dict[str, Any]:
     """A pending pod nominated to a node (or to a node that does not exist), maybe of a higher priority;
     often a big one, so that counting it or not decides whether a node fits."""
@@ -133,7 +147,7 @@ def nominated_pod(draw: st.DrawFn) -> dict[str, Any]:
     spec = draw(pod_spec()) if draw(st.booleans()) else {"containers": [{"name": "c", "resources": {"requests": big}}]}
     return {
         "metadata": {"name": draw(st.sampled_from(POD_NAMES)), "namespace": "ns"},
-        "spec": {**spec, "priority": draw(PRIORITY)},
+        "spec": {**spec, "priority": draw(PRIORITY), **draw(scheduler_name())},
         "status": {"phase": "Pending", "nominatedNodeName": draw(st.sampled_from([*NODE_NAMES, "ghost"]))},
     }
 
@@ -274,10 +288,11 @@ def unique_by_name(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def expected_feasibility(
     pod: dict[str, Any], nodes: list[dict[str, Any]], pods: list[dict[str, Any]], args: FitArgs, filters: bool = True,
-    *, nominations: bool = False,
+    *, nominations: bool = False, scheduler_names: frozenset[str] = DEFAULT_SCHEDULER_NAMES,
 ) -> tuple[dict[str, Any], Counter[str]]:
     """Per feasible node its NodeView, and the first reason of every infeasible node (scalar model);
-    ``nominations``: kube-scheduler's filters, which count the pods nominated to a node."""
+    ``nominations``: kube-scheduler's filters, which count the pods nominated to a node by a pod of
+    one of ``scheduler_names`` (the model's profiles)."""
     request = actual_request(pod)
     feasible: dict[str, Any] = {}
     reasons: Counter[str] = Counter()
@@ -291,7 +306,7 @@ def expected_feasibility(
             pod_count=view.pod_count,
             node_requested=view.requested,
             node_allocatable=view.allocatable,
-            nominated=[n.request for n in nominees if n.node == view.name
+            nominated=[n.request for n in nominees if n.node == view.name and n.scheduler in scheduler_names
                        and counts_for(n.priority, n.key, pod_priority(pod), pod_key(pod))],
             ignored_resources=args.ignored_resources,
             ignored_resource_groups=args.ignored_resource_groups,
@@ -365,7 +380,7 @@ def crowded_with_nominations(draw: st.DrawFn) -> tuple[list[dict[str, Any]], lis
         for n in names]
     pods = []
     for i in range(draw(st.integers(0, 8))):
-        spec = {**draw(small_spec()), "priority": draw(PRIORITY)}
+        spec = {**draw(small_spec()), "priority": draw(PRIORITY), **draw(scheduler_name())}
         status: dict[str, Any] = {"phase": "Pending"}
         if draw(st.booleans()):
             spec["nodeName"] = draw(st.sampled_from(names))
@@ -376,14 +391,17 @@ def crowded_with_nominations(draw: st.DrawFn) -> tuple[list[dict[str, Any]], lis
 
 
 @SETTINGS
-@given(cluster_pods=crowded_with_nominations(), pod=small_pod(), args=fit_args())
+@given(cluster_pods=crowded_with_nominations(), pod=small_pod(), args=fit_args(), second_profile=st.booleans())
 def test_fit_rank_counts_nominated_pods_as_the_scalar_model(
     cluster_pods: tuple[list[dict[str, Any]], list[dict[str, Any]]], pod: dict[str, Any], args: FitArgs,
+    second_profile: bool,
 ) -> None:
     nodes, pods = cluster_pods
-    model = KubeSchedulerModel(profiles=(Profile("default-scheduler", fit=args),))
+    profiles = (Profile("default-scheduler", fit=args), *([Profile("binpack")] if second_profile else []))
+    model = KubeSchedulerModel(profiles=profiles)
     ranking = cluster(nodes, pods).rank(pod, model, top=0)
-    feasible, reasons = expected_feasibility(pod, nodes, pods, args, nominations=True)
+    feasible, reasons = expected_feasibility(pod, nodes, pods, args, nominations=True,
+                                             scheduler_names=model.scheduler_names)
     request = fit_score_request(pod)
     want = {name: fit_score_node(args, request, v.fit_requested, v.allocatable).score for name, v in feasible.items()}
     assert list(ranking.scores) == sorted(want.items(), key=lambda kv: (-kv[1], kv[0]))

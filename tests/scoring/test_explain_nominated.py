@@ -38,11 +38,16 @@ def write(tmp: Path, objs: list[Obj], layout: str) -> Path:
     return state
 
 
-def run(tmp: Path, objs: list[Obj], pending: Obj, layout: str = "kubectl-yaml") -> Obj:
+def run(tmp: Path, objs: list[Obj], pending: Obj, layout: str = "kubectl-yaml", config: Obj | None = None) -> Obj:
     state, pod_file = write(tmp, objs, layout), tmp / "pod.yaml"
     pod_file.write_text(yaml.safe_dump(pending))
+    extra: list[str] = []
+    if config is not None:
+        (tmp / "sched.yaml").write_text(yaml.safe_dump(config))
+        extra = ["--config", str(tmp / "sched.yaml")]
     out, err = io.StringIO(), io.StringIO()
-    code = cli_main(["explain", "--cluster", str(state), "--pod", str(pod_file), "-f", "json"], out=out, err=err)
+    code = cli_main(["explain", "--cluster", str(state), "--pod", str(pod_file), "-f", "json", *extra], out=out,
+                    err=err)
     assert code == 0, err.getvalue()
     doc: Obj = json.loads(out.getvalue())
     return doc
@@ -156,3 +161,34 @@ def test_a_bad_nominated_pod_is_a_one_line_error(tmp_path: Path, field: str, val
     out, err = io.StringIO(), io.StringIO()
     assert cli_main(["explain", "--cluster", str(state), "--pod", str(pod_file)], out=out, err=err) == 2
     assert err.getvalue() == f"binpack-lint explain: error: STATE {state}: Pod default/nom: {message}\n"
+
+
+TWO_PROFILES = {"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",
+                "profiles": [{"schedulerName": "default-scheduler"}, {"schedulerName": "binpack"}]}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_another_schedulers_nomination_does_not_count(tmp_path: Path, layout: str) -> None:
+    # kube-scheduler's nominator holds only pods of its profiles (responsibleForPod): volcano's does not
+    objs = [node("n1", cpu="4"), pod("a", "n1", 1, "1"),
+            pod("vc", None, 2000, "2", nominated="n1", scheduler="volcano")]
+    for config in (None, TWO_PROFILES):
+        doc = run(tmp_path, objs, pod("pre", None, 1000, "2"), layout, config)
+        assert doc["nodes"][0]["feasible"] and doc["nodes"][0]["nominatedPods"] == []
+        assert doc["preemption"] is None
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_nomination_of_a_second_profile_counts_and_is_cleared(tmp_path: Path, layout: str) -> None:
+    objs = [node("n1", cpu="4"), pod("a", "n1", 1, "1"),
+            pod("bp", None, 2000, "2", nominated="n1", scheduler="binpack"),
+            pod("bp-low", None, 10, "1", nominated="n1", scheduler="binpack"),
+            pod("vc-low", None, 10, "1", nominated="n1", scheduler="volcano")]
+    doc = run(tmp_path, objs, pod("pre", None, 1000, "2"), layout, TWO_PROFILES)
+    (n1,) = doc["nodes"]
+    assert n1["reasons"] == ["Insufficient cpu"] and n1["nominatedPods"] == ["default/bp"]
+    sec = doc["preemption"]
+    assert sec["nominatedNode"] == "n1" and sec["victims"] == [{"namespace": "default", "name": "a"}]
+    assert sec["clearedNominations"] == ["default/bp-low"]
+    # without --config the scheduler has the default-scheduler profile only: bp is not its pod
+    assert run(tmp_path, objs, pod("pre", None, 1000, "2"), layout)["nodes"][0]["feasible"]

@@ -15,6 +15,7 @@ from scoring.preemption.build import node, pod
 from scoring.preemption.oracle import ORACLE, cluster, priority_class_object
 from webhook_helpers import apply_response_patch, builtin_priority_classes, request_of, review
 
+from linter.model import KubeSchedulerModel, Profile
 from webhook.admission.decide import pods
 from webhook.admission.decide.pods import PREDICTION_ANNOTATION, PREEMPTION_NAMES_SHOWN
 from webhook.admission.encode import encode
@@ -23,9 +24,10 @@ from webhook.cluster.static import StaticClusterView
 from webhook.settings import Settings
 
 
-def prediction_for(obj: dict[str, Any], view: StaticClusterView) -> dict[str, Any]:
+def prediction_for(obj: dict[str, Any], view: StaticClusterView, models: SchedulerModels | None = None,
+                   ) -> dict[str, Any]:
     document = review("Pod", "CREATE", obj, None)
-    decision = pods.decide(request_of(document), view, Settings(), SchedulerModels.static())
+    decision = pods.decide(request_of(document), view, Settings(), models or SchedulerModels.static())
     response = encode(document["request"]["uid"], decision)["response"]
     assert response["allowed"], response
     annotations = apply_response_patch(obj, response)["metadata"]["annotations"]
@@ -77,9 +79,10 @@ def _incoming(cpu: str, nominated: str | None = None) -> dict[str, Any]:
 
 
 def _nominated_cluster(cpu: str = "4", pods_allowed: str = "110", nominee_priority: int = 2000,
-                       nominee_cpu: str = "2") -> StaticClusterView:
-    """n1 holds a (priority 1, 1 cpu); nomhi, pending, is nominated to n1."""
-    bound = [pod("a", "n1", 1, "1"), pod("nomhi", None, nominee_priority, nominee_cpu, nominated="n1")]
+                       nominee_cpu: str = "2", a_cpu: str = "1", scheduler: str | None = None) -> StaticClusterView:
+    """n1 holds a (priority 1, 1 cpu); nomhi, pending, is nominated to n1 (``spec.schedulerName``: ``scheduler``)."""
+    bound = [pod("a", "n1", 1, a_cpu),
+             pod("nomhi", None, nominee_priority, nominee_cpu, nominated="n1", scheduler=scheduler)]
     return StaticClusterView(nodes=[node("n1", cpu=cpu, pods=pods_allowed)], pods=bound,
                              priority_classes=[*builtin_priority_classes(), PRIO_1000])
 
@@ -134,3 +137,27 @@ def test_a_pod_rejected_at_prefilter_carries_the_scheduler_text() -> None:
     got = prediction_for(sent, view)["preemption"]
     assert got["message"] == "0/2 nodes are available: pod affinity terms conflict. not found"
     assert (got["eligible"], got["nominatedNode"], got["victims"]) == (False, None, [])
+
+
+TWO_PROFILES = SchedulerModels.static(KubeSchedulerModel(profiles=(Profile("default-scheduler"), Profile("binpack"))))
+
+
+def test_another_schedulers_nomination_does_not_count() -> None:
+    # kube-scheduler's nominator holds only pods of its profiles (responsibleForPod): volcano's does not
+    for models in (None, TWO_PROFILES):
+        prediction = prediction_for(_incoming("2"), _nominated_cluster(scheduler="volcano"), models)
+        assert prediction["feasibleNodes"] == 1 and "preemption" not in prediction
+
+
+def test_a_nomination_of_a_second_profile_counts_in_the_filters_and_the_dry_run() -> None:
+    # binpack is a profile of the config: its pod's nomination takes n1's room, as default-scheduler's would
+    prediction = prediction_for(_incoming("2"), _nominated_cluster(scheduler="binpack"), TWO_PROFILES)
+    assert prediction["feasibleNodes"] == 0 and prediction["preemption"]["victims"] == ["default/a"]
+    # a (4 cpu) fills n1; evicting it leaves 4 - 1 (nomhi) < 4: no candidate, unless nomhi is not held
+    view = _nominated_cluster(a_cpu="4", nominee_cpu="1", scheduler="binpack")
+    got = prediction_for(_incoming("4"), view, TWO_PROFILES)["preemption"]
+    assert (got["nominatedNode"], got["victims"]) == (None, [])
+    assert got["message"] == ("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, "
+                              "preemption: 0/1 nodes are available: 1 Insufficient cpu.")
+    got = prediction_for(_incoming("4"), view)["preemption"]  # the default profile alone
+    assert (got["nominatedNode"], got["victims"]) == ("n1", ["default/a"])

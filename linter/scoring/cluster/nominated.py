@@ -5,7 +5,8 @@ preemption twin reads too).
 Few nodes have nominated pods, so their load is kept sparse: the rows, and per row the number of pods
 and their summed actual requests. A pod that no nominated pod counts for (the usual case: none in the
 cluster, or none of its priority or higher) gets None after an O(1) check, and the filters then do
-exactly what they do without nominations.
+exactly what they do without nominations. Only pods whose ``schedulerName`` is one of the model's
+profile names count (the scheduler's nominator holds no others).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.store import Int64Array, NodeStore
-from linter.scoring.nominated import counts_for, pod_key, pod_priority
+from linter.scoring.nominated import DEFAULT_SCHEDULER_NAMES, counts_for, pod_key, pod_priority
 
 __all__ = ["NominatedLoad", "nominated_load"]
 
@@ -32,8 +33,12 @@ class NominatedLoad:
     requests: Mapping[str, Int64Array]  # aligned with ``rows``; a name no such pod requests is absent
 
 
-def nominated_load(store: NodeStore, table: PodTable, pod: Mapping[str, Any]) -> NominatedLoad | None:
-    """The nominated pods that count for ``pod`` on the store's present nodes; None when there are none."""
+def nominated_load(
+    store: NodeStore, table: PodTable, pod: Mapping[str, Any],
+    scheduler_names: frozenset[str] = DEFAULT_SCHEDULER_NAMES,
+) -> NominatedLoad | None:
+    """The nominated pods that count for ``pod`` on the store's present nodes, under a scheduler whose
+    profiles are ``scheduler_names``; None when there are none."""
     top = table.nominated_top_priority()
     if top is None:  # the usual case: no pod is nominated anywhere
         return None
@@ -44,7 +49,7 @@ def nominated_load(store: NodeStore, table: PodTable, pod: Mapping[str, Any]) ->
     counts: dict[int, int] = {}
     sums: dict[str, dict[int, int]] = {}
     for nominee_key, nom in table.nominated.items():
-        if not counts_for(nom.facts.priority, nominee_key, priority, key):
+        if nom.scheduler not in scheduler_names or not counts_for(nom.facts.priority, nominee_key, priority, key):
             continue
         row = store.row_of.get(nom.node)
         if row is None or row >= store.size or not store.present[row]:

@@ -17,6 +17,7 @@ import numpy as np
 
 from linter.scoring.cluster.importance import ImportanceOrder
 from linter.scoring.cluster.store import Contribution, Int64Array
+from linter.scoring.nominated import scheduler_name_of
 from linter.scoring.preemption.pods import PodFacts, parse_time, pod_facts, posix_seconds, terminating_by_preemption
 
 __all__ = ["NominatedPod", "PodTable"]
@@ -27,10 +28,12 @@ _INITIAL = 1024
 
 @dataclass(frozen=True)
 class NominatedPod:
-    """A pending pod with ``status.nominatedNodeName`` (the scheduler's nominator)."""
+    """A pending pod with ``status.nominatedNodeName``; a scheduler's nominator holds it when one of its
+    profiles is named ``scheduler`` (its ``spec.schedulerName``, defaulted)."""
 
     node: str
     facts: PodFacts
+    scheduler: str
 
 
 class PodTable:
@@ -199,7 +202,7 @@ class PodTable:
         spec = pod.get("spec")
         bound = isinstance(spec, Mapping) and bool(spec.get("nodeName"))
         if isinstance(nominated, str) and nominated and not bound and phase not in ("Succeeded", "Failed"):
-            self.nominated[key] = NominatedPod(nominated, pod_facts(pod))
+            self.nominated[key] = NominatedPod(nominated, pod_facts(pod), scheduler_name_of(pod))
             self._nominated_top = None
         else:
             self._unnominate(key)

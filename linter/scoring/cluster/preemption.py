@@ -5,7 +5,8 @@ property test holds them together).
 Filters other than NodeResourcesFit come from :func:`run_filters`; NodeResourcesFit is redone here
 with every shortage of a node (the message counts each one) and its code (a request above
 allocatable is unresolvable). Pending pods nominated to a node with priority >= the pod's count
-there. The dry run and the node choice are in :mod:`linter.scoring.cluster.reprieve`.
+there, when their ``schedulerName`` is one of the scheduler's profiles. The dry run and the node
+choice are in :mod:`linter.scoring.cluster.reprieve`.
 """
 
 from __future__ import annotations
@@ -84,9 +85,12 @@ def _column(store: NodeStore, matrix: Int64Array, name: str, n: int) -> Int64Arr
 
 def predict_fast(
     store: NodeStore, table: PodTable, cache: FilterCache, pod: Mapping[str, Any], profile: Profile,
-    pdbs: Sequence[Mapping[str, Any]] | BudgetIndex = (),
+    pdbs: Sequence[Mapping[str, Any]] | BudgetIndex = (), scheduler_names: frozenset[str] | None = None,
 ) -> FastPreemption:
-    """``pdbs``: PodDisruptionBudget objects, or a :class:`BudgetIndex` the caller keeps across queries."""
+    """``pdbs``: PodDisruptionBudget objects, or a :class:`BudgetIndex` the caller keeps across queries.
+    ``scheduler_names``: the profile names of the scheduler ``profile`` belongs to (None: ``profile``'s
+    own); only pods nominated with one of these ``schedulerName``s count and are cleared."""
+    names = scheduler_names if scheduler_names is not None else frozenset({profile.scheduler_name})
     me = pod_facts(pod)
     me_key = (me.namespace, me.name)
     p = me.priority
@@ -107,7 +111,7 @@ def predict_fast(
     by_row: dict[int, list[str]] = {}
     for key, nom in table.nominated.items():
         row = store.row_of.get(nom.node)
-        if key == me_key or row is None or row >= n or not present[row]:
+        if key == me_key or nom.scheduler not in names or row is None or row >= n or not present[row]:
             continue
         if nom.facts.priority < p:
             by_row.setdefault(row, []).append("/".join(key))

@@ -291,8 +291,9 @@ class ClusterState:
         and each infeasible node is counted once, under the first filter that rejects it
         (for NodeResourcesFit: pods, cpu, memory, ephemeral-storage, then scalar resources
         by name). With a :class:`KubeSchedulerModel`, NodeResourcesFit counts on each node the pending
-        pods nominated to it whose ``spec.priority`` is >= ``pod``'s (not ``pod`` itself), and a node must
-        pass with and without them (``RunFilterPluginsWithNominatedPods``); scores never count them.
+        pods nominated to it whose ``spec.priority`` is >= ``pod``'s (not ``pod`` itself) and whose
+        ``spec.schedulerName`` is one of the model's profiles, and a node must pass with and without
+        them (``RunFilterPluginsWithNominatedPods``); scores never count them.
         ``filters=False`` scores every node (score-only).
         A malformed quantity in ``pod`` raises ValueError naming the field.
         """
@@ -300,20 +301,24 @@ class ClusterState:
                         pod_table=self._table)
 
     def preempt(
-        self, pod: Mapping[str, Any], profile: Profile, pdbs: Sequence[Mapping[str, Any]] | None = None
+        self, pod: Mapping[str, Any], profile: Profile, pdbs: Sequence[Mapping[str, Any]] | None = None,
+        *, scheduler_names: frozenset[str] | None = None,
     ) -> FastPreemption:
         """kube-scheduler's preemption for ``pod`` under ``profile`` (see :mod:`.preemption`); ``pdbs``
-        default to the ones applied with :meth:`apply_pdb`."""
+        default to the ones applied with :meth:`apply_pdb`. ``scheduler_names``: the profile names of
+        the scheduler config (:attr:`KubeSchedulerModel.scheduler_names`; None: ``profile``'s own), the
+        ``schedulerName``s whose nominated pods count."""
         if pdbs is not None:
-            return predict_fast(self._store, self._table, self._filter_cache, pod, profile, pdbs)
+            return predict_fast(self._store, self._table, self._filter_cache, pod, profile, pdbs, scheduler_names)
         if self._budget_index is None:
             self._budget_index = BudgetIndex([budget_of(p) for p in self._pdbs.values()])
         shape = pod_shape_key(pod)
-        key = (shape, id(profile), self._changes)
+        key = (shape, id(profile), scheduler_names, self._changes)
         hit = self._predictions.get(key) if shape is not None and not self._is_known(pod) else None
         if hit is not None and hit[0] is profile:  # the entry holds the profile, so its id is not reused
             return hit[1]
-        found = predict_fast(self._store, self._table, self._filter_cache, pod, profile, self._budget_index)
+        found = predict_fast(self._store, self._table, self._filter_cache, pod, profile, self._budget_index,
+                             scheduler_names)
         if shape is not None:
             self._predictions.put(key, (profile, found))
         return found

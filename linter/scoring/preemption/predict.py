@@ -20,6 +20,7 @@ from typing import Any
 from linter.model import PreemptionArgs
 from linter.scoring.feasibility import prefilter_rejection
 from linter.scoring.nodes import is_counted_pod
+from linter.scoring.nominated import DEFAULT_SCHEDULER_NAMES, scheduler_name_of
 
 from .choice import Choice, Key, choose, num_candidates, selection_key
 from .filters import UNSCHEDULABLE, FilterSetup, NodeState, Status, filter_with_nominated, node_state
@@ -52,6 +53,8 @@ class PreemptionOptions:
     setup: FilterSetup = field(default_factory=FilterSetup)
     args: PreemptionArgs = field(default_factory=PreemptionArgs)
     post_filter_plugins: tuple[str, ...] = ("DynamicResources", "DefaultPreemption")
+    # the profile names of the scheduler config: only pods of these schedulerNames are nominated (§9)
+    scheduler_names: frozenset[str] = DEFAULT_SCHEDULER_NAMES
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,11 @@ class Prediction:
 
 
 def _index(
-    preemptor: PodFacts, nodes: Sequence[Mapping[str, Any]], pods: Sequence[Mapping[str, Any]]
+    preemptor: PodFacts, nodes: Sequence[Mapping[str, Any]], pods: Sequence[Mapping[str, Any]],
+    scheduler_names: frozenset[str],
 ) -> tuple[dict[str, NodeState], dict[str, list[PodFacts]]]:
+    """The nodes with their bound pods, and the pods the scheduler's nominator holds, by node: pending,
+    nominated, and of a ``schedulerName`` among ``scheduler_names`` (``responsibleForPod``)."""
     states = {s.name: s for s in map(node_state, nodes)}
     nominated: dict[str, list[PodFacts]] = {}
     me = (preemptor.namespace, preemptor.name)
@@ -93,7 +99,8 @@ def _index(
                 states[facts.node_name].pods.append(facts)
             continue
         phase = pod.get("status", {}).get("phase") if isinstance(pod.get("status"), Mapping) else None
-        if facts.nominated_node and not facts.node_name and phase not in _TERMINAL:
+        if (facts.nominated_node and not facts.node_name and phase not in _TERMINAL
+                and scheduler_name_of(pod) in scheduler_names):
             nominated.setdefault(facts.nominated_node, []).append(facts)
     return states, nominated
 
@@ -135,11 +142,12 @@ def predict_preemption(
     """Predict the scheduling cycle's preemption for the pending ``pod``.
 
     ``pods`` holds every pod of the cluster: bound ones occupy their nodes, pending ones with
-    ``status.nominatedNodeName`` are nominated there; the pod itself is skipped if listed.
+    ``status.nominatedNodeName`` are nominated there when ``options.scheduler_names`` holds their
+    ``spec.schedulerName``; the pod itself is skipped if listed.
     """
     options = options or PreemptionOptions()
     me = pod_facts(pod)
-    states, nominated = _index(me, nodes, pods)
+    states, nominated = _index(me, nodes, pods, options.scheduler_names)
     statuses = {name: filter_with_nominated(me, options.setup, s, s.pods, nominated.get(name, ()))
                 for name, s in states.items()}
     if not states or any(s.ok for s in statuses.values()):

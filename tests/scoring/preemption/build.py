@@ -19,7 +19,8 @@ T0 = "2026-01-01T00:00:00Z"
 
 def pod(name: str, on: str | None, priority: int | None, cpu: str | None = "1", start: str | None = T0,
         *, ns: str = "default", labels: dict[str, str] | None = None, nominated: str | None = None,
-        policy: str | None = None, requests: dict[str, str] | None = None, **meta: Any) -> Obj:
+        policy: str | None = None, requests: dict[str, str] | None = None, scheduler: str | None = None,
+        **meta: Any) -> Obj:
     reqs = dict(requests or ({"cpu": cpu} if cpu else {}))
     spec: Obj = {"containers": [{"name": "c", "resources": {"requests": reqs}}]}
     if priority is not None:
@@ -28,6 +29,8 @@ def pod(name: str, on: str | None, priority: int | None, cpu: str | None = "1", 
         spec["nodeName"] = on
     if policy:
         spec["preemptionPolicy"] = policy
+    if scheduler is not None:
+        spec["schedulerName"] = scheduler
     status: Obj = {"phase": "Running" if on else "Pending"}
     if start and on:
         status["startTime"] = start

@@ -24,15 +24,19 @@ Obj = Mapping[str, Any]
 
 
 def both(pending: Obj, nodes: Sequence[Obj], pods: Sequence[Obj], pdbs: Sequence[Obj],
-         args: PreemptionArgs | None = None) -> tuple[Any, Any]:
+         args: PreemptionArgs | None = None, scheduler_names: frozenset[str] | None = None) -> tuple[Any, Any]:
+    """``scheduler_names``: the config's profile names (None: the default-scheduler profile alone)."""
     profile = Profile("default-scheduler", preemption=args or PreemptionArgs())
     state = ClusterState()
     for n in nodes:
         state.apply_node(n)
     for p in pods:
         state.apply_pod(p)
-    fast = state.preempt(pending, profile, pdbs)
-    scalar = predict_preemption(pending, nodes, pods, pdbs, PreemptionOptions(args=profile.preemption))
+    fast = state.preempt(pending, profile, pdbs, scheduler_names=scheduler_names)
+    options = PreemptionOptions(args=profile.preemption)
+    if scheduler_names is not None:
+        options = PreemptionOptions(args=profile.preemption, scheduler_names=scheduler_names)
+    scalar = predict_preemption(pending, nodes, pods, pdbs, options)
     return scalar, fast
 
 
@@ -64,6 +68,9 @@ def test_oracle_case_fast(case: dict[str, Any]) -> None:
 STARTS = ["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z", "2026-01-03T00:00:00Z", None]
 PRIORITIES = [-2**31, -1000, 0, 100, 200, 500, 1000]
 LABELS = [{}, {"app": "web"}, {"app": "db"}, {"app": "web", "tier": "x"}]
+# a nominated pod's spec.schedulerName: counted when it names a profile (None and "" are default-scheduler)
+SCHEDULERS = [None, "", "default-scheduler", "binpack", "volcano"]
+TWO_PROFILES = frozenset({"default-scheduler", "binpack"})
 
 
 @st.composite
@@ -89,7 +96,7 @@ def clusters(draw: st.DrawFn) -> tuple[Obj, list[Obj], list[Obj], list[Obj], Pre
                         **meta))
     for i in range(draw(st.integers(0, 2))):
         pods.append(pod(f"nom{i}", None, draw(st.sampled_from(PRIORITIES)), f"{draw(st.integers(1, 3))}",
-                        nominated=f"n{draw(st.integers(0, n_nodes))}"))
+                        nominated=f"n{draw(st.integers(0, n_nodes))}", scheduler=draw(st.sampled_from(SCHEDULERS))))
     pdbs = [pdb(f"b{i}", draw(st.sampled_from([{"matchLabels": {"app": "web"}}, {"matchLabels": {"tier": "x"}}, {}])),
                 draw(st.integers(0, 2)), disrupted=("p1",) if draw(st.booleans()) else ())
             for i in range(draw(st.integers(0, 2)))]
@@ -109,8 +116,8 @@ def clusters(draw: st.DrawFn) -> tuple[Obj, list[Obj], list[Obj], list[Obj], Pre
 @given(clusters())
 def test_fast_twin_equals_scalar(case: tuple[Obj, list[Obj], list[Obj], list[Obj], PreemptionArgs]) -> None:
     pending, nodes, pods, pdbs, args = case
-    scalar, fast = both(pending, nodes, pods, pdbs, args)
-    assert_equal(scalar, fast)
+    assert_equal(*both(pending, nodes, pods, pdbs, args))
+    assert_equal(*both(pending, nodes, pods, pdbs, args, TWO_PROFILES))
 
 
 def test_status_updates_reach_the_twin() -> None:
@@ -245,7 +252,7 @@ def test_fast_twin_equals_scalar_with_vectorized_steps(
     saved = reprieve._FEW_ROWS
     reprieve._FEW_ROWS = 0
     try:
-        scalar, fast = both(pending, nodes, pods, pdbs, args)
+        scalar, fast = both(pending, nodes, pods, pdbs, args, TWO_PROFILES)
     finally:
         reprieve._FEW_ROWS = saved
     assert_equal(scalar, fast)
@@ -261,3 +268,29 @@ def test_the_pod_limit_ends_the_reprieve_after_a_large_victim(step_mode: str) ->
     scalar, fast = both(pod("pre", None, 1000, "1"), nodes, pods, [])
     assert_equal(scalar, fast)
     assert fast.victims == ("default/a", "default/e")
+
+
+def test_only_nominations_of_the_configs_profiles_count_and_are_cleared() -> None:
+    """The nominator holds pods of the scheduler's profiles only (responsibleForPod): volcano's pods
+    neither reserve nor get cleared, the second profile's do, and the prediction cache tells them apart."""
+    nodes = [node("n1", cpu="4")]
+    pods = [pod("a", "n1", 0, "4"), pod("vc-high", None, 5000, "1", nominated="n1", scheduler="volcano"),
+            pod("bp-high", None, 5000, "1", nominated="n1", scheduler="binpack"),
+            pod("vc-low", None, 10, "1", nominated="n1", scheduler="volcano"),
+            pod("bp-low", None, 10, "1", nominated="n1", scheduler="binpack")]
+    pending = pod("pre", None, 1000, "4")
+    scalar, alone = both(pending, nodes, pods, [])
+    assert_equal(scalar, alone)
+    assert alone.victims == ("default/a",) and alone.cleared_nominations == ()
+    scalar, two = both(pending, nodes, pods, [], scheduler_names=TWO_PROFILES)
+    assert_equal(scalar, two)
+    assert two.candidates == 0 and two.message.endswith("preemption: 0/1 nodes are available: 1 Insufficient cpu.")
+    state = ClusterState()
+    state.apply_node(nodes[0])
+    for p in pods:
+        state.apply_pod(p)
+    profile = Profile("default-scheduler")
+    assert state.preempt(pending, profile).victims == ("default/a",)
+    assert state.preempt(pending, profile, scheduler_names=TWO_PROFILES).candidates == 0
+    smaller = pod("pre", None, 1000, "3")
+    assert state.preempt(smaller, profile, scheduler_names=TWO_PROFILES).cleared_nominations == ("default/bp-low",)

@@ -271,3 +271,34 @@ def test_own_nomination_is_not_counted_against_itself() -> None:
     me = pod("p", None, P, "2", nominated="n1")
     got = predict_preemption(me, [node("n1")], [me, pod("a", "n1", 0, "4")])
     assert got.nominated_node == "n1" and keys(got) == ["default/a"]
+
+
+# the nominator holds only pods of the scheduler's profiles (responsibleForPod, eventhandlers.go)
+
+TWO_PROFILES = frozenset({"default-scheduler", "binpack"})
+
+
+def test_another_schedulers_nomination_neither_reserves_nor_is_cleared() -> None:
+    # volcano's pod would leave no room on n1 (4 - 1 - 3 < 2) and, of lower priority, would be cleared
+    pods = [pod("a", "n1", 0, "1"), pod("vc-high", None, 5000, "3", nominated="n1", scheduler="volcano"),
+            pod("vc-low", None, 10, "3", nominated="n1", scheduler="volcano")]
+    got = predict_preemption(pod("p", None, P, "2"), [node("n1")], pods)
+    assert not got.needed and got.node_statuses["n1"].ok
+    crowded = [pod("a", "n1", 0, "4"), *pods[1:]]
+    got = predict_preemption(pod("p", None, P, "2"), [node("n1")], crowded)
+    assert got.nominated_node == "n1" and keys(got) == ["default/a"] and got.cleared_nominations == ()
+
+
+def test_a_nomination_of_another_profile_of_the_config_reserves_and_is_cleared() -> None:
+    pods = [pod("a", "n1", 0, "4"), pod("bp-high", None, 5000, "1", nominated="n1", scheduler="binpack"),
+            pod("bp-low", None, 10, "3", nominated="n1", scheduler="binpack"),
+            pod("dflt-low", None, 10, "3", nominated="n1", scheduler="")]  # "" is default-scheduler
+    options = PreemptionOptions(scheduler_names=TWO_PROFILES)
+    got = predict_preemption(pod("p", None, P, "3"), [node("n1")], pods, (), options)
+    assert got.nominated_node == "n1" and got.cleared_nominations == ("default/bp-low", "default/dflt-low")
+    # bp-high keeps 1 cpu: with a gone there are 3, so a 4-cpu pod fits nowhere even after preemption
+    got = predict_preemption(pod("p", None, P, "4"), [node("n1")], pods, (), options)
+    assert got.candidates == () and got.dry_run_failures["n1"].reasons == ("Insufficient cpu",)
+    # a scheduler with only the default profile does not hold bp-high: the 4-cpu pod preempts a
+    alone = predict_preemption(pod("p", None, P, "4"), [node("n1")], pods)
+    assert keys(alone) == ["default/a"] and alone.cleared_nominations == ("default/dflt-low",)

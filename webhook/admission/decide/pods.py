@@ -97,7 +97,8 @@ def annotation_ops(
             ranking = state.rank(admitted or pod, model, profile, top=settings.top)
             kube_profile = model.profile(profile) if isinstance(model, KubeSchedulerModel) and profile else None
             if ranking.feasible_nodes == 0 and kube_profile is not None:
-                preemption = preemption_summary(state.preempt(admitted or pod, kube_profile))
+                preemption = preemption_summary(state.preempt(admitted or pod, kube_profile,
+                                                              scheduler_names=kube.scheduler_names))
     except ValueError as exc:  # e.g. a quantity the scorer cannot read
         reason = f"cannot score this pod: {' '.join(str(exc).split())[:300]}"
         return _unscored(pod, scheduler, reason)
