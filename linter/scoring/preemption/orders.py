@@ -15,8 +15,7 @@ from collections.abc import Hashable, Iterator, Sequence
 from itertools import product
 from math import factorial
 
-__all__ = ["ORDER_LIMIT", "TOTAL_ORDER_LIMIT", "OrderBudget", "class_sequences", "count_orders", "orders_of_groups",
-           "too_many_orders"]
+__all__ = ["ORDER_LIMIT", "TOTAL_ORDER_LIMIT", "OrderBudget", "class_sequences", "count_orders", "orders_of_groups"]
 
 # Per node, at most this many distinct orders are tried (6 pods of 6 kinds tied: 720); a node with
 # more is bounded instead. Each order is one more greedy reprieve of the node's pods.
@@ -63,11 +62,6 @@ def count_orders(groups: Sequence[Sequence[Hashable]]) -> int:
         if total > ORDER_LIMIT:
             return total
     return total
-
-
-def too_many_orders(groups: Sequence[Sequence[Hashable]]) -> bool:
-    """More distinct orders than :data:`ORDER_LIMIT`: the node is bounded instead of enumerated."""
-    return count_orders(groups) > ORDER_LIMIT
 
 
 def class_sequences(kinds: Sequence[Hashable]) -> list[tuple[int, ...]]:
