@@ -8,7 +8,7 @@ does) get the scalar model's bounds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,9 +18,9 @@ from linter.scoring.cluster.node_choice import row_key
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.reprieve import BudgetIndex, DryRun, Entries, dry_run
 from linter.scoring.cluster.store import Int64Array
-from linter.scoring.preemption.choice import OFFSET, Key
+from linter.scoring.preemption.choice import Key
 from linter.scoring.preemption.orders import OrderBudget, count_orders, orders_of_groups
-from linter.scoring.preemption.outcomes import Kind, tie_note, varying_note
+from linter.scoring.preemption.outcomes import Kind, bound_keys, mixed_fates, tie_note, varying_note
 
 __all__ = ["RowOutcomes", "tie_entries", "tie_outcomes"]
 
@@ -63,20 +63,10 @@ def _kind(table: PodTable, budgets: BudgetIndex, slot: int) -> Kind:
 
 
 def _bounds(e: Entries, at: slice, kinds: Sequence[Kind]) -> tuple[Key, Key]:
-    prios = e.priority[at].tolist()
     starts = e.start[at]
     real = starts[np.isfinite(starts)]
-    worst_late = (1, -float(real.min())) if len(real) else (0, 0.0)
-    charged = sum(1 for k in kinds if k[1])
-    return ((0, min(prios), min(prios) + OFFSET, 1, (0, 0.0)),
-            (charged, max(prios), sum(p + OFFSET for p in prios), len(prios), worst_late))
-
-
-def _mixed(group: Sequence[int], kinds: Sequence[Hashable], evicted: set[int]) -> bool:
-    fates: dict[Hashable, set[bool]] = {}
-    for slot, kind in zip(group, kinds, strict=True):
-        fates.setdefault(kind, set()).add(slot in evicted)
-    return any(len(f) > 1 for f in fates.values())
+    return bound_keys(e.priority[at].tolist(), float(real.min()) if len(real) else None,
+                      sum(1 for k in kinds if k[1]))
 
 
 def tie_outcomes(
@@ -123,11 +113,11 @@ def tie_outcomes(
         key = row_key(run, row)
         if count == 1:
             notes = [tie_note(name_of(row), _names(table, s)) for s, k in zip(slots, kinds, strict=True)
-                     if _mixed(s, k, canon)]
+                     if mixed_fates(s, k, canon)]
             out[row] = RowOutcomes(key, key, True, tuple(notes))
         elif row not in granted:
             notes = [tie_note(name_of(row), _names(table, s)) for s, k in zip(slots, kinds, strict=True)
-                     if len(set(k)) > 1 or _mixed(s, k, canon)]
+                     if len(set(k)) > 1 or mixed_fates(s, k, canon)]
             all_kinds = [kind_of(int(slot)) for slot in e.slots[head:end].tolist()]
             low, high = _bounds(e, slice(head, end), all_kinds)
             out[row] = RowOutcomes(low, high, False, tuple(notes))
@@ -170,7 +160,7 @@ def _enumerated(
             sets.add(frozenset(victims[v]))
             for j, (s, k) in enumerate(zip(slots, kinds, strict=True)):
                 per_group[j].add(frozenset(x for x in s if x in victims[v]))
-                flagged[j] = flagged[j] or _mixed(s, k, victims[v])
+                flagged[j] = flagged[j] or mixed_fates(s, k, victims[v])
             v += 1
         notes = [tie_note(name_of(row), _names(table, s)) for s, f, seen in zip(slots, flagged, per_group, strict=True)
                  if f or len(seen) > 1]

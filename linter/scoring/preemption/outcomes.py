@@ -12,7 +12,7 @@ each protected pod violating.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Container, Hashable, Sequence
 from dataclasses import dataclass
 
 from . import orders
@@ -23,7 +23,8 @@ from .pdb import Budget
 from .pods import PodFacts, posix_seconds
 from .victims import NodeVictims, importance_key, victims_in_order
 
-__all__ = ["NodeOutcomes", "bounded_note", "node_outcomes", "pod_kind", "tie_note", "varying_note"]
+__all__ = ["NodeOutcomes", "bound_keys", "bounded_note", "mixed_fates", "node_outcomes", "pod_kind", "tie_note",
+           "varying_note"]
 
 
 @dataclass(frozen=True)
@@ -74,14 +75,28 @@ def _groups(potential: Sequence[PodFacts]) -> list[list[int]]:
     return runs
 
 
-def bounds(potential: Sequence[PodFacts], budgets: Sequence[Budget]) -> tuple[Key, Key]:
-    """Keys no order can beat / be worse than (see the module docstring)."""
-    prios = [p.priority for p in potential]
-    starts = [p.start for p in potential if p.start is not None]
-    charged = sum(1 for p in potential if pod_kind(p, budgets)[1])
-    worst_late = (1, -posix_seconds(min(starts))) if starts else (0, 0.0)
+def bound_keys(prios: Sequence[int], earliest_start: float | None, charged: int) -> tuple[Key, Key]:
+    """Keys no order can beat / be worse than (see the module docstring), from the priorities of a node's
+    lower-priority pods, the earliest real start among them (POSIX seconds; None: none has one) and how
+    many of them a PDB charges. Both models bound a node with this."""
+    worst_late = (1, -earliest_start) if earliest_start is not None else (0, 0.0)
     return ((0, min(prios), min(prios) + OFFSET, 1, (0, 0.0)),
             (charged, max(prios), sum(p + OFFSET for p in prios), len(prios), worst_late))
+
+
+def mixed_fates(members: Sequence[Hashable], kinds: Sequence[Hashable], evicted: Container[Hashable]) -> bool:
+    """Interchangeable pods (same kind) with different fates: which of them is evicted is the order's
+    choice. ``members`` identify the pods the way ``evicted`` does (keys or slots)."""
+    fates: dict[Hashable, set[bool]] = {}
+    for member, kind in zip(members, kinds, strict=True):
+        fates.setdefault(kind, set()).add(member in evicted)
+    return any(len(f) > 1 for f in fates.values())
+
+
+def _bounds(potential: Sequence[PodFacts], budgets: Sequence[Budget]) -> tuple[Key, Key]:
+    starts = [p.start for p in potential if p.start is not None]
+    return bound_keys([p.priority for p in potential], posix_seconds(min(starts)) if starts else None,
+                      sum(1 for p in potential if pod_kind(p, budgets)[1]))
 
 
 def node_outcomes(
@@ -99,8 +114,8 @@ def node_outcomes(
     if not allowance.grant(count_orders(kinds)):
         evicted = {v.key for v in canonical.victims}
         notes = [tie_note(node.name, [potential[i].key for i in g]) for g, k in zip(groups, kinds, strict=True)
-                 if len(set(k)) > 1 or _mixed(g, k, potential, evicted)]
-        low, high = bounds(potential, budgets)
+                 if len(set(k)) > 1 or mixed_fates([potential[i].key for i in g], k, evicted)]
+        low, high = _bounds(potential, budgets)
         return NodeOutcomes(node.name, low, high, False, tuple(notes))
     best = worst = key
     seen_sets: set[frozenset[str]] = set()
@@ -118,17 +133,9 @@ def node_outcomes(
         seen_sets.add(frozenset(evicted))
         for j, (g, kk) in enumerate(zip(groups, kinds, strict=True)):
             per_group[j].add(frozenset(potential[i].key for i in g if potential[i].key in evicted))
-            flagged[j] = flagged[j] or _mixed(g, kk, potential, evicted)
+            flagged[j] = flagged[j] or mixed_fates([potential[i].key for i in g], kk, evicted)
     flagged = [f or len(s) > 1 for f, s in zip(flagged, per_group, strict=True)]
     notes = [tie_note(node.name, [potential[i].key for i in g]) for g, f in zip(groups, flagged, strict=True) if f]
     if len(seen_sets) > 1 and not notes:
         notes.append(varying_note(node.name))
     return NodeOutcomes(node.name, best, worst, True, tuple(notes))
-
-
-def _mixed(group: list[int], kinds: Sequence[Hashable], potential: Sequence[PodFacts], evicted: set[str]) -> bool:
-    """Interchangeable pods with different fates: which of them is evicted is the order's choice."""
-    fates: dict[Hashable, set[bool]] = {}
-    for i, kind in zip(group, kinds, strict=True):
-        fates.setdefault(kind, set()).add(potential[i].key in evicted)
-    return any(len(f) > 1 for f in fates.values())
