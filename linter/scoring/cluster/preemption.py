@@ -36,7 +36,7 @@ from linter.scoring.preemption.messages import (
     fit_error_of_counts,
     truncate_event,
 )
-from linter.scoring.preemption.outcomes import bounded_note
+from linter.scoring.preemption.outcomes import order_notes
 from linter.scoring.preemption.pdb import budget_of
 from linter.scoring.preemption.pods import pod_facts
 from linter.scoring.preemption.predict import NO_DRA_STATE, post_filter_tail
@@ -247,17 +247,13 @@ def _importance_key(table: PodTable, slot: int) -> tuple[int, float, str]:
 
 def _order_notes(store: NodeStore, run: DryRun, possible: Sequence[int], outcomes: Mapping[int, RowOutcomes],
                  ranges: Mapping[int, tuple[Key, Key]]) -> list[str]:
-    """The scalar model's ``order_notes``: per row in name order, the notes of a possible row, and the
-    bounds note of a row ranked by bounds that may change the answer."""
-    chosen = set(possible)
-    best = ([ranges[r][0] if r in ranges else row_key(run, r) for r in chosen]
-            if any(not o.exhaustive for o in outcomes.values()) else [])
-    notes: list[str] = []
-    for row in sorted((r for r, o in outcomes.items() if o.notes or not o.exhaustive),
-                      key=lambda r: str(store.row_names[r])):
-        o = outcomes[row]
-        if row in chosen:
-            notes += o.notes
-        if not o.exhaustive and (row in chosen or any(b > row_key(run, row) for b in best)):
-            notes.append(bounded_note(str(store.row_names[row])))
-    return notes
+    """The scalar model's :func:`order_notes`, over rows: only the rows that carry a note or were bounded
+    are passed, and keys are worked out only when some row was bounded."""
+    def name(row: int) -> str:
+        return str(store.row_names[row])
+
+    shown = {name(r): o for r, o in outcomes.items() if o.notes or not o.exhaustive}
+    bounded = [r for r, o in outcomes.items() if not o.exhaustive]
+    keys = {name(r): row_key(run, r) for r in bounded}
+    best = {name(r): ranges[r][0] if r in ranges else row_key(run, r) for r in possible} if bounded else {}
+    return order_notes([name(r) for r in possible], shown, keys, best)

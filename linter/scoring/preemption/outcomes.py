@@ -12,8 +12,9 @@ each protected pod violating.
 
 from __future__ import annotations
 
-from collections.abc import Container, Hashable, Sequence
+from collections.abc import Container, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from . import orders
 from .choice import OFFSET, Key, selection_key
@@ -23,8 +24,8 @@ from .pdb import Budget
 from .pods import PodFacts, posix_seconds
 from .victims import NodeVictims, importance_key, victims_in_order
 
-__all__ = ["NodeOutcomes", "bound_keys", "bounded_note", "mixed_fates", "node_outcomes", "pod_kind", "tie_note",
-           "varying_note"]
+__all__ = ["NodeOutcomes", "OrderOutcome", "bound_keys", "bounded_note", "mixed_fates", "node_outcomes", "order_notes",
+           "pod_kind", "tie_note", "varying_note"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,33 @@ class NodeOutcomes:
     worst: Key
     exhaustive: bool
     notes: tuple[str, ...]
+
+
+class OrderOutcome(Protocol):
+    """What :func:`order_notes` reads of a node's outcomes (:class:`NodeOutcomes`, or the webhook twin's
+    per-row record)."""
+
+    @property
+    def exhaustive(self) -> bool: ...
+
+    @property
+    def notes(self) -> tuple[str, ...]: ...
+
+
+def order_notes(possible: Sequence[str], outcomes: Mapping[str, OrderOutcome], keys: Mapping[str, Key],
+                best: Mapping[str, Key]) -> list[str]:
+    """Per node in name order: on a possible node, why its victims depend on the order of equally
+    important pods; on a node ranked by bounds whose real key (``keys``) could change the answer, that
+    too. ``best``: each possible node's best key; ``keys`` is read for the bounded nodes only."""
+    chosen = set(possible)
+    notes: list[str] = []
+    for name in sorted(outcomes):
+        o = outcomes[name]
+        if name in chosen:
+            notes += o.notes
+        if not o.exhaustive and (name in chosen or any(best[x] > keys[name] for x in chosen)):
+            notes.append(bounded_note(name))
+    return notes
 
 
 Kind = tuple[tuple[tuple[str | int, int], ...], tuple[int, ...]]  # requests by name (or column), PDBs by index

@@ -22,7 +22,7 @@ from linter.scoring.feasibility import prefilter_rejection
 from linter.scoring.nodes import is_counted_pod
 from linter.scoring.nominated import DEFAULT_SCHEDULER_NAMES, scheduler_name_of
 
-from .choice import Choice, Key, choose, num_candidates, selection_key
+from .choice import Choice, choose, num_candidates, selection_key
 from .filters import UNSCHEDULABLE, FilterSetup, NodeState, Status, filter_with_nominated, node_state
 from .messages import (
     DRA_NO_CLAIMS,
@@ -34,7 +34,7 @@ from .messages import (
     truncate_event,
 )
 from .orders import OrderBudget
-from .outcomes import NodeOutcomes, bounded_note, node_outcomes
+from .outcomes import node_outcomes, order_notes
 from .pdb import Budget, budget_of
 from .pods import PodFacts, pod_facts
 from .victims import NodeVictims, select_victims
@@ -109,20 +109,6 @@ def _terminating_victim(preemptor: PodFacts, node: NodeState | None) -> bool:
     return node is not None and any(
         p.priority < preemptor.priority and p.terminating_by_preemption for p in node.pods
     )
-
-
-def order_notes(possible: Sequence[str], outcomes: Mapping[str, NodeOutcomes], keys: Mapping[str, Key]) -> list[str]:
-    """Per node in name order: on a possible node, why its victims depend on the order of equally
-    important pods; on a node ranked by bounds whose real keys could change the answer, that too."""
-    chosen = set(possible)
-    notes: list[str] = []
-    for name in sorted(outcomes):
-        o = outcomes[name]
-        if name in chosen:
-            notes += o.notes
-        if not o.exhaustive and (name in chosen or any(outcomes[x].best > keys[name] for x in chosen)):
-            notes.append(bounded_note(name))
-    return notes
 
 
 def post_filter_tail(plugins: Sequence[str], preemption: str | None) -> str:
@@ -208,7 +194,8 @@ def predict_preemption(
     msg = failed()  # DefaultPreemption succeeded: its empty message replaces the tail
     chosen = choice.nodes[0] if len(choice.nodes) == 1 else None
     by_node = {c.node: c for c in candidates}
-    random = [*choice.random, *order_notes(choice.nodes, outcomes, {c.node: selection_key(c) for c in candidates})]
+    keys = {c.node: selection_key(c) for c in candidates}
+    random = [*choice.random, *order_notes(choice.nodes, outcomes, keys, {x: outcomes[x].best for x in choice.nodes})]
     victims = by_node[chosen].victims if chosen else ()
     cleared = tuple(p.key for p in nominated.get(chosen or "", ()) if p.priority < me.priority)
     return Prediction(me, True, statuses, nominated_node=chosen, possible_nodes=choice.nodes, victims=victims,
