@@ -20,12 +20,10 @@ import re
 from functools import lru_cache
 
 from linter.goint import in_int64, wrap_int64
-from linter.scoring.quantity import parse_quantity, to_int_rounding_up
+from linter.scoring.quantity import BINARY_EXPONENTS, DECIMAL_EXPONENTS, parse_quantity, to_int_rounding_up
 
 __all__ = ["milli_value"]
 
-_DECIMAL_EXPONENTS = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
-_BINARY_EXPONENTS = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
 _PARTS = re.compile(r"(?P<sign>[+-]?)0*(?P<num>[0-9]*)(?:\.(?P<denom>[0-9]*))?(?P<suffix>.*)", re.DOTALL)
 _MAX_INT64_FACTORS = 18  # decimal digits an int64 always holds
 _WRAPPING_SCALES = (1, 2, 3, 6, 9)  # positiveScaleInt64's direct multiplications
@@ -47,8 +45,8 @@ def _overflowed_milli_value(text: str) -> int:
     negative = parts["sign"] == "-"
     num, denom, suffix = parts["num"] or "0", parts["denom"] or "", parts["suffix"]
     mantissa = 1
-    if suffix in _BINARY_EXPONENTS:
-        exponent = _BINARY_EXPONENTS[suffix]
+    if suffix in BINARY_EXPONENTS:
+        exponent = BINARY_EXPONENTS[suffix]
         scale = 0
         if denom:
             precision = -1
@@ -56,7 +54,7 @@ def _overflowed_milli_value(text: str) -> int:
             mantissa = 1 << exponent
             precision = 15 - len(num) - exponent * 3 // 10 - 1
     else:
-        scale = _DECIMAL_EXPONENTS[suffix] if suffix in _DECIMAL_EXPONENTS else int(suffix[1:])
+        scale = DECIMAL_EXPONENTS[suffix] if suffix in DECIMAL_EXPONENTS else int(suffix[1:])
         precision = _MAX_INT64_FACTORS - len(num) - len(denom)
     scale -= len(denom)
     if precision >= 0 and scale >= -9 and in_int64(int(num + denom) * mantissa):

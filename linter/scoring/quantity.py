@@ -16,33 +16,19 @@ from functools import lru_cache
 
 from linter.goint import INT64_MAX
 
-__all__ = ["QuantityError", "parse_quantity", "to_int_rounding_up", "to_scheduler_int"]
+__all__ = ["BINARY_EXPONENTS", "DECIMAL_EXPONENTS", "QuantityError", "parse_quantity", "to_int_rounding_up",
+           "to_scheduler_int"]
 
 
 class QuantityError(ValueError):
     """A value that is not a valid Kubernetes quantity."""
 
 
-_DECIMAL_SI: dict[str, Fraction] = {
-    "n": Fraction(1, 10**9),
-    "u": Fraction(1, 10**6),
-    "m": Fraction(1, 1000),
-    "": Fraction(1),
-    "k": Fraction(10**3),
-    "M": Fraction(10**6),
-    "G": Fraction(10**9),
-    "T": Fraction(10**12),
-    "P": Fraction(10**15),
-    "E": Fraction(10**18),
-}
-_BINARY_SI: dict[str, Fraction] = {
-    "Ki": Fraction(2**10),
-    "Mi": Fraction(2**20),
-    "Gi": Fraction(2**30),
-    "Ti": Fraction(2**40),
-    "Pi": Fraction(2**50),
-    "Ei": Fraction(2**60),
-}
+# The suffixes as powers: of ten (decimal SI) and of two (binary SI). goquantity reads them too.
+DECIMAL_EXPONENTS = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+BINARY_EXPONENTS = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+_DECIMAL_SI: dict[str, Fraction] = {suffix: Fraction(10) ** e for suffix, e in DECIMAL_EXPONENTS.items()}
+_BINARY_SI: dict[str, Fraction] = {suffix: Fraction(2**e) for suffix, e in BINARY_EXPONENTS.items()}
 
 # sign, digits, optional '.' and digits, then the suffix text. Like Go's parseQuantityString
 # the digits may be missing altogether: "Mi", "-" or "." are accepted there as 0.
