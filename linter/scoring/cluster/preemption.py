@@ -23,6 +23,7 @@ from linter.scoring import feasibility
 from linter.scoring.cluster.filters import FilterCache, enabled_filters, run_filters
 from linter.scoring.cluster.lowerpods import LowerPods, describe, freed_by_row, lower_pods
 from linter.scoring.cluster.node_choice import choose_rows, row_key
+from linter.scoring.cluster.nominated import nominated_load
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.reprieve import BudgetIndex, DryRun, dry_run
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
@@ -104,21 +105,23 @@ def predict_fast(
     counts: Counter[str] = Counter()
     for code, rows in zip(*np.unique(codes[present & (codes > 0)], return_counts=True), strict=True):
         counts[others.texts[int(code) - 1]] += int(rows)
-    # Pending pods nominated with priority >= ours reserve their requests on their node.
+    # Pending pods nominated with priority >= ours reserve their requests on their node (the ranking's
+    # rule, nominated_load); lower-priority ones are noted, to be cleared on the chosen node.
     checks = _checks(me.request, profile.fit) if "NodeResourcesFit" in plugins else []
     extra = [np.zeros(n, np.int64) for _ in checks]
     extra_pods = np.zeros(n, np.int64)
+    load = nominated_load(store, table, pod, names)
+    if load is not None:
+        extra_pods[load.rows] = load.pods  # one entry per row
+        for i, (name, _) in enumerate(checks):
+            if name in load.requests:
+                extra[i][load.rows] = load.requests[name]
     by_row: dict[int, list[str]] = {}
     for key, nom in table.nominated.items():
         row = store.row_of.get(nom.node)
-        if key == me_key or nom.scheduler not in names or row is None or row >= n or not present[row]:
-            continue
-        if nom.facts.priority < p:
+        if (nom.facts.priority < p and key != me_key and nom.scheduler in names and row is not None and row < n
+                and present[row]):
             by_row.setdefault(row, []).append("/".join(key))
-        else:
-            extra_pods[row] += 1
-            for i, (name, _) in enumerate(checks):
-                extra[i][row] += nom.facts.request.get(name, 0)
     alloc = [_column(store, store.alloc, name, n) for name, _ in checks]
     used = [_column(store, store.act_req, name, n) for name, _ in checks]
     allowed = _column(store, store.alloc, "pods", n)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from linter.scoring.nominated import pod_priority
 from linter.scoring.requests import actual_request
 
 __all__ = ["PodFacts", "parse_time", "pod_facts", "posix_seconds", "terminating_by_preemption"]
@@ -42,11 +43,6 @@ def parse_time(value: object) -> datetime | None:
 def posix_seconds(moment: datetime) -> float:
     """A naive-UTC time from :func:`parse_time` as POSIX seconds (independent of the local zone)."""
     return moment.replace(tzinfo=UTC).timestamp()
-
-
-def _priority(pod: Mapping[str, Any]) -> int:
-    value = _get(pod, "spec", "priority")
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def terminating_by_preemption(pod: Mapping[str, Any]) -> bool:
@@ -90,7 +86,7 @@ def pod_facts(pod: Mapping[str, Any]) -> PodFacts:
     return PodFacts(
         namespace=str(_get(pod, "metadata", "namespace") or "default"),
         name=str(_get(pod, "metadata", "name") or ""),
-        priority=_priority(pod),
+        priority=pod_priority(pod),
         start=parse_time(_get(pod, "status", "startTime")),
         labels={str(k): str(v) for k, v in labels.items()} if isinstance(labels, Mapping) else {},
         request=actual_request(pod),
