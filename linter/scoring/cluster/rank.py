@@ -15,13 +15,14 @@ from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 
-from linter.model import DEFAULT_SCHEDULER_NAME, FitArgs, KubeSchedulerModel, VolcanoBinpackArgs, VolcanoModel
+from linter.model import FitArgs, KubeSchedulerModel, VolcanoBinpackArgs, VolcanoModel
 from linter.scoring import feasibility
 from linter.scoring.cluster.filters import NOT_A_NODE, FilterCache, Reasons, enabled_filters, run_filters
 from linter.scoring.cluster.nominated import nominated_load
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.scores import FloatArray, binpack_scores, fit_scores
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
+from linter.scoring.nominated import scheduler_name_of
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.strategies import MAX_NODE_SCORE
 
@@ -64,12 +65,6 @@ class Ranking:
     scores: tuple[tuple[str, int | float], ...]
     reason_counts: Mapping[str, int] = field(default_factory=dict)
     best_node: str | None = None
-
-
-def _scheduler_name(pod: Mapping[str, Any]) -> str:
-    spec = pod.get("spec") or {}
-    name = spec.get("schedulerName") if isinstance(spec, Mapping) else None
-    return name if isinstance(name, str) and name else DEFAULT_SCHEDULER_NAME
 
 
 def _volcano_scores(
@@ -120,7 +115,7 @@ def rank_pod(
         plugin_weight: int | float = weight
     else:
         engine = ENGINE_FIT
-        profile_name = profile or _scheduler_name(pod)
+        profile_name = profile or scheduler_name_of(pod)
         prof = model.profile(profile_name)
         if prof is None:
             known = ", ".join(p.scheduler_name for p in model.profiles) or "none"

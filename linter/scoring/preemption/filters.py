@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linter.scoring.feasibility import DEFAULT_FILTERS, check_node
+from linter.scoring.nominated import counts_for
 from linter.scoring.requests import node_allocatable
 
 from .pods import PodFacts
@@ -113,8 +114,8 @@ def filter_with_nominated(
     nominated: Sequence[PodFacts],
 ) -> Status:
     """Filters with the node's nominated pods of priority >= the preemptor's, then (if any) without."""
-    extra = [p for p in nominated if p.priority >= preemptor.priority
-             and (p.namespace, p.name) != (preemptor.namespace, preemptor.name)]
+    me = (preemptor.namespace, preemptor.name)
+    extra = [p for p in nominated if counts_for(p.priority, (p.namespace, p.name), preemptor.priority, me)]
     if not extra:
         return run_filters(preemptor, setup, node, present)
     status = run_filters(preemptor, setup, node, [*present, *extra])
