@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from linter.formats.kubesched.nodeaffinity_args import validate_node_affinity
 from linter.gofmt import FieldError, Rendered, format_duration, go_json, supported
 from linter.k8snames import qualified_name_errors
 from linter.source import Pointer
@@ -204,6 +205,7 @@ def validate_fit(args: dict[str, Any]) -> Result:
 _VALIDATORS = {
     "DefaultPreemption": _default_preemption,
     "InterPodAffinity": _inter_pod_affinity,
+    "NodeAffinity": validate_node_affinity,
     "PodTopologySpread": _topology_spread,
     "NodeResourcesBalancedAllocation": _balanced,
     "VolumeBinding": _volume_binding,

@@ -1,8 +1,16 @@
-"""DefaultPreemption, InterPodAffinity, PodTopologySpread, VolumeBinding or DynamicResources args invalid.
+"""DefaultPreemption, InterPodAffinity, NodeAffinity, PodTopologySpread, VolumeBinding or DynamicResources
+args invalid.
 
 What it does:
     Reports the scheduler's validation errors for these plugins' args (checked for every
-    pluginConfig entry, enabled or not).
+    pluginConfig entry, enabled or not). NodeAffinity's ``addedAffinity`` is checked the way the
+    plugin parses it (component-helpers ``nodeaffinity``), not with the API server's Pod rules:
+    unknown operators, In/NotIn without values, Exists/DoesNotExist with values, Gt/Lt without
+    exactly one int64 value, invalid label keys and values in ``matchExpressions`` (a value's
+    path ends in ``values[i][<key>]``), and ``matchFields`` other than In/NotIn with one value.
+    Terms with no requirements and preferred terms of weight 0 are skipped; preferred weights are
+    not range-checked, ``matchFields`` keys are not checked, and a preferred term's path has no
+    ``preference`` element, all as in the scheduler.
 
 Why it matters:
     kube-scheduler refuses to start.
@@ -27,7 +35,8 @@ from linter.formats.kubesched import codes, report
 
 CODE = codes.PLUGIN_ARGS
 NAME = "invalid-plugin-args"
-SUMMARY = "DefaultPreemption, InterPodAffinity, PodTopologySpread, VolumeBinding or DynamicResources args invalid"
+SUMMARY = ("DefaultPreemption, InterPodAffinity, NodeAffinity, PodTopologySpread, VolumeBinding or DynamicResources "
+           "args invalid")
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 
