@@ -8,18 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from linter.gofmt import FieldError
+from linter.gofmt import FieldError, Rendered, go_json
 from linter.gozero import as_int, as_list, as_map, as_str
 from linter.k8snames import is_extended_resource_name, qualified_name_errors
 from linter.source import Pointer
 
 
-def extender_errors(extenders: Any) -> list[tuple[FieldError, Pointer]]:
+def extender_errors(extenders: Any, *, json_resource_names: bool = False) -> list[tuple[FieldError, Pointer]]:
     """``validateExtenders`` (the same code for KubeSchedulerConfiguration and the legacy Policy).
 
     A positive weight with a prioritizeVerb, valid unique managed resource names, at most one
     binder. Tolerant of wrong types (treated as Go's zero values) so the legacy Policy, which
     has no typed decode here, can pass its raw list.
+
+    A name that is not a qualified name is reported with its ``v1.ResourceName`` value: 1.36's
+    ``field.Error`` prints a non-``string`` type with json.Marshal (``json_resource_names``:
+    ``<``, ``>``, ``&`` escaped), 1.22's printed it as ``%q`` does.
     """
     out: list[tuple[FieldError, Pointer]] = []
     binders = 0
@@ -36,9 +40,10 @@ def extender_errors(extenders: Any) -> list[tuple[FieldError, Pointer]]:
             name = as_str(as_map(resource).get("name"))
             path, ptr = f"extenders[{i}].managedResources[{j}].name", ("extenders", i, "managedResources", j, "name")
             problems = qualified_name_errors(name)
-            if not problems and not is_extended_resource_name(name):
-                problems = ["is an invalid extended resource name"]
-            out += [(FieldError("Invalid value", path, name, m), ptr) for m in problems]
+            shown: str | Rendered = Rendered(go_json(name)) if json_resource_names else name
+            out += [(FieldError("Invalid value", path, shown, m), ptr) for m in problems]
+            if not problems and not is_extended_resource_name(name):  # this one is given string(name)
+                out.append((FieldError("Invalid value", path, name, "is an invalid extended resource name"), ptr))
             if name in seen:
                 out.append((FieldError("Invalid value", path, name, "duplicate extender managed resource name"), ptr))
             seen.add(name)

@@ -161,3 +161,13 @@ def test_a_negative_weight_on_a_plugin_that_does_not_score_is_ignored_by_the_fra
     assert [f for f in lint_text(text, "a.yaml") if f.rule == "BPL200"] == []
     scoring = text.replace("DefaultBinder", "ImageLocality")
     assert [f.rule for f in lint_text(scoring, "a.yaml") if f.rule == "BPL200"] == ["BPL200"]
+
+
+def test_an_extender_resource_name_that_is_not_a_qualified_name_is_printed_as_go_json() -> None:
+    # validateExtendedResourceName gives field.Invalid a v1.ResourceName, which ErrorBody prints with json.Marshal
+    text = H + ("extenders:\n- urlPrefix: http://a\n  managedResources:\n  - name: \"example.com/a&b\"\n"
+                "  - name: \"a&b\"\n")
+    details = [f.detail or f.message for f in lint_text(text, "a.yaml") if f.rule == "BPL109"]
+    assert details[0].startswith('[extenders[0].managedResources[0].name: Invalid value: "example.com/a\\u0026b": '
+                                 "name part must consist of")
+    assert details[1].startswith('extenders[0].managedResources[1].name: Invalid value: "a\\u0026b": name part')

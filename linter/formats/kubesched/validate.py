@@ -58,7 +58,8 @@ def validate_config(config: dict[str, Any], g: Globals, profiles: list[Profile])
         out.append(Found(c.GLOBAL, FieldError("Invalid value", "podMaxBackoffSeconds", g.max_backoff,
                                               "must be greater than or equal to PodInitialBackoffSeconds"),
                          ("podMaxBackoffSeconds",)))
-    out += [Found(c.EXTENDER, error, ptr) for error, ptr in extender_errors(config.get("extenders"))]
+    extenders = extender_errors(config.get("extenders"), json_resource_names=True)
+    out += [Found(c.EXTENDER, error, ptr) for error, ptr in extenders]
     return out
 
 
