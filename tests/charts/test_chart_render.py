@@ -175,6 +175,23 @@ def test_webhook_configurations(scenario: tuple[str, Manifests]) -> None:
     )
 
 
+
+def test_notes_say_what_the_webhooks_skip_and_give_a_metrics_command_that_runs(
+    render: Any, scenarios: dict[str, dict[str, Any]]
+) -> None:
+    notes = "binpack-guard/templates/NOTES.txt"
+    plain = render({}, RELEASE, NAMESPACE).text[notes]
+    assert "and any namespace labelled binpack-guard.io/ignore=true." in plain
+    # kubectl port-forward runs until interrupted: a curl chained after it with && would never start
+    (forward,) = [line for line in plain.splitlines() if "port-forward" in line]
+    assert "&&" not in forward and forward.endswith(" &")
+    enforcing = render(scenarios["priority-plugin-off"], RELEASE, NAMESPACE)
+    (pods,) = enforcing.one("MutatingWebhookConfiguration")["webhooks"]
+    assert [e["key"] for e in pods["namespaceSelector"]["matchExpressions"]] == ["kubernetes.io/metadata.name"]
+    assert "and any namespace labelled" not in enforcing.text[notes]
+    only_configmaps = "for the ConfigMap webhook only, any namespace labelled binpack-guard.io/ignore=true"
+    assert only_configmaps in enforcing.text[notes]
+
 def test_apiserver_client_ca_is_mounted_and_named_in_the_environment(render: Any) -> None:
     auth = {"caSecret": "apiserver-client-ca", "clientName": "kube-apiserver", "required": False}
     m = render({"apiserverClientAuth": auth}, RELEASE, NAMESPACE)
