@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from kubernetes import client
 
 MODELS: dict[tuple[str, str], Any] = {
@@ -69,3 +70,47 @@ def test_the_check_notices_a_misspelt_field() -> None:
     }
     round_tripped = api.sanitize_for_serialization(client.V1PodDisruptionBudget.from_dict(bad))  # type: ignore[no-untyped-call]
     assert differences(bad, round_tripped) == ["/spec/unhealthyPodEvictonPolicy: not an API field"]
+
+
+# Name limits kube-apiserver 1.36 enforces on what the chart renders. CronJob: ValidateCronJobCreate refuses
+# more than 52 characters (its Jobs add "-<minutes>" and a Job name must fit 63). Job: its name becomes the
+# value of the job-name label of its pods, and a label value has at most 63 characters. Service: a DNS-1035
+# label (63).
+NAME_LIMITS = {"CronJob": 52, "Job": 63, "Service": 63}
+LONGEST_RELEASE = "r" * 53  # Helm refuses longer release names
+LONG_NAMES: dict[str, tuple[dict[str, Any], str]] = {
+    "longest-release": ({}, LONGEST_RELEASE),
+    "longest-fullnameOverride": ({"fullnameOverride": "f" * 50}, "bg"),
+    "longest-nameOverride": ({"nameOverride": "n" * 50}, LONGEST_RELEASE),
+}
+
+
+def label_values(node: Any) -> list[tuple[str, str]]:
+    """Every (key, value) of every labels or matchLabels map in an object."""
+    found: list[tuple[str, str]] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("labels", "matchLabels") and isinstance(value, dict):
+                found += [(str(k), str(v)) for k, v in value.items()]
+            found += label_values(value)
+    elif isinstance(node, list):
+        for item in node:
+            found += label_values(item)
+    return found
+
+
+@pytest.mark.parametrize("case", sorted(LONG_NAMES))
+def test_long_release_names_stay_within_the_apiserver_name_limits(render: Any, case: str) -> None:
+    values, release = LONG_NAMES[case]
+    manifests = render(values, release, "binpack-system")
+    for obj in manifests.objects:
+        name = obj["metadata"]["name"]
+        assert len(name) <= NAME_LIMITS.get(obj["kind"], 253), f"{obj['kind']}/{name}: {len(name)} characters"
+        for key, value in label_values(obj):
+            assert len(value) <= 63, f"{obj['kind']}/{name}: label {key}={value}"
+
+
+def test_cronjob_names_of_two_long_releases_differ(render: Any) -> None:
+    """Two releases whose fullnames (50 characters) differ only after the 46th still get two CronJobs."""
+    names = {render({}, "r" * 45 + last, "binpack-system").one("CronJob")["metadata"]["name"] for last in "xy"}
+    assert len(names) == 2 and all(len(n) <= 52 for n in names), names

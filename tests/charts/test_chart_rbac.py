@@ -29,12 +29,14 @@ def grants(role: dict[str, Any]) -> set[Grant]:
     return flat
 
 
+# list+watch for every kind the cache mirrors; get only where the server reads one object by name
+# (webhook.cluster.kubeclient: read_priority_class). Nodes, pods and PDBs are never read by name.
 SERVER_CLUSTER: set[Grant] = {
     (group, resource, verb, "*")
     for group, resource in (("", "nodes"), ("", "pods"), ("scheduling.k8s.io", "priorityclasses"),
                             ("policy", "poddisruptionbudgets"))
-    for verb in ("get", "list", "watch")
-}
+    for verb in ("list", "watch")
+} | {("scheduling.k8s.io", "priorityclasses", "get", "*")}
 API_GROUPS = {"nodes": "", "pods": "", "priorityclasses": "scheduling.k8s.io", "poddisruptionbudgets": "policy"}
 SERVER_NAMESPACED: set[Grant] = {
     ("coordination.k8s.io", "leases", "get", LEASE),

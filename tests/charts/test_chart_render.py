@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from paths import SHARED
 
 from linter.model import KubeSchedulerModel
+from webhook.admission.decide import priority
 from webhook.admission.scheduler_models import ModelLoadError, load_model
 from webhook.certs import cli as certs
 from webhook.settings import Settings, env_name
@@ -158,7 +161,12 @@ def test_webhook_configurations(scenario: tuple[str, Manifests]) -> None:
         # the webhook is the priority check: no opt-out label, bound pods and UPDATEs included, outages fail
         assert (pods["failurePolicy"], pods["sideEffects"], pods["timeoutSeconds"]) == ("Fail", "None", 3)
         assert pods["rules"][0]["operations"] == ["CREATE", "UPDATE"]
-        assert "objectSelector" not in pods and "matchConditions" not in pods
+        assert "objectSelector" not in pods
+        # only the UPDATEs priority.carry_over can patch reach the webhook; other pod updates never wait on it
+        (condition,) = pods["matchConditions"]
+        assert condition["expression"] == (
+            'request.operation == "CREATE" || !has(object.spec.priority) || !has(object.spec.preemptionPolicy)'
+        )
         (names,) = pods["namespaceSelector"]["matchExpressions"]
         assert set(names["values"]) == {"kube-system", "kube-node-lease", NAMESPACE}
         return
@@ -174,6 +182,34 @@ def test_webhook_configurations(scenario: tuple[str, Manifests]) -> None:
         == 'request.operation != "DELETE" && (!has(object.spec.nodeName) || object.spec.nodeName == "")'
     )
 
+
+
+def test_notes_say_what_the_webhooks_skip_and_give_a_metrics_command_that_runs(
+    render: Any, scenarios: dict[str, dict[str, Any]]
+) -> None:
+    notes = "binpack-guard/templates/NOTES.txt"
+    plain = render({}, RELEASE, NAMESPACE).text[notes]
+    assert "and any namespace labelled binpack-guard.io/ignore=true." in plain
+    # kubectl port-forward runs until interrupted: a curl chained after it with && would never start
+    (forward,) = [line for line in plain.splitlines() if "port-forward" in line]
+    assert "&&" not in forward and forward.endswith(" &")
+    enforcing = render(scenarios["priority-plugin-off"], RELEASE, NAMESPACE)
+    (pods,) = enforcing.one("MutatingWebhookConfiguration")["webhooks"]
+    assert [e["key"] for e in pods["namespaceSelector"]["matchExpressions"]] == ["kubernetes.io/metadata.name"]
+    assert "and any namespace labelled" not in enforcing.text[notes]
+    only_configmaps = "for the ConfigMap webhook only, any namespace labelled binpack-guard.io/ignore=true"
+    assert only_configmaps in enforcing.text[notes]
+
+
+def test_updates_the_enforcing_pod_webhook_skips_are_ones_it_leaves_untouched() -> None:
+    """The priority-plugin-off matchCondition skips an UPDATE whose pod keeps both fields: carry_over is then empty."""
+    review = json.loads((SHARED / "fixtures/admission/priority-plugin-on/pod-update-label.json").read_text())
+    new, old = review["request"]["object"], review["request"]["oldObject"]
+    assert {"priority", "preemptionPolicy"} <= new["spec"].keys()
+    assert priority.carry_over(new, old) == ()
+    for dropped in ("priority", "preemptionPolicy"):
+        spec = {k: v for k, v in new["spec"].items() if k != dropped}
+        assert priority.carry_over({**new, "spec": spec}, old) != (), dropped
 
 def test_apiserver_client_ca_is_mounted_and_named_in_the_environment(render: Any) -> None:
     auth = {"caSecret": "apiserver-client-ca", "clientName": "kube-apiserver", "required": False}

@@ -38,6 +38,21 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- define "binpack-guard.caSecret" -}}{{ include "binpack-guard.fullname" . }}-ca{{- end }}
 {{- define "binpack-guard.certsName" -}}{{ include "binpack-guard.fullname" . }}-certs{{- end }}
 
+{{/*
+The rotation CronJob's name. The apiserver refuses a CronJob name over 52 characters (its Jobs get an
+11-character "-<minutes>" suffix and a Job name must fit 63), and a fullname may have 50: a longer
+fullname is cut to 40 characters plus 5 of its sha256, so two long releases in one namespace still differ.
+*/}}
+{{- define "binpack-guard.certsCronJobName" -}}
+{{- $name := include "binpack-guard.certsName" . }}
+{{- if le (len $name) 52 }}
+{{- $name }}
+{{- else }}
+{{- $fullname := include "binpack-guard.fullname" . }}
+{{- printf "%s-%s-certs" ($fullname | trunc 40 | trimSuffix "-") ($fullname | sha256sum | trunc 5) }}
+{{- end }}
+{{- end }}
+
 {{/* The Service DNS names the serving certificate must carry. */}}
 {{- define "binpack-guard.dnsNames" -}}
 {{- $svc := include "binpack-guard.fullname" . }}
