@@ -15,8 +15,9 @@ name, Volcano's binpack. Results go into two annotations:
   first few victims, PDB violations, what is random, and the FailedScheduling event text.
 
 Annotations never push the object past the API server's 256 KiB total-annotations
-limit: K shrinks until they fit, and the prediction says so. Dry-run requests get the
-same answer (nothing here has side effects).
+limit: K shrinks until they fit, and the prediction says so; when not even the prediction fits, neither is
+written. Our annotations a new answer leaves out (stale from an earlier invocation) are removed. Dry-run
+requests get the same answer (nothing here has side effects).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from webhook.admission.decide import priority
 from webhook.admission.decide.k8serrors import bad_request
 from webhook.admission.decode import AdmissionRequest
 from webhook.admission.encode import Decision
-from webhook.admission.patch import PatchOp, compact_json, set_members
+from webhook.admission.patch import PatchOp, compact_json, pointer, set_members
 from webhook.admission.ports import ClusterView, require_ready
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.settings import Settings
@@ -235,12 +236,21 @@ def _prediction(scheduler: str, ranking: Ranking, requested_top: int, count: int
 
 
 def _unscored(pod: Mapping[str, Any], scheduler: str, reason: str) -> list[PatchOp]:
-    prediction = {"schedulerName": scheduler, "scored": False, "reason": reason}
-    return _ops(pod, {PREDICTION_ANNOTATION: compact_json(prediction)})
+    prediction = {PREDICTION_ANNOTATION: compact_json({"schedulerName": scheduler, "scored": False, "reason": reason})}
+    fits = _size(prediction) <= TOTAL_ANNOTATION_SIZE_LIMIT - _existing_size(pod)
+    return _ops(pod, prediction if fits else {})
 
 
 def _ops(pod: Mapping[str, Any], annotations: Mapping[str, str]) -> list[PatchOp]:
-    return set_members(pod, ["metadata", "annotations"], annotations)
+    """Set ``annotations``; remove ours that they leave out (an earlier invocation's, e.g. before a reinvocation):
+    a stale one would contradict the new prediction and still count towards the size limit."""
+    ops = set_members(pod, ["metadata", "annotations"], annotations)
+    metadata = pod.get("metadata")
+    existing = metadata.get("annotations") if isinstance(metadata, Mapping) else None
+    if isinstance(existing, Mapping):
+        ops += [PatchOp("remove", pointer(["metadata", "annotations", key]), None)
+                for key in (SCORES_ANNOTATION, PREDICTION_ANNOTATION) if key in existing and key not in annotations]
+    return ops
 
 
 def _existing_size(pod: Mapping[str, Any]) -> int:
