@@ -281,3 +281,21 @@ def test_a_reinvocation_with_no_room_left_removes_ours(cluster: StaticClusterVie
     first["metadata"]["annotations"] = {**ours, "filler": "f" * (TOTAL_ANNOTATION_SIZE_LIMIT - len("filler") - 10)}
     annotations = apply_response_patch(first, _decide(copy.deepcopy(first), cluster))["metadata"]["annotations"]
     assert set(annotations) == {"filler"} and _annotation_bytes(annotations) <= TOTAL_ANNOTATION_SIZE_LIMIT
+
+
+@pytest.mark.parametrize(("subresource", "operation", "kind", "obj"), [
+    ("binding", "CREATE", {"group": "", "version": "v1", "kind": "Binding"},
+     {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "web"},
+      "target": {"kind": "Node", "name": "node-a"}}),
+    ("eviction", "CREATE", {"group": "policy", "version": "v1", "kind": "Eviction"},
+     {"apiVersion": "policy/v1", "kind": "Eviction", "metadata": {"name": "web"}}),
+    ("status", "UPDATE", {"group": "", "version": "v1", "kind": "Pod"}, pod()),
+    ("ephemeralcontainers", "UPDATE", {"group": "", "version": "v1", "kind": "Pod"}, pod()),
+])
+def test_subresources_are_allowed_untouched_whatever_their_kind(
+    cluster: StaticClusterView, subresource: str, operation: str, kind: dict[str, str], obj: dict[str, Any]
+) -> None:
+    document = review("Pod", operation, obj, obj if operation == "UPDATE" else None)
+    document["request"].update(kind=kind, subResource=subresource)
+    decision = pods.decide(request_of(document), cluster, Settings(), SchedulerModels.static())
+    assert decision.allowed is True and decision.patch == () and decision.warnings == ()

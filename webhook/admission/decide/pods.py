@@ -1,10 +1,11 @@
 """Pod CREATE: Priority-plugin resolution, then the predicted bin-packing scores as annotations.
 
-A subresource is allowed untouched. UPDATE gets the plugin's carry-over only (``spec.priority`` and
-``spec.preemptionPolicy`` the new object omits come back from ``oldObject``). CREATE needs a synced, fresh
-cluster view (else ``ViewNotReady``: HTTP 503, the webhook's failurePolicy decides); the priority is resolved
-first (``webhook.admission.decide.priority``; a denial there ends the decision). A pod not yet
-bound is then ranked on every node with the model of its ``spec.schedulerName``: a
+A subresource (whatever its kind: pods/binding sends a Binding) is allowed untouched, as the plugin
+ignores them; the chart's rules (``pods``) do not send any. UPDATE gets the plugin's carry-over only
+(``spec.priority`` and ``spec.preemptionPolicy`` the new object omits come back from ``oldObject``).
+CREATE needs a synced, fresh cluster view (else ``ViewNotReady``: HTTP 503, the webhook's failurePolicy
+decides); the priority is resolved first (``webhook.admission.decide.priority``; a denial there ends the
+decision). A pod not yet bound is then ranked on every node with the model of its ``spec.schedulerName``: a
 kube-scheduler profile (NodeResourcesFit) or, for the configured Volcano scheduler
 name, Volcano's binpack. Results go into two annotations:
 
@@ -47,9 +48,11 @@ TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024  # apimachinery TotalAnnotationSizeLimi
 
 
 def decide(request: AdmissionRequest, view: ClusterView, settings: Settings, models: SchedulerModels) -> Decision:
+    if request.sub_resource:  # first: pods/binding and pods/eviction carry a Binding or an Eviction, not a Pod
+        return Decision.allow()
     if request.kind.group != "" or request.kind.kind != "Pod":
         return bad_request(f"expected a v1 Pod, got kind {request.kind.kind!r}")
-    if request.sub_resource or request.operation not in ("CREATE", "UPDATE"):
+    if request.operation not in ("CREATE", "UPDATE"):
         return Decision.allow()
     pod = request.object
     if pod is None:
