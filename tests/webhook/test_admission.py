@@ -96,5 +96,7 @@ def test_encode_denial_has_status_and_no_patch() -> None:
 
 
 def test_error_body_echoes_uid_only_when_known() -> None:
-    assert error_body("bad", None) == {"error": "bad"}
-    assert error_body("bad", "u") == {"error": "bad", "uid": "u"}
+    assert "uid" not in error_body("bad", None, 400)
+    assert error_body("bad", "u", 400) == {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                                           "message": "bad", "reason": "BadRequest", "code": 400,
+                                           "error": "bad", "uid": "u"}

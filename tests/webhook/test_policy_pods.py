@@ -250,3 +250,52 @@ def test_prediction_names_out_of_tree_scores_left_out(cluster: StaticClusterView
     assert scores is not None  # NodeResourcesFit is still scored
     _, plain = _annotations(obj, _decide(obj, cluster))
     assert "notModelledScorePlugins" not in plain
+
+
+def _annotation_bytes(annotations: dict[str, str]) -> int:
+    """apimachinery ValidateAnnotationsSize: the sum of key and value lengths in bytes."""
+    return sum(len(k.encode()) + len(v.encode()) for k, v in annotations.items())
+
+
+def test_an_unscored_prediction_never_exceeds_the_total_size_limit(cluster: StaticClusterView) -> None:
+    obj = pod(schedulerName="my-scheduler")
+    obj["metadata"]["annotations"] = {"filler": "f" * (TOTAL_ANNOTATION_SIZE_LIMIT - len("filler") - 50)}
+    response = _decide(copy.deepcopy(obj), cluster)
+    annotations = apply_response_patch(obj, response)["metadata"]["annotations"]
+    assert response["allowed"] is True and _annotation_bytes(annotations) <= TOTAL_ANNOTATION_SIZE_LIMIT
+    assert set(annotations) == {"filler"}
+
+
+def test_a_reinvocation_that_no_longer_scores_removes_the_stale_scores(cluster: StaticClusterView) -> None:
+    first = apply_response_patch(pod(), _decide(pod(), cluster))
+    assert SCORES_ANNOTATION in first["metadata"]["annotations"]
+    first["spec"]["schedulerName"] = "my-scheduler"  # a later webhook changed it; the reinvocation sees this pod
+    scores, prediction = _annotations(first, _decide(copy.deepcopy(first), cluster))
+    assert scores is None and prediction["scored"] is False
+
+
+def test_a_reinvocation_with_no_room_left_removes_ours(cluster: StaticClusterView) -> None:
+    first = apply_response_patch(pod(), _decide(pod(), cluster))
+    ours = first["metadata"]["annotations"]
+    # a later webhook filled the room our annotations had: they must not stay and push the pod over the limit
+    first["metadata"]["annotations"] = {**ours, "filler": "f" * (TOTAL_ANNOTATION_SIZE_LIMIT - len("filler") - 10)}
+    annotations = apply_response_patch(first, _decide(copy.deepcopy(first), cluster))["metadata"]["annotations"]
+    assert set(annotations) == {"filler"} and _annotation_bytes(annotations) <= TOTAL_ANNOTATION_SIZE_LIMIT
+
+
+@pytest.mark.parametrize(("subresource", "operation", "kind", "obj"), [
+    ("binding", "CREATE", {"group": "", "version": "v1", "kind": "Binding"},
+     {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "web"},
+      "target": {"kind": "Node", "name": "node-a"}}),
+    ("eviction", "CREATE", {"group": "policy", "version": "v1", "kind": "Eviction"},
+     {"apiVersion": "policy/v1", "kind": "Eviction", "metadata": {"name": "web"}}),
+    ("status", "UPDATE", {"group": "", "version": "v1", "kind": "Pod"}, pod()),
+    ("ephemeralcontainers", "UPDATE", {"group": "", "version": "v1", "kind": "Pod"}, pod()),
+])
+def test_subresources_are_allowed_untouched_whatever_their_kind(
+    cluster: StaticClusterView, subresource: str, operation: str, kind: dict[str, str], obj: dict[str, Any]
+) -> None:
+    document = review("Pod", operation, obj, obj if operation == "UPDATE" else None)
+    document["request"].update(kind=kind, subResource=subresource)
+    decision = pods.decide(request_of(document), cluster, Settings(), SchedulerModels.static())
+    assert decision.allowed is True and decision.patch == () and decision.warnings == ()

@@ -150,10 +150,47 @@ def test_unexpected_errors_are_json_500(make_app: AppFactory, caplog: pytest.Log
     with caplog.at_level(logging.ERROR, logger="webhook.requests"):
         reply = client.post("/mutate/pods", json=review("Pod", "CREATE", pod(), uid="x"))
     assert reply.status_code == 500
-    assert reply.get_json() == {"error": "internal error: RuntimeError: boom", "uid": "x"}
+    document = reply.get_json()
+    assert (document["error"], document["uid"], document["message"]) == ("internal error: RuntimeError: boom", "x",
+                                                                         "internal error: RuntimeError: boom")
     # counted for the shipped alert (outcome="error") and logged once, at ERROR
     errors = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert len(errors) == 1 and '"decision":"error"' in errors[0].getMessage()
     metrics = client.get("/metrics").get_data(as_text=True)
     name = "binpack_guard_admission_requests_total"
     assert f'{name}{{dry_run="false",endpoint="pods",operation="CREATE",outcome="error"}} 1.0' in metrics
+
+
+def _as_apiserver_reads_it(reply_json: dict[str, Any]) -> tuple[str, str, int]:
+    """What kube-apiserver 1.36's webhook client keeps of a non-2xx JSON body (client-go ``Result.Error``): only a
+    body that decodes as a ``v1`` ``Status`` with ``status: Failure`` lends its message; any other body is replaced
+    by the HTTP code's generic text (503: "the server is currently unable to handle the request")."""
+    if (reply_json.get("kind"), reply_json.get("apiVersion"), reply_json.get("status")) != ("Status", "v1", "Failure"):
+        return "", "", 0
+    return reply_json["message"], reply_json["reason"], reply_json["code"]
+
+
+def test_an_unready_view_answers_503_with_a_status_the_apiserver_shows(make_app: AppFactory) -> None:
+    client = make_app(StaticClusterView(synced=False)).test_client()
+    reply = client.post("/mutate/pods", json=review("Pod", "CREATE", pod(), uid="u-503"))
+    assert reply.status_code == 503
+    message = ("binpack-guard's cluster cache has not finished its first list; "
+               "no decision is taken from it (retry later)")
+    assert _as_apiserver_reads_it(reply.get_json()) == (message, "ServiceUnavailable", 503)
+    assert reply.get_json()["uid"] == "u-503" and reply.get_json()["error"] == message
+
+
+@pytest.mark.parametrize(("path", "method", "body", "status", "reason"), [
+    ("/mutate/pods", "POST", b"not json", 400, "BadRequest"),
+    ("/validate/configmaps", "POST", b"x" * 2000, 413, "RequestEntityTooLarge"),
+    ("/nowhere", "GET", b"", 404, "NotFound"),
+    ("/mutate/pods", "GET", b"", 405, "MethodNotAllowed"),
+], ids=["not-json", "too-large", "no-route", "wrong-method"])
+def test_every_error_body_is_a_failed_status(
+    make_app: AppFactory, view: StaticClusterView, path: str, method: str, body: bytes, status: int, reason: str
+) -> None:
+    client = make_app(view, max_body_bytes=1000).test_client()
+    reply = client.open(path, method=method, data=body, content_type="application/json")
+    message, got_reason, code = _as_apiserver_reads_it(reply.get_json())
+    assert (reply.status_code, code, got_reason) == (status, status, reason)
+    assert message and message == reply.get_json()["error"]

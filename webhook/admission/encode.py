@@ -2,7 +2,9 @@
 
 An allowed decision carries its JSONPatch base64-encoded with ``patchType: JSONPatch``; a denial carries a
 ``Status`` (code, reason, message); the request's uid is always echoed. ``error_body`` is the JSON answer of an
-HTTP 400/413, for a body that is not a usable AdmissionReview at all.
+HTTP error (400/413/500/503: no usable review, or no decision): a ``v1`` ``Status`` document, because the API
+server's webhook client reads a non-2xx body only as a ``Status`` and otherwise reports just the HTTP code's
+generic text (e.g. "the server is currently unable to handle the request"), hiding the reason.
 """
 
 from __future__ import annotations
@@ -48,9 +50,21 @@ def encode(uid: str, decision: Decision) -> dict[str, Any]:
     return {"apiVersion": API_VERSION, "kind": "AdmissionReview", "response": response}
 
 
-def error_body(message: str, uid: str | None) -> dict[str, Any]:
-    """The JSON body of an HTTP 400/413 answer."""
-    body: dict[str, Any] = {"error": message}
+# metav1.StatusReason of each HTTP code an error body is sent with (apimachinery's errors.go pairs them so).
+_STATUS_REASONS = {
+    400: "BadRequest", 404: "NotFound", 405: "MethodNotAllowed", 413: "RequestEntityTooLarge",
+    500: "InternalError", 503: "ServiceUnavailable",
+}
+
+
+def error_body(message: str, uid: str | None, code: int) -> dict[str, Any]:
+    """The JSON body of an HTTP ``code`` error answer: a failed ``v1`` ``Status`` carrying ``message`` (which the
+    API server then shows, after its "failed calling webhook" prefix), plus ``error`` and ``uid`` for people."""
+    body: dict[str, Any] = {
+        "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "message": message,
+        "reason": _STATUS_REASONS.get(code, "InternalError" if code >= 500 else "BadRequest"), "code": code,
+        "error": message,
+    }
     if uid is not None:
         body["uid"] = uid
     return body

@@ -31,6 +31,8 @@ class PatchOp:
     value: Any
 
     def as_dict(self) -> dict[str, Any]:
+        if self.op == "remove":  # RFC 6902: a remove carries no value
+            return {"op": self.op, "path": self.path}
         return {"op": self.op, "path": self.path, "value": self.value}
 
 

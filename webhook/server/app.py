@@ -14,6 +14,7 @@ from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
 from webhook.admission.decide.configmaps import Linter
+from webhook.admission.encode import error_body
 from webhook.admission.ports import ClusterView, DefaultClassClaim
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.server.boundedlint import BoundedLinter
@@ -49,11 +50,12 @@ def create_app(
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
-        return json_response({"error": exc.description or exc.name}, exc.code or 500)
+        code = exc.code or 500
+        return json_response(error_body(exc.description or exc.name, None, code), code)
 
     @app.errorhandler(Exception)
     def internal_error(exc: Exception) -> Response:
         log.exception("unhandled error while answering a request")
-        return json_response({"error": f"internal error: {type(exc).__name__}"}, 500)
+        return json_response(error_body(f"internal error: {type(exc).__name__}", None, 500), 500)
 
     return app

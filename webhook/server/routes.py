@@ -118,23 +118,24 @@ def admission_view(endpoint: str, policy: Policy) -> Callable[[], Response]:
         body, too_large = _read_body(d.settings.max_body_bytes)
         if too_large is not None:
             # Close the connection: the rest of the body (a chunk may claim 2^64 bytes) is never read.
-            reply = json_response(error_body(too_large, None), 400 if too_large.startswith("malformed") else 413)
+            code = 400 if too_large.startswith("malformed") else 413
+            reply = json_response(error_body(too_large, None, code), code)
             reply.headers["Connection"] = "close"
             return _finish(d, endpoint, started, "too_large" if reply.status_code == 413 else "bad_request",
                            reply, None, message=too_large)
         try:
             review = decode(body)
         except MalformedReview as exc:
-            reply = json_response(error_body(str(exc), exc.uid), 400)
+            reply = json_response(error_body(str(exc), exc.uid, 400), 400)
             return _finish(d, endpoint, started, "bad_request", reply, None, uid=exc.uid, message=str(exc))
         try:
             decision = policy(review, d)
         except ViewNotReady as exc:  # HTTP 503 without a review: the webhook's failurePolicy decides
-            reply = json_response(error_body(str(exc), review.uid), 503)
+            reply = json_response(error_body(str(exc), review.uid, 503), 503)
             return _finish(d, endpoint, started, "unready", reply, review, uid=review.uid, message=str(exc))
         except Exception as exc:  # a bug: counted as outcome="error" (the shipped alert) with one log line
             message = f"internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
-            reply = json_response(error_body(message, review.uid), 500)
+            reply = json_response(error_body(message, review.uid, 500), 500)
             return _finish(d, endpoint, started, "error", reply, review, uid=review.uid, message=message)
         outcome = "patched" if decision.allowed and decision.patch else "allowed" if decision.allowed else "denied"
         return _finish(d, endpoint, started, outcome, json_response(encode(review.uid, decision)), review, decision)

@@ -1,10 +1,11 @@
 """Pod CREATE: Priority-plugin resolution, then the predicted bin-packing scores as annotations.
 
-A subresource is allowed untouched. UPDATE gets the plugin's carry-over only (``spec.priority`` and
-``spec.preemptionPolicy`` the new object omits come back from ``oldObject``). CREATE needs a synced, fresh
-cluster view (else ``ViewNotReady``: HTTP 503, the webhook's failurePolicy decides); the priority is resolved
-first (``webhook.admission.decide.priority``; a denial there ends the decision). A pod not yet
-bound is then ranked on every node with the model of its ``spec.schedulerName``: a
+A subresource (whatever its kind: pods/binding sends a Binding) is allowed untouched, as the plugin
+ignores them; the chart's rules (``pods``) do not send any. UPDATE gets the plugin's carry-over only
+(``spec.priority`` and ``spec.preemptionPolicy`` the new object omits come back from ``oldObject``).
+CREATE needs a synced, fresh cluster view (else ``ViewNotReady``: HTTP 503, the webhook's failurePolicy
+decides); the priority is resolved first (``webhook.admission.decide.priority``; a denial there ends the
+decision). A pod not yet bound is then ranked on every node with the model of its ``spec.schedulerName``: a
 kube-scheduler profile (NodeResourcesFit) or, for the configured Volcano scheduler
 name, Volcano's binpack. Results go into two annotations:
 
@@ -15,8 +16,9 @@ name, Volcano's binpack. Results go into two annotations:
   first few victims, PDB violations, what is random, and the FailedScheduling event text.
 
 Annotations never push the object past the API server's 256 KiB total-annotations
-limit: K shrinks until they fit, and the prediction says so. Dry-run requests get the
-same answer (nothing here has side effects).
+limit: K shrinks until they fit, and the prediction says so; when not even the prediction fits, neither is
+written. Our annotations a new answer leaves out (stale from an earlier invocation) are removed. Dry-run
+requests get the same answer (nothing here has side effects).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from webhook.admission.decide import priority
 from webhook.admission.decide.k8serrors import bad_request
 from webhook.admission.decode import AdmissionRequest
 from webhook.admission.encode import Decision
-from webhook.admission.patch import PatchOp, compact_json, set_members
+from webhook.admission.patch import PatchOp, compact_json, pointer, set_members
 from webhook.admission.ports import ClusterView, require_ready
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.settings import Settings
@@ -46,9 +48,11 @@ TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024  # apimachinery TotalAnnotationSizeLimi
 
 
 def decide(request: AdmissionRequest, view: ClusterView, settings: Settings, models: SchedulerModels) -> Decision:
+    if request.sub_resource:  # first: pods/binding and pods/eviction carry a Binding or an Eviction, not a Pod
+        return Decision.allow()
     if request.kind.group != "" or request.kind.kind != "Pod":
         return bad_request(f"expected a v1 Pod, got kind {request.kind.kind!r}")
-    if request.sub_resource or request.operation not in ("CREATE", "UPDATE"):
+    if request.operation not in ("CREATE", "UPDATE"):
         return Decision.allow()
     pod = request.object
     if pod is None:
@@ -235,12 +239,21 @@ def _prediction(scheduler: str, ranking: Ranking, requested_top: int, count: int
 
 
 def _unscored(pod: Mapping[str, Any], scheduler: str, reason: str) -> list[PatchOp]:
-    prediction = {"schedulerName": scheduler, "scored": False, "reason": reason}
-    return _ops(pod, {PREDICTION_ANNOTATION: compact_json(prediction)})
+    prediction = {PREDICTION_ANNOTATION: compact_json({"schedulerName": scheduler, "scored": False, "reason": reason})}
+    fits = _size(prediction) <= TOTAL_ANNOTATION_SIZE_LIMIT - _existing_size(pod)
+    return _ops(pod, prediction if fits else {})
 
 
 def _ops(pod: Mapping[str, Any], annotations: Mapping[str, str]) -> list[PatchOp]:
-    return set_members(pod, ["metadata", "annotations"], annotations)
+    """Set ``annotations``; remove ours that they leave out (an earlier invocation's, e.g. before a reinvocation):
+    a stale one would contradict the new prediction and still count towards the size limit."""
+    ops = set_members(pod, ["metadata", "annotations"], annotations)
+    metadata = pod.get("metadata")
+    existing = metadata.get("annotations") if isinstance(metadata, Mapping) else None
+    if isinstance(existing, Mapping):
+        ops += [PatchOp("remove", pointer(["metadata", "annotations", key]), None)
+                for key in (SCORES_ANNOTATION, PREDICTION_ANNOTATION) if key in existing and key not in annotations]
+    return ops
 
 
 def _existing_size(pod: Mapping[str, Any]) -> int:
