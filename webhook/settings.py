@@ -58,7 +58,9 @@ class Settings:
     threads: int = 4
     lease_namespace: str | None = None
     lease_name: str = "binpack-guard-global-default"
-    max_body_bytes: int = 3 * MIB
+    # The API server takes objects of up to 3 MiB of JSON, and an UPDATE review carries two of them
+    # (object and oldObject) plus the envelope: 7 MiB refuses no review the API server can send.
+    max_body_bytes: int = 7 * MIB
     # ConfigMap linting runs in a child process with these bounds (webhook.server.boundedlint); the time
     # budget stays under the chart's 3 s ConfigMap webhook timeout so the answer arrives in time.
     lint_timeout_ms: int = 2500

@@ -11,7 +11,7 @@ import pytest
 from conftest import AppFactory
 from flask import Flask
 from flask.testing import FlaskClient
-from webhook_helpers import pod, priority_class, review
+from webhook_helpers import fixture_review, pod, priority_class, review
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from webhook.cluster.static import StaticClusterView
@@ -194,3 +194,19 @@ def test_every_error_body_is_a_failed_status(
     message, got_reason, code = _as_apiserver_reads_it(reply.get_json())
     assert (reply.status_code, code, got_reason) == (status, status, reason)
     assert message and message == reply.get_json()["error"]
+
+
+def test_an_update_review_with_two_objects_near_the_api_servers_size_limit_is_read(
+    make_app: AppFactory, view: StaticClusterView
+) -> None:
+    """The API server takes an object of up to 3 MiB of JSON; an UPDATE review carries two of them."""
+    document = fixture_review("priority-plugin-off", "pod-update-label.json")
+    env = [{"name": f"V{i:06d}", "value": "x" * 480} for i in range(6100)]
+    for side in ("object", "oldObject"):
+        document["request"][side]["spec"]["containers"][0]["env"] = env
+    body = json.dumps(document)
+    assert 3 * 1000 * 1000 < len(json.dumps(document["request"]["object"])) < 3 * 1024 * 1024
+    assert len(body) > 6 * 1000 * 1000
+    reply = make_app(view).test_client().post("/mutate/pods", data=body, content_type="application/json")
+    assert reply.status_code == 200
+    assert reply.get_json()["response"]["uid"] == document["request"]["uid"]

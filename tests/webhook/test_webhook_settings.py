@@ -10,7 +10,7 @@ from webhook.settings import Settings, SettingsError
 def test_defaults() -> None:
     settings = Settings.from_env({})
     assert settings == Settings()
-    assert (settings.top, settings.max_body_bytes, settings.volcano_scheduler_name) == (10, 3 * 1024 * 1024, "volcano")
+    assert (settings.top, settings.max_body_bytes, settings.volcano_scheduler_name) == (10, 7 * 1024 * 1024, "volcano")
 
 
 def test_environment_then_overrides() -> None:
