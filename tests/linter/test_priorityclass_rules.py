@@ -92,6 +92,19 @@ def test_a_namespace_is_cleared_not_rejected(tmp_path: Path) -> None:
     assert _findings(tmp_path, "ns.yaml", _meta_pc("  name: batch-low\n  namespace: default\n")) == []
 
 
+def test_null_fields_are_read_as_go_reads_them(tmp_path: Path) -> None:
+    # encoding/json leaves the zero value for null: the API server stores these as if they were left out
+    nulls = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: batch-low\n"
+    meta = "  namespace: null\n  labels: null\n  annotations: null\n  generateName: null\n  finalizers: null\n"
+    assert _findings(tmp_path, "meta.yaml", _meta_pc("  name: batch-low\n" + meta)) == []
+    got = _findings(tmp_path, "null.yaml", nulls + "value: null\nglobalDefault: null\ndescription: null\n"
+                    "preemptionPolicy: null\n")
+    assert got == [("BPL502", 1, 1, "PriorityClass 'batch-low' has no value: the API server stores 0")]
+    got = _findings(tmp_path, "nometa.yaml", "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: null\n"
+                    "value: 5\n")
+    assert got == [("BPL500", 3, 11, "metadata.name: Required value: name or generateName is required")]
+
+
 def test_generate_name_alone_is_accepted(tmp_path: Path) -> None:
     assert _findings(tmp_path, "gen.yaml", _meta_pc("  generateName: batch-\n")) == []
     # the generated name (random part shown as xxxxx) is validated like a written one

@@ -86,7 +86,7 @@ def multiple_global_defaults(contexts: Iterable[PriorityClassContext]) -> Iterat
 
 
 def missing_value(ctx: PriorityClassContext) -> Iterator[Violation]:
-    if "value" not in ctx.data:
+    if ctx.data.get("value") is None:  # Go decodes null as the zero value too
         yield Violation(f"PriorityClass {ctx.effective_name!r} has no value: the API server stores 0")
 
 

@@ -1,7 +1,8 @@
 """A PriorityClass without ``value``.
 
 What it does:
-    Reports a PriorityClass manifest that does not set ``value``.
+    Reports a PriorityClass manifest that does not set ``value``, or sets it to null (Go
+    decodes null as the zero value, so the two are stored alike).
 
 Why it matters:
     The API server does not require the field: the class is stored with value 0, the same
