@@ -24,6 +24,7 @@ from linter.scoring.nominated import Nominee, nominated_node_of, pod_key, pod_pr
 from linter.scoring.preemption.pods import parse_time
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
+from linter.scoring.resize import placed_pod, resize_fingerprint
 
 from .fields import prune, spec_for_kind
 
@@ -129,7 +130,7 @@ def request_fingerprint(pod: Mapping[str, Any]) -> Hashable | None:
 
     return repr((items(spec.get("containers"), ("resources",)),
                  items(spec.get("initContainers"), ("resources", "restartPolicy")),
-                 spec.get("resources"), spec.get("overhead")))
+                 spec.get("resources"), spec.get("overhead"), resize_fingerprint(pod)))
 
 
 @dataclass(frozen=True)
@@ -178,10 +179,13 @@ def pod_shape(pod: Mapping[str, Any]) -> Shape:
         return Shape("spec.containers is missing or empty")
     try:
         fit_score_request(pod)  # the order the checks always ran in: its error wins
-        actual = actual_request(pod)
-        volcano = volcano_request(pod)
-        fit = fit_node_contribution(pod)
+        actual_request(pod)
+        volcano_request(pod)
+        fit_node_contribution(pod)
         negative = negative_request(pod)
+        # a STATE pod is counted on a node (bound or nominated): with any in-place resize
+        placed = placed_pod(pod)
+        actual, volcano, fit = actual_request(placed), volcano_request(placed), fit_node_contribution(placed)
     except QuantityError as exc:
         return Shape(str(exc))
     if negative:

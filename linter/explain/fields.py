@@ -36,6 +36,7 @@ NAME = "name"  # kept; a pod's metadata.name/namespace and spec.nodeName (unique
 Spec = Any
 
 _REQUESTS: dict[str, Spec] = {"resources": {"requests": KEEP}}
+_STATUS_RESOURCES: dict[str, Spec] = {"name": KEEP, "resources": KEEP, "allocatedResources": KEEP}
 
 NODE_FIELDS: dict[str, Spec] = {
     "kind": KEEP,
@@ -50,14 +51,19 @@ POD_FIELDS: dict[str, Spec] = {
     "metadata": {"name": NAME, "namespace": NAME},
     "spec": {
         "nodeName": NAME,
-        "containers": [_REQUESTS],
-        "initContainers": [{**_REQUESTS, "restartPolicy": KEEP}],
+        "containers": [{**_REQUESTS, "name": KEEP}],  # the name matches a container status
+        "initContainers": [{**_REQUESTS, "name": KEEP, "restartPolicy": KEEP}],
         "resources": {"requests": KEEP},
         "overhead": KEEP,
         "priority": KEEP,
         "schedulerName": KEEP,  # a nominated pod counts only for a scheduler with that profile
     },
-    "status": {"phase": KEEP, "nominatedNodeName": KEEP},
+    "status": {
+        "phase": KEEP, "nominatedNodeName": KEEP,
+        # an in-place resize: what the scheduler cache counts for a placed pod (linter.scoring.resize)
+        "containerStatuses": [_STATUS_RESOURCES], "initContainerStatuses": [_STATUS_RESOURCES],
+        "conditions": [{"type": KEEP, "reason": KEEP}],
+    },
 }
 
 

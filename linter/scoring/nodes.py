@@ -21,6 +21,7 @@ from linter.scoring.requests import (
     volcano_allocatable,
     volcano_request,
 )
+from linter.scoring.resize import placed_pod
 
 __all__ = ["TERMINAL_PHASES", "NodeView", "is_counted", "is_counted_pod", "node_views"]
 
@@ -79,6 +80,7 @@ class NodeView:
     def add_pod(self, pod: Mapping[str, Any]) -> None:
         """Account one bound, non-terminal pod (callers check :func:`is_counted_pod`)."""
         self.pod_count += 1
+        pod = placed_pod(pod)  # in-place resizes count as the scheduler cache counts them
         _add(self.fit_requested, fit_node_contribution(pod))
         _add(self.requested, actual_request(pod))
         _add(self.volcano_used, volcano_request(pod))

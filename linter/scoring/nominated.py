@@ -26,6 +26,7 @@ from linter.model import DEFAULT_SCHEDULER_NAME
 from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility, check_node
 from linter.scoring.nodes import TERMINAL_PHASES
 from linter.scoring.requests import actual_request
+from linter.scoring.resize import placed_pod
 
 __all__ = ["DEFAULT_SCHEDULER_NAMES", "Nominee", "check_node_with_nominated", "counts_for", "nominated_node_of",
            "nominee_of", "pod_key", "pod_priority", "scheduler_name_of"]
@@ -85,7 +86,8 @@ def nominee_of(pod: Mapping[str, Any]) -> Nominee | None:
     node = nominated_node_of(pod)
     if not node:
         return None
-    return Nominee(pod_key(pod), node, pod_priority(pod), actual_request(pod), scheduler_name_of(pod))
+    # the nominator's pods are added to a node as placed pods (NodeInfo.AddPodInfo)
+    return Nominee(pod_key(pod), node, pod_priority(pod), actual_request(placed_pod(pod)), scheduler_name_of(pod))
 
 
 def counts_for(nominee_priority: int, nominee_key: tuple[str, str], priority: int, key: tuple[str, str]) -> bool:

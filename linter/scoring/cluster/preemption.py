@@ -92,7 +92,7 @@ def predict_fast(
     ``scheduler_names``: the profile names of the scheduler ``profile`` belongs to (None: ``profile``'s
     own); only pods nominated with one of these ``schedulerName``s count and are cleared."""
     names = scheduler_names if scheduler_names is not None else frozenset({profile.scheduler_name})
-    me = pod_facts(pod)
+    me = pod_facts(pod, placed=False)
     me_key = (me.namespace, me.name)
     p = me.priority
     n = store.size

@@ -42,6 +42,7 @@ from linter.scoring.requests import (
     volcano_allocatable,
     volcano_request,
 )
+from linter.scoring.resize import placed_pod, resize_fingerprint
 
 __all__ = ["ClusterState", "Ranking"]
 
@@ -61,7 +62,7 @@ def resource_fingerprint(pod: Mapping[str, Any]) -> str | None:
             for c in spec.get("initContainers") or ()
         ]
         level = (spec.get("resources") or {}).get("requests")
-        return repr((containers, inits, level, spec.get("overhead")))
+        return repr((containers, inits, level, spec.get("overhead"), resize_fingerprint(pod)))
     except (AttributeError, TypeError):
         return None  # malformed: let the scalar model report it
 
@@ -223,6 +224,7 @@ class ClusterState:
         return self._memo.get("contribution", pod, self._compute_contribution)
 
     def _compute_contribution(self, pod: Mapping[str, Any]) -> Contribution:
+        pod = placed_pod(pod)  # an in-place resize counts on the node as the scheduler cache counts it
         views = simple_pod_amounts(pod)  # one pass for the usual pod of plain containers
         if views is None:
             fit = fit_node_contribution(pod)

@@ -14,6 +14,7 @@ from typing import Any
 
 from linter.scoring.nominated import pod_priority
 from linter.scoring.requests import actual_request
+from linter.scoring.resize import placed_pod
 
 __all__ = ["PodFacts", "parse_time", "pod_facts", "posix_seconds", "terminating_by_preemption"]
 
@@ -79,8 +80,11 @@ class PodFacts:
         return f"{self.namespace}/{self.name}"
 
 
-def pod_facts(pod: Mapping[str, Any]) -> PodFacts:
-    """Read ``pod`` (a v1 Pod mapping); quantities raise QuantityError as the scoring model does."""
+def pod_facts(pod: Mapping[str, Any], *, placed: bool = True) -> PodFacts:
+    """Read ``pod`` (a v1 Pod mapping); quantities raise QuantityError as the scoring model does.
+
+    ``placed``: the pod is counted on a node (bound, or nominated there), so an in-place resize counts
+    (:mod:`linter.scoring.resize`); False for the pod being scheduled, whose spec alone is read."""
     labels = _get(pod, "metadata", "labels")
     policy = _get(pod, "spec", "preemptionPolicy")
     return PodFacts(
@@ -89,7 +93,7 @@ def pod_facts(pod: Mapping[str, Any]) -> PodFacts:
         priority=pod_priority(pod),
         start=parse_time(_get(pod, "status", "startTime")),
         labels={str(k): str(v) for k, v in labels.items()} if isinstance(labels, Mapping) else {},
-        request=actual_request(pod),
+        request=actual_request(placed_pod(pod) if placed else pod),
         node_name=str(_get(pod, "spec", "nodeName") or ""),
         nominated_node=str(_get(pod, "status", "nominatedNodeName") or ""),
         preemption_policy=str(policy) if isinstance(policy, str) and policy else "PreemptLowerPriority",

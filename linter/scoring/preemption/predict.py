@@ -132,7 +132,7 @@ def predict_preemption(
     ``spec.schedulerName``; the pod itself is skipped if listed.
     """
     options = options or PreemptionOptions()
-    me = pod_facts(pod)
+    me = pod_facts(pod, placed=False)
     states, nominated = _index(me, nodes, pods, options.scheduler_names)
     statuses = {name: filter_with_nominated(me, options.setup, s, s.pods, nominated.get(name, ()))
                 for name, s in states.items()}

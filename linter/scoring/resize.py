@@ -1,0 +1,141 @@
+"""A placed pod's requests after an in-place resize, as kube-scheduler 1.36 and Volcano count them on a node.
+
+InPlacePodVerticalScaling is GA (locked on) in 1.36, so the scheduler cache adds every pod it places on a
+node (bound, assumed, or nominated there) with ``PodRequests(UseStatusResources: true)``; Volcano's
+``GetPodResourceRequest`` does the same for its tasks. For each regular container, and each restartable
+init container (``restartPolicy: Always``), whose entry in ``status.containerStatuses`` /
+``status.initContainerStatuses`` (matched by name) has ``resources`` set, the requests are the
+per-resource maximum of the spec's requests, ``resources.requests`` (actuated) and
+``allocatedResources``. While the pod's first ``PodResizePending`` condition has reason ``Infeasible``
+the spec is left out of that maximum. Ordinary init containers always use their spec. (The deprecated
+``status.resize`` field is not read; ``Deferred`` needs no special case: the spec is in the maximum.)
+
+The pod being scheduled is not placed yet: NodeResourcesFit's PreFilter reads its spec only, so its
+requests never go through here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from linter.scoring.quantity import QuantityError, parse_quantity
+
+__all__ = ["placed_pod", "resize_fingerprint"]
+
+_RESIZE_PENDING = "PodResizePending"
+
+
+def _mapping(value: object) -> Mapping[str, Any] | None:
+    return value if isinstance(value, Mapping) else None
+
+
+def _statuses(status: Mapping[str, Any]) -> dict[str, tuple[Mapping[str, Any], str]]:
+    """Container statuses by name (regular first, then init, as ``AggregateContainerRequests`` indexes
+    them), each with its field path for messages."""
+    found: dict[str, tuple[Mapping[str, Any], str]] = {}
+    for field in ("containerStatuses", "initContainerStatuses"):
+        entries = status.get(field)
+        if not isinstance(entries, list):
+            continue
+        for i, entry in enumerate(entries):
+            if isinstance(entry, Mapping) and isinstance(entry.get("name"), str):
+                found[entry["name"]] = (entry, f"status.{field}[{i}]")
+    return found
+
+
+def _resize_infeasible(status: Mapping[str, Any]) -> bool:
+    """``IsPodResizeInfeasible``: the first PodResizePending condition decides."""
+    conditions = status.get("conditions")
+    for condition in conditions if isinstance(conditions, list) else ():
+        if isinstance(condition, Mapping) and condition.get("type") == _RESIZE_PENDING:
+            return condition.get("reason") == "Infeasible"
+    return False
+
+
+def _max_into(result: dict[str, Any], values: dict[str, Fraction], raw: object, where: str) -> None:
+    """``maxResourceList``: take each quantity of ``raw`` that is absent or larger (ties keep the first)."""
+    lst = _mapping(raw)
+    if lst is None:
+        if raw is not None:
+            raise QuantityError(f"{where}: expected a mapping, got {type(raw).__name__}")
+        return
+    for name, quantity in lst.items():
+        try:
+            value = parse_quantity(quantity)
+        except QuantityError as exc:
+            raise QuantityError(f"{where}.{name}: {exc}") from None
+        if name not in values or value > values[name]:
+            values[str(name)], result[str(name)] = value, quantity
+
+
+def _effective(container: Mapping[str, Any], spec_where: str, entry: Mapping[str, Any], where: str,
+               infeasible: bool) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    values: dict[str, Fraction] = {}
+    resources = _mapping(container.get("resources")) or {}
+    actuated = _mapping(entry.get("resources")) or {}
+    if not infeasible:
+        _max_into(result, values, resources.get("requests"), f"{spec_where}.resources.requests")
+    _max_into(result, values, actuated.get("requests"), f"{where}.resources.requests")
+    _max_into(result, values, entry.get("allocatedResources"), f"{where}.allocatedResources")
+    return result
+
+
+def _resized(field: str, containers: object, statuses: dict[str, tuple[Mapping[str, Any], str]],
+             infeasible: bool, only_restartable: bool) -> tuple[list[Any], bool] | None:
+    if not isinstance(containers, list):
+        return None
+    out: list[Any] = []
+    changed = False
+    for i, container in enumerate(containers):
+        name = container.get("name") if isinstance(container, Mapping) else None
+        found = statuses.get(name) if isinstance(name, str) else None
+        restartable = isinstance(container, Mapping) and container.get("restartPolicy") == "Always"
+        if found is None or found[0].get("resources") is None or (only_restartable and not restartable):
+            out.append(container)
+            continue
+        assert isinstance(container, Mapping)
+        requests = _effective(container, f"spec.{field}[{i}]", found[0], found[1], infeasible)
+        resources = _mapping(container.get("resources")) or {}
+        out.append({**container, "resources": {**resources, "requests": requests}})
+        changed = True
+    return out, changed
+
+
+def placed_pod(pod: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``pod`` with the container requests the scheduler counts for it on its node (see the module
+    docstring); ``pod`` itself when no container status reports resources. A bad status quantity raises
+    QuantityError naming its field."""
+    status = _mapping(pod.get("status"))
+    spec = _mapping(pod.get("spec"))
+    if status is None or spec is None:
+        return pod
+    statuses = _statuses(status)
+    if not any(entry.get("resources") is not None for entry, _ in statuses.values()):
+        return pod
+    infeasible = _resize_infeasible(status)
+    new_spec = dict(spec)
+    changed = False
+    for field, only_restartable in (("containers", False), ("initContainers", True)):
+        resized = _resized(field, spec.get(field), statuses, infeasible, only_restartable)
+        if resized is not None and resized[1]:
+            new_spec[field], changed = resized[0], True
+    return {**pod, "spec": new_spec} if changed else pod
+
+
+def resize_fingerprint(pod: Mapping[str, Any]) -> object:
+    """What :func:`placed_pod` reads from ``status``, for request caches (None when it reads nothing)."""
+    status = _mapping(pod.get("status"))
+    if status is None:
+        return None
+    statuses = _statuses(status)
+    reported = sorted((name, repr(entry.get("resources")), repr(entry.get("allocatedResources")))
+                      for name, (entry, _) in statuses.items() if entry.get("resources") is not None)
+    if not reported:
+        return None
+    spec = _mapping(pod.get("spec")) or {}
+    names = [[c.get("name") if isinstance(c, Mapping) else None for c in field]
+             for field in (spec.get("containers"), spec.get("initContainers")) if isinstance(field, list)]
+    return (names, reported, _resize_infeasible(status))

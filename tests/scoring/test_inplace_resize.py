@@ -1,0 +1,139 @@
+"""A bound pod resized in place counts on its node as kube-scheduler 1.36's cache counts it.
+
+The cache adds a placed pod with ``resourcehelper.PodRequests(UseStatusResources: true)``
+(InPlacePodVerticalScaling is GA and locked on): per regular or restartable init container with a
+status that reports ``resources``, max(spec, ``resources.requests``, ``allocatedResources``), the
+spec left out while the first ``PodResizePending`` condition says ``Infeasible``
+(component-helpers v0.36.2 ``AggregateContainerRequests`` / ``determineEffectiveRequests``). Checked
+through both front ends: the webhook's ``ClusterState`` and ``binpack-lint explain`` (JSON and
+kubectl-YAML dumps), and through the preemption model.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from linter.model import default_kube_scheduler_model
+from linter.scoring.cluster.state import ClusterState
+from linter.scoring.nodes import node_views
+
+NODE = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+        "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
+INCOMING = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "new", "namespace": "default"},
+            "spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}
+
+
+def resized(spec_cpu: str, actuated: str | None, allocated: str | None, reason: str | None = None,
+            *, init: bool = False, sidecar: bool = False) -> dict[str, Any]:
+    """A bound pod whose container ``app`` asks ``spec_cpu`` in its spec and reports the given status."""
+    entry: dict[str, Any] = {"name": "app", "resources": {"requests": {"cpu": actuated}} if actuated else {}}
+    if allocated:
+        entry["allocatedResources"] = {"cpu": allocated}
+    container: dict[str, Any] = {"name": "app", "resources": {"requests": {"cpu": spec_cpu, "memory": "1Gi"}}}
+    spec: dict[str, Any] = {"nodeName": "n1", "containers": [container]}
+    status: dict[str, Any] = {"phase": "Running", "containerStatuses": [entry]}
+    if init or sidecar:
+        if sidecar:
+            container["restartPolicy"] = "Always"
+        spec["containers"] = [{"name": "main", "resources": {"requests": {"cpu": "100m", "memory": "1Gi"}}}]
+        spec["initContainers"] = [container]
+        status = {"phase": "Running", "initContainerStatuses": [entry]}
+    if reason:
+        status["conditions"] = [{"type": "PodResizePending", "status": "True", "reason": reason}]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "resized", "namespace": "default"},
+            "spec": spec, "status": status}
+
+
+# (pod, cpu millicores the cache counts for it)
+CASES = [
+    pytest.param(resized("500m", "3", "3"), 3000, id="upsized-in-place"),
+    pytest.param(resized("1", "3", "1"), 3000, id="downsize-not-yet-actuated"),
+    pytest.param(resized("2", "1", "1", "Deferred"), 2000, id="deferred-keeps-the-spec"),
+    pytest.param(resized("5", "1", "1", "Infeasible"), 1000, id="infeasible-drops-the-spec"),
+    pytest.param(resized("5", None, "1", "Infeasible"), 1000, id="infeasible-allocated-only"),
+    pytest.param(resized("500m", "3", None, sidecar=True), 3100, id="sidecar-resized"),
+    pytest.param(resized("500m", "3", None, init=True), 500, id="ordinary-init-container-reads-its-spec"),
+]
+
+
+def state_cpu(pod: dict[str, Any]) -> tuple[int, int]:
+    state = ClusterState()
+    state.apply_node(NODE)
+    state.apply_pod(pod)
+    col, row = state.store.resource_index["cpu"], state.store.row_of["n1"]
+    return int(state.store.fit_req[col, row]), int(state.store.act_req[col, row])
+
+
+@pytest.mark.parametrize(("pod", "cpu"), CASES)
+def test_webhook_state_counts_the_resized_request(pod: dict[str, Any], cpu: int) -> None:
+    assert state_cpu(pod) == (cpu, cpu)
+    view = node_views([NODE], [pod])[0]
+    assert (view.fit_requested["cpu"], view.requested["cpu"]) == (cpu, cpu)
+
+
+def test_webhook_state_follows_a_resize_through_watch_updates() -> None:
+    state = ClusterState()
+    state.apply_node(NODE)
+    col = state.store.resource_index["cpu"]
+    plain = resized("500m", None, None)
+    plain["status"] = {"phase": "Running"}
+    state.apply_pod(plain)
+    assert int(state.store.act_req[col, 0]) == 500
+    state.apply_pod(resized("500m", "3", "3"))  # MODIFIED: the kubelet actuated an upsize
+    assert int(state.store.act_req[col, 0]) == 3000
+    state.apply_pod(resized("5", "3", "3", "Infeasible"))  # MODIFIED: a further upsize is infeasible
+    assert int(state.store.act_req[col, 0]) == 3000
+    state.delete_pod("default", "resized")
+    assert state.pod_count == 0
+
+
+def test_webhook_filter_sees_the_resized_pod() -> None:
+    """Resized to 3.5 cpu, the pod leaves 500m: the 1-cpu pod no longer fits (spec alone would leave 3.5)."""
+    state = ClusterState()
+    state.apply_node(NODE)
+    state.apply_pod(resized("500m", "3500m", "3500m"))
+    ranking = state.rank(INCOMING, default_kube_scheduler_model())
+    assert ranking.feasible_nodes == 0
+    assert ranking.reason_counts == {"Insufficient cpu": 1}
+
+
+def explain(tmp_path: Path, pod: dict[str, Any], as_yaml: bool) -> dict[str, Any]:
+    items = [NODE, pod]
+    state = tmp_path / ("state.yaml" if as_yaml else "state.json")
+    doc = {"apiVersion": "v1", "kind": "List", "items": items}
+    state.write_text(yaml.safe_dump(doc, sort_keys=False) if as_yaml else json.dumps(doc))
+    pod_file = tmp_path / "pod.json"
+    pod_file.write_text(json.dumps(INCOMING))
+    proc = subprocess.run([sys.executable, "-m", "linter", "explain", "--cluster", str(state), "--pod",
+                           str(pod_file), "--format", "json"], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("as_yaml", [False, True], ids=["json", "yaml"])
+@pytest.mark.parametrize(("pod", "cpu"), CASES[:5])
+def test_explain_counts_the_resized_request(tmp_path: Path, pod: dict[str, Any], cpu: int, as_yaml: bool) -> None:
+    doc = explain(tmp_path, pod, as_yaml)
+    (node,) = doc["nodes"]
+    (cpu_row,) = [r for r in node["resources"] if r["name"] == "cpu"]
+    assert cpu_row["requested"] == cpu + 1000  # already requested + the incoming pod's 1000m
+
+
+def test_explain_names_a_bad_status_quantity(tmp_path: Path) -> None:
+    pod = resized("500m", "three", "3")
+    state, pod_file = tmp_path / "state.json", tmp_path / "pod.json"
+    state.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [NODE, pod]}))
+    pod_file.write_text(json.dumps(INCOMING))
+    proc = subprocess.run([sys.executable, "-m", "linter", "explain", "--cluster", str(state), "--pod",
+                           str(pod_file)], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "Pod default/resized: status.containerStatuses[0].resources.requests.cpu" in proc.stderr
