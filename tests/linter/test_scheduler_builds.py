@@ -247,3 +247,13 @@ def test_extension_points_of_out_of_tree_plugins() -> None:
     assert [f.rule for f in errors] == ["BPL152"]
     assert errors[0].message == PREFIX + 'plugin "QOSSort" does not extend ScorePlugin plugin'
     assert SCHEDULER_PLUGINS == "scheduler-plugins"
+
+
+@pytest.mark.parametrize("point", ["placementGenerate", "placementScore"])
+def test_placement_points_are_unknown_fields_for_the_kubernetes_1_35_build(point: str) -> None:
+    # k8s.io/kube-scheduler v0.35.7 config/v1 Plugins has no placement fields (v0.36 added them)
+    text = f"profiles:\n- plugins:\n    {point}:\n      enabled:\n      - name: NodeResourcesFit\n"
+    errors = _errors(text, SP)
+    assert [(f.rule, f.line, f.message) for f in errors] == [
+        ("BPL015", 5, f'strict decoding error: unknown field "profiles[0].plugins.{point}"')]
+    assert _errors(text) == []  # kube-scheduler 1.36 decodes them
