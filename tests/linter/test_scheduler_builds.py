@@ -3,7 +3,8 @@
 Each expected text below was read off kubernetes-sigs/scheduler-plugins at master 903da7df
 (``apis/config/v1/defaults.go``, ``apis/config/validation``, each plugin's ``New()``, its
 ``scheme_test.go``/``validation_plugingargs_test.go`` cases) and kube-scheduler's framework
-(``initializing plugin "<name>": <error>``, nil args for out-of-tree plugins without pluginConfig).
+(``initializing plugin "<name>": <error>``; ``setDefaults_KubeSchedulerProfile`` adds defaulted args for
+every enabled plugin whose kind the shared v1 scheme builder knows, which scheduler-plugins' kinds join).
 """
 
 from __future__ import annotations
@@ -209,28 +210,35 @@ def test_construct(name: str, given: dict[str, Any], expected: str | None) -> No
     assert _built(name, given) == expected
 
 
-@pytest.mark.parametrize(("name", "expected"), [
-    ("Coscheduling", "want args to be of type CoschedulingArgs, got <nil>"),
-    ("NetworkOverhead", "want args to be of type NetworkOverhead, got <nil>"),
-    ("PreemptionToleration", "got args of type *config.PreemptionTolerationArgs, want *PreemptionTolerationArgs"),
-    ("TargetLoadPacking", "want args to be of type TargetLoadPackingArgs, got <nil>"),
-    ("NodeResourcesAllocatable", None),  # starts from its own defaults when args are nil
-    ("CapacityScheduling", None),
-    ("QOSSort", None),
-])
-def test_construct_without_plugin_config(name: str, expected: str | None) -> None:
-    assert construct(name, None) == expected
+@pytest.mark.parametrize("name", ["Coscheduling", "NetworkOverhead", "TopologicalSort", "NodeResourceTopologyMatch",
+                                  "PreemptionToleration", "TargetLoadPacking", "LowRiskOverCommitment",
+                                  "LoadVariationRiskBalancing", "SySched", "NodeResourcesAllocatable"])
+def test_plugin_without_plugin_config_is_built_with_defaulted_args(name: str) -> None:
+    # cmd/scheduler/main_test.go at 903da7df starts NodeResourceTopologyMatch, TopologicalSort and
+    # NetworkOverhead from configs that have no pluginConfig entry: they get defaulted args, not nil.
+    text = f"profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: {name}\n"
+    if name in ("Coscheduling", "TopologicalSort"):
+        text += "    queueSort:\n      disabled:\n      - name: PrioritySort\n"
+    assert _errors(text, SP) == []
 
 
-def test_init_error_has_the_binary_prefix_and_lands_on_the_plugin() -> None:
-    text = "profiles:\n- plugins:\n    postFilter:\n      enabled:\n      - name: PreemptionToleration\n"
-    errors = _errors(text, SP)
+def test_defaulted_args_are_still_checked_by_new() -> None:
+    # NodeMetadata has no defaults for its key, source, type and strategy, so its New() rejects them
+    errors = _errors("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: NodeMetadata\n", SP)
     assert [(f.rule, f.line, f.column) for f in errors] == [("BPL155", 7, 15)]
-    assert errors[0].detail == (PREFIX + 'initializing plugin "PreemptionToleration": got args of type '
-                                "*config.PreemptionTolerationArgs, want *PreemptionTolerationArgs")
-    assert errors[0].message == ("profile default-scheduler, plugin PreemptionToleration: got args of type "
-                                 "*config.PreemptionTolerationArgs, want *PreemptionTolerationArgs")
-    assert not _errors(text + "  pluginConfig:\n  - name: PreemptionToleration\n", SP)
+    assert errors[0].detail.startswith(PREFIX + 'initializing plugin "NodeMetadata": invalid NodeMetadataArgs: '
+                                       '[metadataKey: Invalid value: "": metadataKey cannot be empty, ')
+    peaks = _errors("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: Peaks\n", SP)
+    assert [f.message for f in peaks] == [PREFIX + 'initializing plugin "Peaks": invalid MetricProvider.Type, got ']
+
+
+def test_init_error_has_the_binary_prefix_and_lands_on_the_args() -> None:
+    text = ("profiles:\n- plugins:\n    postFilter:\n      enabled:\n      - name: PreemptionToleration\n"
+            "  pluginConfig:\n  - name: PreemptionToleration\n    args: {minCandidateNodesPercentage: 101}\n")
+    errors = _errors(text, SP)
+    assert [(f.rule, f.line) for f in errors] == [("BPL155", 9)]
+    assert errors[0].detail == (PREFIX + 'initializing plugin "PreemptionToleration": '
+                                "[].minCandidateNodesPercentage: Invalid value: 101: not in valid range [0, 100]")
 
 
 def test_extension_points_of_out_of_tree_plugins() -> None:
@@ -239,3 +247,13 @@ def test_extension_points_of_out_of_tree_plugins() -> None:
     assert [f.rule for f in errors] == ["BPL152"]
     assert errors[0].message == PREFIX + 'plugin "QOSSort" does not extend ScorePlugin plugin'
     assert SCHEDULER_PLUGINS == "scheduler-plugins"
+
+
+@pytest.mark.parametrize("point", ["placementGenerate", "placementScore"])
+def test_placement_points_are_unknown_fields_for_the_kubernetes_1_35_build(point: str) -> None:
+    # k8s.io/kube-scheduler v0.35.7 config/v1 Plugins has no placement fields (v0.36 added them)
+    text = f"profiles:\n- plugins:\n    {point}:\n      enabled:\n      - name: NodeResourcesFit\n"
+    errors = _errors(text, SP)
+    assert [(f.rule, f.line, f.message) for f in errors] == [
+        ("BPL015", 5, f'strict decoding error: unknown field "profiles[0].plugins.{point}"')]
+    assert _errors(text) == []  # kube-scheduler 1.36 decodes them

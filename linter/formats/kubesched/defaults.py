@@ -4,7 +4,9 @@ Mirrors ``SetDefaults_KubeSchedulerConfiguration``: one empty profile when none 
 ``default-scheduler`` name only for a single unnamed profile, every extension point merged
 with the default set (``mergePluginSet``: user ``disabled`` first, ``*`` drops all defaults, a
 re-enabled default keeps its place and takes the user's entry), and a defaulted args entry for
-every enabled plugin that has an args kind and no pluginConfig.
+every enabled plugin that has an args kind and no pluginConfig. The args kinds are those of the
+scheme's shared v1 builder, which scheduler-plugins' kinds join (its ``apis/config/v1/register.go``
+registers into ``k8s.io/kube-scheduler/config/v1.SchemeBuilder``), so its plugins get theirs too.
 """
 
 from __future__ import annotations
@@ -126,8 +128,9 @@ def build_profiles(config: dict[str, Any], typed_args: dict[Pointer, dict[str, A
             configs.append(ConfigEntry(cname, args, entry.get("args"), cp, typed))
         have = {c.name for c in configs}
         for cname in enabled_names(merged):
-            if cname in ARGS_TYPES and cname not in have:
-                configs.append(ConfigEntry(cname, default_args(cname, {}), None, None, True))
+            if cname in build.args_types and cname not in have:
+                args = default_args(cname, {}) if cname in ARGS_TYPES else out_of_tree_defaults(cname, {})
+                configs.append(ConfigEntry(cname, args, None, None, True))
         profiles.append(Profile(index, pointer, name, raw.get("percentageOfNodesToScore"), custom, merged, configs))
     return profiles
 

@@ -132,10 +132,11 @@ def _construct_out_of_tree(profile: Profile, binary: Build, needed: set[str], he
     (random), so when several fail the scheduler names one of them; this reports the first by name."""
     for name in sorted(n for n in needed if binary.is_out_of_tree(n) and n not in binary.declared):
         cfg = next((x for x in profile.configs if x.name == name), None)
-        args = cfg.args if cfg is not None and cfg.typed else None
-        error = construct(name, args)
+        if cfg is None or not cfg.typed or cfg.args is None:
+            continue  # no args kind: nothing in the config can make its New() fail
+        error = construct(name, cfg.args)
         if error is not None:
-            pointer = cfg.pointer if cfg is not None and cfg.pointer is not None else _enabled_at(profile, name)
+            pointer = cfg.pointer if cfg.pointer is not None else _enabled_at(profile, name)
             return InitError(c.OUT_OF_TREE_ARGS, f'{head}initializing plugin "{name}": {error}', pointer)
     return None
 

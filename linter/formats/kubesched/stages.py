@@ -14,7 +14,6 @@ from linter.formats.kubesched import codes as c
 from linter.formats.kubesched.builds import VANILLA, Build
 from linter.formats.kubesched.decode import DecodeError, decode_args, decode_object
 from linter.formats.kubesched.issues import Issue
-from linter.formats.kubesched.types import CONFIGURATION
 from linter.formats.kubesched.validate import Found
 from linter.gofmt import aggregate, go_quote
 from linter.source import Document, Pointer
@@ -36,7 +35,7 @@ def decode_stage(doc: Document, data: dict[str, Any],
 
     ``decoded`` is None after a fatal error (the data cannot be trusted beyond it).
     """
-    decoded, walk = decode_object(data, CONFIGURATION)
+    decoded, walk = decode_object(data, build.configuration)
     if walk.fatal is not None:
         return None, {}, [_issue(walk.fatal, walk.fatal.text)]
     solo: list[tuple[DecodeError, str]] = []

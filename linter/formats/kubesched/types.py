@@ -66,11 +66,21 @@ LEADER_ELECTION = _s("v1alpha1.LeaderElectionConfiguration", {
     "resourceLock": STRING, "resourceName": STRING, "resourceNamespace": STRING})
 CLIENT_CONNECTION = _s("v1alpha1.ClientConnectionConfiguration", {
     "kubeconfig": STRING, "acceptContentTypes": STRING, "contentType": STRING, "qps": FLOAT32, "burst": INT32})
-CONFIGURATION = _s("v1.KubeSchedulerConfiguration", {
-    **TYPE_META, "parallelism": INT32, "leaderElection": LEADER_ELECTION, "clientConnection": CLIENT_CONNECTION,
-    "enableProfiling": BOOL, "enableContentionProfiling": BOOL, "percentageOfNodesToScore": INT32,
-    "podInitialBackoffSeconds": INT64, "podMaxBackoffSeconds": INT64, "profiles": _slice(PROFILE),
-    "extenders": _slice(EXTENDER), "delayCacheUntilActive": BOOL})
+
+
+def _configuration(profile: GoType) -> GoType:
+    return _s("v1.KubeSchedulerConfiguration", {
+        **TYPE_META, "parallelism": INT32, "leaderElection": LEADER_ELECTION, "clientConnection": CLIENT_CONNECTION,
+        "enableProfiling": BOOL, "enableContentionProfiling": BOOL, "percentageOfNodesToScore": INT32,
+        "podInitialBackoffSeconds": INT64, "podMaxBackoffSeconds": INT64, "profiles": _slice(profile),
+        "extenders": _slice(EXTENDER), "delayCacheUntilActive": BOOL})
+
+
+CONFIGURATION = _configuration(PROFILE)
+# k8s.io/kube-scheduler v0.35 (what a Kubernetes 1.35 build decodes with): its v1.Plugins has no
+# placementGenerate/placementScore, which 1.36 added, so a 1.35 binary rejects them as unknown fields.
+PLUGINS_1_35 = _s("v1.Plugins", {ep: PLUGIN_SET for ep in EXTENSION_POINTS if not ep.startswith("placement")})
+CONFIGURATION_1_35 = _configuration(_s("v1.KubeSchedulerProfile", {**PROFILE.fields, "plugins": PLUGINS_1_35}))
 
 # --- plugin args -----------------------------------------------------------------------------
 

@@ -1,15 +1,14 @@
-"""Out-of-tree plugin that fails when the scheduler builds it (args missing or invalid).
+"""Out-of-tree plugin that fails when the scheduler builds it (invalid args).
 
 What it does:
     For a custom build (`--scheduler scheduler-plugins`), reports what a scheduler-plugins
     plugin's `New()` rejects when the framework builds the profile, in the binary's own words:
     `initializing profiles: creating profile for scheduler name <name>: initializing plugin
-    "<plugin>": <error>`. Either the plugin needs args and the profile has no pluginConfig entry
-    for it (kube-scheduler defaults args only for its in-tree kinds, so the plugin gets none:
-    `want args to be of type CoschedulingArgs, got <nil>`; an entry with just `name:` is
-    enough, its args are then defaulted), or the args fail the plugin's own validation
+    "<plugin>": <error>`. The args are the defaulted ones (a plugin with no pluginConfig entry
+    gets all defaults, as in-tree plugins do), checked by the plugin's own validation
     (Coscheduling, NodeResourcesAllocatable, NodeResourceTopologyMatch, PreemptionToleration,
-    NodeMetadata) or its constructor's checks (the trimaran plugins' metric provider type,
+    NodeMetadata, whose key, source, type and strategy have no defaults) or by its constructor
+    (the trimaran plugins' and Peaks' metric provider type without a watcher address,
     TargetLoadPacking's defaultRequestsMultiplier). Strict-decoding errors in these args are
     BPL014-BPL017, as for in-tree args.
 
@@ -25,6 +24,9 @@ Example (fails):
         postFilter:
           enabled: [{name: PreemptionToleration}]
           disabled: [{name: DefaultPreemption}]
+      pluginConfig:
+      - name: PreemptionToleration
+        args: {minCandidateNodesPercentage: 120}
 
 Use instead (passes):
     apiVersion: kubescheduler.config.k8s.io/v1
@@ -44,7 +46,7 @@ from linter.formats.kubesched import codes, report
 
 CODE = codes.OUT_OF_TREE_ARGS
 NAME = "out-of-tree-plugin-args"
-SUMMARY = "out-of-tree plugin that fails when the scheduler builds it (args missing or invalid)"
+SUMMARY = "out-of-tree plugin that fails when the scheduler builds it (invalid args)"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"kube-scheduler"})
 

@@ -6,8 +6,9 @@
 * plugins a user's own build registers (``plugins:`` in the project config), with the extension
   points each implements; their args are passed on undecoded (their kinds are unknown here).
 
-The in-tree part is kube-scheduler 1.36 for every build (docs/builds.md says where a
-scheduler-plugins binary, built on an older Kubernetes, may differ).
+The in-tree part is kube-scheduler 1.36 for every build, except the config type a build decodes
+with (``configuration``): scheduler-plugins is compiled with Kubernetes 1.35, whose ``v1.Plugins``
+lacks the placement extension points (docs/builds.md says what else may differ).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from linter.formats.kubesched.builds.suggest import suggest
 from linter.formats.kubesched.outoftree_args.types import ARGS_TYPES as OUT_OF_TREE_ARGS
 from linter.formats.kubesched.registry import PLUGINS as IN_TREE
 from linter.formats.kubesched.types import ARGS_TYPES as IN_TREE_ARGS
-from linter.formats.kubesched.types import GoType
+from linter.formats.kubesched.types import CONFIGURATION, CONFIGURATION_1_35, GoType
 
 KUBE_SCHEDULER = "kube-scheduler"
 SCHEDULER_PLUGINS = schedulerplugins.NAME
@@ -35,6 +36,7 @@ class Build:
     plugins: Mapping[str, frozenset[str] | None]
     args_types: Mapping[str, GoType] = field(default_factory=dict)
     declared: frozenset[str] = frozenset()  # the user's own plugins (args passed on undecoded)
+    configuration: GoType = CONFIGURATION  # the KubeSchedulerConfiguration type its strict decoder uses
 
     @property
     def args_kinds(self) -> frozenset[str]:
@@ -67,12 +69,14 @@ def resolve(name: str = KUBE_SCHEDULER, declared: tuple[tuple[str, tuple[str, ..
     plugins: dict[str, frozenset[str] | None] = dict(IN_TREE)
     args = dict(IN_TREE_ARGS)
     label = VANILLA.label
+    configuration = CONFIGURATION
     if name == SCHEDULER_PLUGINS:
         plugins.update(schedulerplugins.PLUGINS)
         args.update(OUT_OF_TREE_ARGS)
         label = schedulerplugins.LABEL
+        configuration = CONFIGURATION_1_35
     for plugin, points in declared:
         plugins[plugin] = frozenset(points)
     if declared:
         label += " with your plugins"
-    return Build(name, label, plugins, args, frozenset(p for p, _ in declared))
+    return Build(name, label, plugins, args, frozenset(p for p, _ in declared), configuration)

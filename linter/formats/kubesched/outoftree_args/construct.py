@@ -1,10 +1,11 @@
 """What each scheduler-plugins plugin's ``New()`` rejects, worded as that plugin words it.
 
 ``construct(name, args)`` returns the error text the framework wraps as
-``initializing plugin "<name>": <text>``, or None when the plugin is built. ``args`` is None when
-the profile has no pluginConfig entry for the plugin (the framework then passes nil). Only
-checks that depend on the config are modelled; a plugin's clients (kubeconfig, metrics
-provider, load watcher, NODE_POWER_MODEL file) are the cluster's business.
+``initializing plugin "<name>": <text>``, or None when the plugin is built. ``args`` are the
+defaulted args (kube-scheduler adds defaulted args for every enabled plugin whose kind its
+scheme knows, scheduler-plugins' kinds included, so these plugins never get nil). Only checks
+that depend on the config are modelled; a plugin's clients (kubeconfig, metrics provider, load
+watcher, NODE_POWER_MODEL file) are the cluster's business.
 """
 
 from __future__ import annotations
@@ -15,28 +16,12 @@ from typing import Any
 from linter.formats.kubesched.argsvalid import validate_args
 from linter.gofmt import FieldError, aggregate, go_quote
 
-# The Go type named by each plugin's "want args to be of type X, got %T" (NetworkOverhead's
-# message names the plugin, not its args type).
-_WANT = {
-    "Coscheduling": "CoschedulingArgs", "NetworkOverhead": "NetworkOverhead",
-    "TopologicalSort": "TopologicalSortArgs", "NodeMetadata": "NodeMetadataArgs",
-    "NodeResourceTopologyMatch": "NodeResourceTopologyMatchArgs", "TargetLoadPacking": "TargetLoadPackingArgs",
-    "LowRiskOverCommitment": "LowRiskOverCommitmentArgs",
-    "LoadVariationRiskBalancing": "LoadVariationRiskBalancingArgs", "SySched": "SySchedArgs",
-    "Peaks": "PeaksArgs",
-}
 _TRIMARAN = ("TargetLoadPacking", "LowRiskOverCommitment", "LoadVariationRiskBalancing")
 _PROVIDERS = ("KubernetesMetricsServer", "Prometheus", "SignalFx")
 _GO_FLOAT = re.compile(r"[+-]?((\d+(_\d+)*)?\.?\d+(_\d+)*([eE][+-]?\d+)?|\d+\.|inf|infinity|nan)", re.IGNORECASE)
 
 
-def construct(name: str, args: dict[str, Any] | None) -> str | None:
-    if args is None:
-        if name == "PreemptionToleration":  # it prints the typed nil it got, not the interface
-            return "got args of type *config.PreemptionTolerationArgs, want *PreemptionTolerationArgs"
-        if name in _WANT:
-            return f"want args to be of type {_WANT[name]}, got <nil>"
-        return None
+def construct(name: str, args: dict[str, Any]) -> str | None:
     if name in _TRIMARAN:
         provider = args.get("metricProvider", {}).get("type", "")
         if not args.get("watcherAddress") and provider not in _PROVIDERS:

@@ -1,10 +1,9 @@
 """scheduler-plugins' ``SetDefaults_*`` (``apis/config/v1/defaults.go``) and the v1 -> internal step.
 
-Applied to args a pluginConfig entry gives (an entry without ``args`` decodes to all defaults).
-A plugin enabled with no pluginConfig entry gets no args at all: kube-scheduler adds defaulted
-args only for the kinds of its own scheme, so such a plugin is built with nil args
-(``construct`` words what each plugin then says). Absent pointer fields the defaults leave nil
-become Go zero values in the internal types.
+Applied to the args a pluginConfig entry gives (an entry without ``args`` decodes to all
+defaults) and, as for in-tree kinds, to the args kube-scheduler adds for an enabled plugin that
+has no pluginConfig entry. Absent pointer fields the defaults leave nil become Go zero values in
+the internal types.
 """
 
 from __future__ import annotations
