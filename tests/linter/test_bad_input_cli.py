@@ -174,3 +174,15 @@ def test_reader_closing_the_pipe_early_is_not_a_traceback(tmp_path: Path) -> Non
     assert proc.wait(timeout=120) in (0, 1)
     assert b"[BPL001]" in first
     assert "Traceback" not in stderr and "Exception ignored" not in stderr, stderr
+
+
+def test_control_characters_in_a_file_name_keep_one_line_per_finding(tmp_path: Path) -> None:
+    tree = tmp_path / "odd"
+    tree.mkdir()
+    (tree / "new\nline\x1b[31m.yaml").write_text("kind: PriorityClass\na: [\n")
+    result = lint(tmp_path, "odd")
+    assert result.stdout.splitlines() == [
+        f"{os.path.join('odd', 'new')}\\nline\\x1b[31m.yaml:3:1: error [BPL001] invalid YAML: did not find expected "
+        "node content"
+    ]
+    assert result.code == 1
