@@ -30,7 +30,7 @@ from linter.model import SchedulerModel
 from linter.reading import read_stream
 from linter.settings import LintSettings
 from linter.source import Document
-from linter.textfile import TextFileError, decode, read_text
+from linter.textfile import NOT_REGULAR, TextFileError, decode, read_text
 from linter.unwrap import embedded_documents, is_configmap, list_items
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -233,11 +233,15 @@ def _walk(root: str, run: LintRun, seen: set[str]) -> Iterator[tuple[str, bool]]
                 yield os.path.join(dirpath, name), False
 
 
+STDIN_HINT = "; use '-' to read standard input"
+
+
 def _read(path: str) -> tuple[str | None, list[Finding]]:
     try:
         return read_text(path, MAX_FILE_BYTES), []
     except TextFileError as exc:
-        return None, [Finding(path, exc.line, exc.column, CODE_UNREADABLE, Severity.ERROR, exc.reason)]
+        reason = exc.reason + STDIN_HINT if exc.reason == NOT_REGULAR else exc.reason
+        return None, [Finding(path, exc.line, exc.column, CODE_UNREADABLE, Severity.ERROR, reason)]
 
 
 def decode_bytes(raw: bytes, path: str, sink: list[Finding]) -> str | None:
