@@ -93,9 +93,13 @@ def load_scheduler_model(text: str, path: str,
     findings = _finish(findings, settings, {path: text})
     models = [a.context.model for a in analyzed if a.context.model is not None]
     configs = [a for a in analyzed if _kind_of(a) not in ("priorityclass", "kube-scheduler-pod")]
-    if any(f.severity is Severity.ERROR for f in findings) or len(models) != 1 or len(configs) != 1:
-        if not findings and len(configs) != 1:
-            findings = [Finding(path, 1, 1, CODE_UNRECOGNIZED, Severity.ERROR,
+    has_error = any(f.severity is Severity.ERROR for f in findings)
+    if has_error or len(models) != 1 or len(configs) != 1:
+        if not has_error and len(configs) != 1:
+            # the refusal itself must be an error: a lone BPL004/BPL003 warning would end a run that
+            # failed without saying so (the BPL004 warning says the same thing less exactly: dropped)
+            findings = [*(f for f in findings if f.rule != CODE_UNRECOGNIZED),
+                        Finding(path, 1, 1, CODE_UNRECOGNIZED, Severity.ERROR,
                                 f"expected exactly one scheduler configuration, found {len(configs)}")]
         return None, findings
     return models[0], findings

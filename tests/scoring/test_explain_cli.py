@@ -243,3 +243,19 @@ def test_legacy_policy_reproduces_the_docs(tmp_path: Path) -> None:
     assert doc["engine"] == "legacy-rtcr"
     assert {n["name"]: n["score"] for n in doc["nodes"]} == claimed
     assert "[BPL300]" in proc.stderr  # the removal is still said, as a warning
+
+
+@pytest.mark.parametrize(("text", "lines"), [
+    ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n",
+     ["{config}:1:1: error [BPL004] expected exactly one scheduler configuration, found 0"]),
+    ("", ["{config}:1:1: warning [BPL003] file is empty: nothing to check",
+          "{config}:1:1: error [BPL004] expected exactly one scheduler configuration, found 0"]),
+])
+def test_config_that_holds_no_scheduler_config_is_an_error_line_exit_1(tmp_path: Path, text: str,
+                                                                      lines: list[str]) -> None:
+    state, pod = write_case(tmp_path, DEFAULT_ARGS_FIT[0])
+    config = tmp_path / "sched.yaml"
+    config.write_text(text)
+    proc = run("--config", config, "--cluster", state, "--pod", pod)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr.splitlines() == [line.format(config=config) for line in lines]
