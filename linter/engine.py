@@ -211,7 +211,16 @@ def _expand(paths: Sequence[str], run: LintRun) -> Iterator[tuple[str, bool]]:
         if path == "-":
             yield path, True
         elif os.path.isdir(path):
-            yield from _walk(path, run, seen)
+            found, reported = False, len(run.findings)
+            for target in _walk(path, run, seen):
+                found = True
+                yield target
+            # a named directory with nothing to read must not pass as "no problems in 0 files"; one the
+            # walk already reported (unlistable, or visited before) needs no second word
+            if not found and len(run.findings) == reported:
+                run.findings.append(Finding(path, 1, 1, CODE_UNRECOGNIZED, Severity.WARNING,
+                                            f"no {', '.join('*' + s for s in LINT_SUFFIXES)} file in this "
+                                            "directory or below it: nothing to check"))
         elif os.path.exists(path) or os.path.islink(path):
             yield path, True
         else:

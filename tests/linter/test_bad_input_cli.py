@@ -186,3 +186,14 @@ def test_control_characters_in_a_file_name_keep_one_line_per_finding(tmp_path: P
         "node content"
     ]
     assert result.code == 1
+
+
+def test_a_named_directory_with_no_config_file_is_a_warning_not_silence(tmp_path: Path) -> None:
+    (tmp_path / "deploy" / ".git").mkdir(parents=True)
+    (tmp_path / "deploy" / ".git" / "config.yaml").write_text("a: 1\n")  # hidden: not walked
+    (tmp_path / "deploy" / "README.md").write_text("notes\n")
+    result = run_cli(["-f", "text", "--strict", "deploy"], cwd=tmp_path)
+    assert_no_traceback(result)
+    assert result.stdout == ("deploy:1:1: warning [BPL004] no *.yaml, *.yml, *.json, *.conf, *.cfg file in this "
+                             "directory or below it: nothing to check\n")
+    assert (result.code, result.stderr) == (0, "binpack-lint: 1 warning in 0 files\n")  # BPL004 never fails a run
