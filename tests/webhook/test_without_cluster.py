@@ -144,3 +144,14 @@ def test_kubectl_binpack_without_a_reachable_cluster_is_one_line_exit_2(tmp_path
 def test_review_server_that_is_not_an_http_url_is_one_line_exit_2(url: str, reason: str) -> None:
     code, out, err = run(webhook_main, "review", "--server", url, str(SAMPLE))
     assert (code, out, err) == (2, "", f"binpack-webhook review: error: --server: {reason}\n")
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    ((), "kubectl binpack: error: the following arguments are required: {explain}"),
+    (("explain",), "kubectl binpack explain: error: the following arguments are required: -f/--filename"),
+    (("explain", "-f", "p.yaml", "-o", "yaml"),
+     "kubectl binpack explain: error: argument -o/--output: invalid choice: 'yaml' (choose from 'text', 'json')"),
+])
+def test_kubectl_binpack_usage_error_is_one_line_exit_2(argv: tuple[str, ...], line: str) -> None:
+    code, out, err = run(kubectl_binpack.main, *argv)
+    assert (code, out, err) == (2, "", line + "\n")
