@@ -259,3 +259,13 @@ def test_config_that_holds_no_scheduler_config_is_an_error_line_exit_1(tmp_path:
     proc = run("--config", config, "--cluster", state, "--pod", pod)
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr.splitlines() == [line.format(config=config) for line in lines]
+
+
+def test_a_name_that_is_not_a_string_is_named_as_such_not_as_missing(tmp_path: Path) -> None:
+    _, pod = write_case(tmp_path, DEFAULT_ARGS_FIT[0])
+    state = tmp_path / "state.yaml"
+    state.write_text("kind: Node\nmetadata: {name: 5}\nstatus: {allocatable: {cpu: '4'}}\n")
+    proc = run("--cluster", state, "--pod", pod)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        2, "", f"binpack-lint explain: error: STATE {state}: Node at document 1: metadata.name must be a string, "
+        "not 5\n")
