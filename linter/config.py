@@ -13,8 +13,8 @@ without the table is passed over). Keys::
     plugins:                    # plugins your own scheduler build registers on top of it
     - {name: MyPlugin, extensionPoints: [filter, score]}
 
-Unknown keys, unknown codes and wrong types are errors, so a typo cannot silently switch a
-check off.
+Unknown keys, a key set twice, unknown codes and wrong types are errors, so a typo cannot silently
+switch a check off.
 """
 
 from __future__ import annotations
@@ -149,16 +149,20 @@ def _load_yaml(path: str) -> ProjectConfig:
     text = _read_text(path)
     try:
         documents = [d for d in parse_documents(text, path) if d.data is not None]
-    except SourceError as exc:
-        raise ConfigError(f"invalid YAML: {exc.message}", path, exc.line) from None
+    except SourceError as exc:  # its message already says "invalid YAML: ..." when that is the problem
+        raise ConfigError(exc.message, path, exc.line) from None
     if not documents:
         return ProjectConfig(path=path)
     if len(documents) > 1:
         raise ConfigError("expected one YAML document", path, documents[1].start_line)
     doc = documents[0]
     if not isinstance(doc.data, dict):
-        raise ConfigError("expected a mapping of settings (disable, enable, severity, strict)", path,
-                          doc.start_line)
+        raise ConfigError(f"expected a mapping of settings ({', '.join(KEYS)})", path, doc.start_line)
+    if doc.duplicate_keys:  # the YAML loader keeps the last value: a setting written twice loses one silently
+        dup = min(doc.duplicate_keys, key=lambda d: (d.line, d.column))
+        where = ".".join(str(p) for p in (*dup.pointer, dup.key))
+        raise ConfigError(f"duplicate key {where!r} (first set on line {dup.first_line}); set each key once",
+                          path, dup.line)
     return _validate(doc.data, path, lambda pointer: doc.locate(pointer)[0])
 
 

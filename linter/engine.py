@@ -30,7 +30,7 @@ from linter.model import SchedulerModel
 from linter.reading import read_stream
 from linter.settings import LintSettings
 from linter.source import Document
-from linter.textfile import TextFileError, decode, read_text
+from linter.textfile import NOT_REGULAR, TextFileError, decode, read_text
 from linter.unwrap import embedded_documents, is_configmap, list_items
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -93,9 +93,13 @@ def load_scheduler_model(text: str, path: str,
     findings = _finish(findings, settings, {path: text})
     models = [a.context.model for a in analyzed if a.context.model is not None]
     configs = [a for a in analyzed if _kind_of(a) not in ("priorityclass", "kube-scheduler-pod")]
-    if any(f.severity is Severity.ERROR for f in findings) or len(models) != 1 or len(configs) != 1:
-        if not findings and len(configs) != 1:
-            findings = [Finding(path, 1, 1, CODE_UNRECOGNIZED, Severity.ERROR,
+    has_error = any(f.severity is Severity.ERROR for f in findings)
+    if has_error or len(models) != 1 or len(configs) != 1:
+        if not has_error and len(configs) != 1:
+            # the refusal itself must be an error: a lone BPL004/BPL003 warning would end a run that
+            # failed without saying so (the BPL004 warning says the same thing less exactly: dropped)
+            findings = [*(f for f in findings if f.rule != CODE_UNRECOGNIZED),
+                        Finding(path, 1, 1, CODE_UNRECOGNIZED, Severity.ERROR,
                                 f"expected exactly one scheduler configuration, found {len(configs)}")]
         return None, findings
     return models[0], findings
@@ -207,7 +211,16 @@ def _expand(paths: Sequence[str], run: LintRun) -> Iterator[tuple[str, bool]]:
         if path == "-":
             yield path, True
         elif os.path.isdir(path):
-            yield from _walk(path, run, seen)
+            found, reported = False, len(run.findings)
+            for target in _walk(path, run, seen):
+                found = True
+                yield target
+            # a named directory with nothing to read must not pass as "no problems in 0 files"; one the
+            # walk already reported (unlistable, or visited before) needs no second word
+            if not found and len(run.findings) == reported:
+                run.findings.append(Finding(path, 1, 1, CODE_UNRECOGNIZED, Severity.WARNING,
+                                            f"no {', '.join('*' + s for s in LINT_SUFFIXES)} file in this "
+                                            "directory or below it: nothing to check"))
         elif os.path.exists(path) or os.path.islink(path):
             yield path, True
         else:
@@ -233,11 +246,15 @@ def _walk(root: str, run: LintRun, seen: set[str]) -> Iterator[tuple[str, bool]]
                 yield os.path.join(dirpath, name), False
 
 
+STDIN_HINT = "; use '-' to read standard input"
+
+
 def _read(path: str) -> tuple[str | None, list[Finding]]:
     try:
         return read_text(path, MAX_FILE_BYTES), []
     except TextFileError as exc:
-        return None, [Finding(path, exc.line, exc.column, CODE_UNREADABLE, Severity.ERROR, exc.reason)]
+        reason = exc.reason + STDIN_HINT if exc.reason == NOT_REGULAR else exc.reason
+        return None, [Finding(path, exc.line, exc.column, CODE_UNREADABLE, Severity.ERROR, reason)]
 
 
 def decode_bytes(raw: bytes, path: str, sink: list[Finding]) -> str | None:

@@ -70,8 +70,10 @@ class Finding:
         return fields
 
     def as_text(self) -> str:
-        """``path:line:col: severity [BPLnnn] message``: the one line every text output prints."""
-        return f"{self.path}:{self.line}:{self.column}: {self.severity.value} [{self.rule}] {one_line(self.message)}"
+        """``path:line:col: severity [BPLnnn] message``: the one line every text output prints. The path
+        is escaped like the message: a file name may hold a line break or a terminal escape too."""
+        where = f"{one_line(self.path)}:{self.line}:{self.column}"
+        return f"{where}: {self.severity.value} [{self.rule}] {one_line(self.message)}"
 
     def as_text_block(self) -> str:
         """``as_text`` followed by the detail, if any, as indented continuation lines."""

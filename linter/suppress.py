@@ -8,7 +8,8 @@ after them (``-- reason``) is ignored. JSON has no comments, so JSON files can o
 through the config file.
 
 A suppression cannot fail silently (as ruff's RUF100 does for ``noqa``): a selector that names no
-rule is BPL007, and a selector that silenced nothing in this run is BPL008.
+rule is BPL007, and so is a ``# binpack-lint:`` (or ``# binpack-lint disable...``) comment that is
+no directive (``enable=``, ``disable BPL202``); a selector that silenced nothing in this run is BPL008.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ _DIRECTIVE = re.compile(
     r"#\s*binpack-lint:\s*(disable-file|disable-line|disable)\s*=\s*"
     r"([A-Za-z0-9_-]+(?:[ \t]*,[ \t]*[A-Za-z0-9_-]+)*)"
 )
+# What a suppression attempt starts with: "binpack-lint:", or "binpack-lint disable..." without the colon.
+# One of these that is not a _DIRECTIVE is reported (BPL007) instead of being ignored silently.
+_ATTEMPT = re.compile(r"#\s*binpack-lint(?:\s*:|\s+(?=disable))\s*")
 _SELECTOR = re.compile(r"^(ALL|BPL\d{0,3})$")
 _COMMENT_CODES = frozenset({UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION})
 
@@ -35,10 +39,12 @@ class Selector:
     rule. A plain class, not a dataclass: the CLI imports this module on every run.
     """
 
-    __slots__ = ("code", "column", "line", "text", "used", "whole_file")
+    __slots__ = ("code", "column", "line", "malformed", "text", "used", "whole_file")
 
-    def __init__(self, text: str, code: str | None, line: int, column: int, whole_file: bool) -> None:
+    def __init__(self, text: str, code: str | None, line: int, column: int, whole_file: bool,
+                 malformed: bool = False) -> None:
         self.text, self.code, self.line, self.column, self.whole_file = text, code, line, column, whole_file
+        self.malformed = malformed  # ``text`` is a whole comment that is no directive, not a selector
         self.used = False
 
     def selects(self, rule: str) -> bool:
@@ -60,13 +66,18 @@ def _known_rules() -> tuple[dict[str, str], frozenset[str]]:
 
 
 @lru_cache(maxsize=64)
-def _parse(text: str) -> tuple[tuple[int, int, str, bool], ...]:
-    """(line, column, selector text, whole file) for every selector in every directive."""
-    found: list[tuple[int, int, str, bool]] = []
+def _parse(text: str) -> tuple[tuple[int, int, str, bool | None], ...]:
+    """(line, column, selector text, whole file) for every selector in every directive, and
+    (line, column, comment text, None) for every suppression attempt that is no directive."""
+    found: list[tuple[int, int, str, bool | None]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if "binpack-lint" not in line:
             continue
-        for match in _DIRECTIVE.finditer(line):
+        for attempt in _ATTEMPT.finditer(line):
+            match = _DIRECTIVE.match(line, attempt.start())
+            if match is None:
+                found.append((number, attempt.end() + 1, line[attempt.end():].strip()[:60], None))
+                continue
             offset = match.start(2)
             for piece in re.finditer(r"[A-Za-z0-9_-]+", match.group(2)):
                 found.append((number, offset + piece.start() + 1, piece.group(), match.group(1) == "disable-file"))
@@ -78,7 +89,9 @@ def selectors(text: str | None) -> list[Selector]:
     if not text or "binpack-lint" not in text:
         return []
     names, codes = _known_rules()
-    return [Selector(raw, _resolve(raw, names, codes), line, col, whole) for line, col, raw, whole in _parse(text)]
+    return [Selector(raw, None, line, col, False, malformed=True) if whole is None
+            else Selector(raw, _resolve(raw, names, codes), line, col, whole)
+            for line, col, raw, whole in _parse(text)]
 
 
 def _suppresses(selector: Selector, finding: Finding) -> bool:
@@ -125,7 +138,12 @@ def apply(findings: Iterable[Finding], texts: dict[str, str],
 def _about_comments(path: str, found: list[Selector], enabled: Callable[[str], bool]) -> list[Finding]:
     out: list[Finding] = []
     for s in found:
-        if s.code is None:
+        if s.malformed:
+            if enabled(UNKNOWN_SUPPRESSION):
+                out.append(Finding(path, s.line, s.column, UNKNOWN_SUPPRESSION, Severity.ERROR,
+                                   f"suppression comment '{s.text}' is not 'disable=CODES' or 'disable-file=CODES' "
+                                   "(as in '# binpack-lint: disable=BPL202'), so it silences nothing"))
+        elif s.code is None:
             if enabled(UNKNOWN_SUPPRESSION):
                 out.append(Finding(path, s.line, s.column, UNKNOWN_SUPPRESSION, Severity.ERROR,
                                    f"suppression comment names {s.text!r}, which is no rule code, prefix, rule name "

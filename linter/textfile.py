@@ -13,6 +13,9 @@ import os
 import stat
 from collections.abc import Iterator
 
+# Only `binpack-lint [lint]` reads '-' as standard input: it adds that hint itself (engine.STDIN_HINT).
+NOT_REGULAR = "not a regular file (FIFO, socket or device)"
+
 
 class TextFileError(Exception):
     def __init__(self, reason: str, line: int = 1, column: int = 1) -> None:
@@ -34,7 +37,7 @@ def read_bytes(path: str, limit: int) -> bytes:
         if stat.S_ISDIR(info.st_mode):
             raise TextFileError("is a directory")
         if not stat.S_ISREG(info.st_mode):  # opening a FIFO would block forever; devices never end
-            raise TextFileError("not a regular file (FIFO, socket or device); use '-' to read standard input")
+            raise TextFileError(NOT_REGULAR)
         if info.st_size > limit:
             raise TextFileError(f"file is {info.st_size} bytes, over the {describe_size(limit)} limit")
         with open(path, "rb") as fh:
@@ -80,7 +83,7 @@ class TextStream:
             if stat.S_ISDIR(info.st_mode):
                 raise TextFileError("is a directory")
             if not stat.S_ISREG(info.st_mode):
-                raise TextFileError("not a regular file (FIFO, socket or device); use '-' to read standard input")
+                raise TextFileError(NOT_REGULAR)
             self._fh = open(path, "rb")  # noqa: SIM115 - closed by close()/the context manager
             self._fh.seek(start)
         except OSError as exc:

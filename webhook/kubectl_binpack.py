@@ -15,7 +15,7 @@ import json
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from linter.explain import command
 from webhook.cluster.kubeclient import ClientConfigError, kind_sources, load_client_configuration
@@ -25,8 +25,16 @@ PROG = "kubectl binpack"
 PAGE = 500
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """Bad usage is one line and exit 2, as in binpack-lint and binpack-webhook (argparse adds the usage block).
+    Not webhook.cli's parser: importing that module starts gunicorn's import, which a kubectl plugin has no use for."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(command.EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description="binpack-guard against the current cluster")
+    parser = _OneLineParser(prog=PROG, description="binpack-guard against the current cluster")
     commands = parser.add_subparsers(dest="command", required=True, metavar="{explain}")
     p = commands.add_parser("explain", help="why the scheduler would score each node as it does for this pod")
     p.add_argument("-f", "--filename", dest="pod", metavar="POD", required=True, help="the pending Pod (YAML/JSON)")

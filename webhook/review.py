@@ -4,7 +4,8 @@ For testing policies in CI, as ``gator test`` and ``kyverno apply`` do: each fil
 request (``admission.k8s.io/v1``); it is decided by the same code the server runs, against the dump's cluster
 (or an empty one holding only the built-in PriorityClasses), and the AdmissionReview response is printed as
 JSON, one document per file in the order given. Exit status: 0 all allowed, 1 at least one denied, 2 a file
-that cannot be read or is not an AdmissionReview (one line on stderr naming it; the other files still run).
+that cannot be read or is not an AdmissionReview (one line on stderr naming it; the other files still run), or
+a bad option (a ``--server`` that is not an http(s) URL, a bad dump or scheduler config: one line, nothing runs).
 No Lease is claimed: the review is a dry run by nature.
 
 ``--server URL`` sends each review to a running webhook instead (the path chosen by the object's kind), and
@@ -19,6 +20,7 @@ import base64
 import copy
 import json
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Mapping
 from typing import Any, TextIO
@@ -58,6 +60,9 @@ def decide(request: AdmissionRequest, view: ClusterView, settings: Settings, mod
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.server and (problem := server_url_problem(args.server)):
+        err.write(f"{PROG}: error: --server: {problem}\n")
+        return EXIT_BAD_INPUT
     try:
         settings = Settings(scheduler_config=args.scheduler_config, volcano_config=args.volcano_config,
                             **({"top": args.top} if args.top is not None else {}))
@@ -101,6 +106,17 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if response.get("allowed") is not True and status == EXIT_ALLOWED:
             status = EXIT_DENIED
     return status
+
+
+def server_url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be the webhook's base URL, or None; urllib would raise on it mid-run."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError as exc:  # e.g. an unclosed IPv6 bracket
+        return f"{url!r} is not a URL: {exc}"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"expected an http:// or https:// URL with a host, got {url!r}"
+    return None
 
 
 def _ask_server(url: str, request: AdmissionRequest, body: bytes) -> Mapping[str, Any]:

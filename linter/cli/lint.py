@@ -117,7 +117,7 @@ def project_config(explicit: str | None, disabled: bool) -> ProjectConfig:
     if disabled:
         return ProjectConfig()
     if explicit:
-        if not os.path.isfile(explicit):
+        if not os.path.exists(explicit):
             raise ConfigError("config file not found", explicit)
         return load(explicit)
     found = discover(os.getcwd())

@@ -28,6 +28,7 @@ DESCRIPTION = (
 EPILOG = ("Exit codes: 0 migrated (or already v1); 1 migrated as far as possible, but the result is not accepted "
           "or cannot score as the original did (the reasons are on stderr); 2 unreadable file or nothing to migrate.")
 MAX_BYTES = 10 * 1024 * 1024
+LABELS = {"change": "changed"}  # how a note's level reads on stderr: error, changed, unchanged
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     findings = check(migration, path, build)
     for note in migration.notes:
         if note.level == ERROR or not args.quiet:
-            err.write(f"{path}: {'error' if note.level == ERROR else 'changed'}: {note.render()}\n")
+            err.write(f"{path}: {LABELS.get(note.level, note.level)}: {note.render()}\n")
     for finding in findings:
         if finding.severity is Severity.ERROR or not args.quiet:
             err.write(finding.as_text() + "\n")

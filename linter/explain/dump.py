@@ -15,6 +15,7 @@ parsed before anything was checked.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -109,7 +110,11 @@ def preemption_field_problem(obj: Mapping[str, Any]) -> str | None:
 
 def check_name(obj: Mapping[str, Any], path: str, role: str, where: str) -> None:
     meta = obj.get("metadata")
-    if not isinstance(meta, Mapping) or not isinstance(meta.get("name"), str) or not meta["name"]:
+    name = meta.get("name") if isinstance(meta, Mapping) else None
+    if name is not None and not isinstance(name, str):  # `name: 5` is there, just not a name
+        raise ExplainInputError(f"{role} {path}: {obj.get('kind')} at {where}: metadata.name must be a string, "
+                                f"not {json.dumps(name, default=str)}")
+    if not name:
         raise ExplainInputError(f"{role} {path}: {obj.get('kind')} at {where}: metadata.name is missing")
 
 

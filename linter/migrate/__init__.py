@@ -5,7 +5,7 @@ The command line lives in :mod:`linter.cli.migrate`.
 """
 
 from linter.migrate.documents import Migration, migrate_text
-from linter.migrate.notes import CHANGE, ERROR, MigrateError, Note
+from linter.migrate.notes import CHANGE, ERROR, UNCHANGED, MigrateError, Note
 from linter.migrate.verify import check
 
-__all__ = ["CHANGE", "ERROR", "MigrateError", "Migration", "Note", "check", "migrate_text"]
+__all__ = ["CHANGE", "ERROR", "UNCHANGED", "MigrateError", "Migration", "Note", "check", "migrate_text"]

@@ -27,7 +27,7 @@ from ruamel.yaml.scalarstring import LiteralScalarString
 from linter.formats.policy.handler import HANDLER as POLICY
 from linter.migrate.facts import OLD_VERSIONS, POLICY_CONFIGMAP_KEY, V1, V1_CONFIGMAP_KEY
 from linter.migrate.kubesched import is_old_config, migrate_config
-from linter.migrate.notes import CHANGE, ERROR, MigrateError, Note, Notes
+from linter.migrate.notes import CHANGE, ERROR, UNCHANGED, MigrateError, Note, Notes
 from linter.migrate.policy import migrate_policy
 from linter.migrate.tree import commented, is_map, plain, rename_key
 
@@ -171,9 +171,9 @@ def _inner_kind(value: Any) -> str:
 def _migrate_document(body: str, data: Any, start: int,
                       kind: str) -> tuple[str | None, list[Note], list[tuple[int, str]]]:
     if kind == "v1":
-        return None, [Note(CHANGE, "", f"already {V1}: nothing to change")], [(start, body)]
+        return None, [Note(UNCHANGED, "", f"already {V1}: nothing to change")], [(start, body)]
     if kind == "configmap-v1":
-        return None, [Note(CHANGE, "", f"the ConfigMap's config is already {V1}: nothing to change")], []
+        return None, [Note(UNCHANGED, "", f"the ConfigMap's config is already {V1}: nothing to change")], []
     yaml = _yaml(body)
     if kind in ("config", "policy"):
         notes = Notes()
@@ -236,7 +236,7 @@ def _migrate_json(text: str) -> Migration:
     kind = _kind(data)
     notes = Notes()
     if kind == "v1":
-        return Migration(text, [Note(CHANGE, "", f"already {V1}: nothing to change")], False, [(1, text)])
+        return Migration(text, [Note(UNCHANGED, "", f"already {V1}: nothing to change")], False, [(1, text)])
     if kind not in ("config", "policy"):
         raise MigrateError("no KubeSchedulerConfiguration or legacy scheduler Policy found (nothing to migrate)")
     if kind == "config":

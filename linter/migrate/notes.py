@@ -3,7 +3,8 @@
 ``ERROR`` notes mean the output cannot do what the original did (a plugin with no successor,
 a setting v1 cannot express exactly, a Policy that 1.22 itself refused): ``migrate`` then
 exits 1. ``CHANGE`` notes describe a rewrite that keeps the behaviour; they also become the
-comment block at the top of the migrated YAML.
+comment block at the top of the migrated YAML. ``UNCHANGED`` notes say a config was already v1
+and left as written.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 
 ERROR = "error"
 CHANGE = "change"
+UNCHANGED = "unchanged"
 
 
 class MigrateError(Exception):
@@ -20,7 +22,7 @@ class MigrateError(Exception):
 
 @dataclass(frozen=True)
 class Note:
-    level: str  # ERROR or CHANGE
+    level: str  # ERROR, CHANGE or UNCHANGED
     where: str  # a readable path such as "profiles[0].pluginConfig[2]", or "" for the whole file
     message: str
 

@@ -174,3 +174,26 @@ def test_reader_closing_the_pipe_early_is_not_a_traceback(tmp_path: Path) -> Non
     assert proc.wait(timeout=120) in (0, 1)
     assert b"[BPL001]" in first
     assert "Traceback" not in stderr and "Exception ignored" not in stderr, stderr
+
+
+def test_control_characters_in_a_file_name_keep_one_line_per_finding(tmp_path: Path) -> None:
+    tree = tmp_path / "odd"
+    tree.mkdir()
+    (tree / "new\nline\x1b[31m.yaml").write_text("kind: PriorityClass\na: [\n")
+    result = lint(tmp_path, "odd")
+    assert result.stdout.splitlines() == [
+        f"{os.path.join('odd', 'new')}\\nline\\x1b[31m.yaml:3:1: error [BPL001] invalid YAML: did not find expected "
+        "node content"
+    ]
+    assert result.code == 1
+
+
+def test_a_named_directory_with_no_config_file_is_a_warning_not_silence(tmp_path: Path) -> None:
+    (tmp_path / "deploy" / ".git").mkdir(parents=True)
+    (tmp_path / "deploy" / ".git" / "config.yaml").write_text("a: 1\n")  # hidden: not walked
+    (tmp_path / "deploy" / "README.md").write_text("notes\n")
+    result = run_cli(["-f", "text", "--strict", "deploy"], cwd=tmp_path)
+    assert_no_traceback(result)
+    assert result.stdout == ("deploy:1:1: warning [BPL004] no *.yaml, *.yml, *.json, *.conf, *.cfg file in this "
+                             "directory or below it: nothing to check\n")
+    assert (result.code, result.stderr) == (0, "binpack-lint: 1 warning in 0 files\n")  # BPL004 never fails a run

@@ -105,6 +105,13 @@ BAD_CONFIGS = [
     (".binpack-lint.yaml", "strict: maybe\n", "'strict' must be true or false", 1),
     (".binpack-lint.yaml", "- BPL001\n", "expected a mapping", 1),
     (".binpack-lint.yaml", "disable: [BPL001\n", "invalid YAML", 2),
+    (".binpack-lint.yaml", "disable: [BPL001\n", "error: {path}:2: invalid YAML: did not find expected ',' or ']'", 2),
+    (".binpack-lint.yaml", "disable: [BPL2]\nstrict: true\ndisable: [BPL3]\n",
+     "error: {path}:3: duplicate key 'disable' (first set on line 1); set each key once", 3),
+    (".binpack-lint.yaml", "severity:\n  BPL202: error\n  BPL202: warning\n",
+     "error: {path}:3: duplicate key 'severity.BPL202' (first set on line 2); set each key once", 3),
+    (".binpack-lint.yaml", "1\n", "error: {path}:1: expected a mapping of settings (disable, enable, severity, "
+     "strict, scheduler, plugins)", 1),
     (".binpack-lint.yaml", "a: 1\n---\nb: 2\n", "expected one YAML document", 2),  # where the second begins
     (".binpack-lint.yaml", b"disable: [\xff]\n", "not valid UTF-8", None),
     ("pyproject.toml", '[tool.binpack-lint]\ndisable = ["BPL001"\n', "invalid TOML", None),
@@ -123,7 +130,7 @@ def test_a_bad_config_is_one_line_naming_file_and_reason_exit_2(project: Path, n
     (message,) = result.stderr.strip().splitlines()
     where = f"{path}:{line}: " if line else f"{path}: "
     assert message.startswith(f"binpack-lint: error: {where}"), message
-    assert reason in message
+    assert reason.format(path=path) in message
 
 
 def test_a_missing_explicit_config_is_exit_2(project: Path) -> None:

@@ -43,13 +43,15 @@ def hook() -> dict[str, object]:
     ("scheduler-config.yaml", True), ("deploy/volcano.yml", True), ("pc.json", True), ("volcano-scheduler.conf", True),
     ("legacy.cfg", True), ("charts/x/values.yaml", True),
     ("main.py", False), ("Makefile", False), ("config.yaml.bak", False), ("yaml", False), ("README.md", False),
+    (".binpack-lint.yaml", False), ("sub/.binpack-lint.yml", False), (".pre-commit-config.yaml", False),
+    (".pre-commit-hooks.yaml", False), ("deploy/my.binpack-lint.yaml", True),
 ])
 def test_hook_selects_config_suffixes(tmp_path: Path, name: str, selected: bool) -> None:
     entry = hook()
     path = tmp_path / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("a: 1\n")
-    by_name = re.search(str(entry["files"]), name) is not None
+    by_name = re.search(str(entry["files"]), name) is not None and not re.search(str(entry.get("exclude", "^$")), name)
     by_type = set(entry.get("types", [])) <= tags_from_path(str(path))  # type: ignore[arg-type]
     assert (by_name and by_type) is selected
 

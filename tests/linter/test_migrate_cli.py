@@ -50,7 +50,7 @@ def test_v1_file_is_left_alone(capsys: pytest.CaptureFixture[str]) -> None:
     path = WILD / "w-topologyspread-v1.yaml"
     code, out, err = run(capsys, str(path))
     assert code == 0 and out == path.read_text()
-    assert "already kubescheduler.config.k8s.io/v1: nothing to change" in err
+    assert err.startswith(f"{path}: unchanged: already kubescheduler.config.k8s.io/v1: nothing to change\n")
 
 
 def test_write_replaces_the_file_atomically(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -44,8 +44,9 @@ def test_a_comment_on_the_finding_line_suppresses(comment: str, left: list[str])
     ("# binpack-lint: disable=B", ["BPL004", "BPL007"]),       # not a selector at all: reported
     ("# binpack-lint: disable=BPL999", ["BPL004", "BPL007"]),  # no such rule
     ("# binpack-lint: disable=invalid-fit-argz", ["BPL004", "BPL007"]),
-    ("# binpack-lint: enable=BPL004", ["BPL004"]),
-    ("# binpack-lint disable=BPL004", ["BPL004"]),
+    ("# binpack-lint: enable=BPL004", ["BPL004", "BPL007"]),  # a suppression attempt that is no directive
+    ("# binpack-lint disable=BPL004", ["BPL004", "BPL007"]),   # (the colon is missing)
+    ("# binpack-lint checks this file", ["BPL004"]),            # prose, not an attempt
 ])
 def test_other_codes_and_malformed_comments_do_not_suppress(comment: str, found: list[str]) -> None:
     assert sorted(rules_found(f"{comment}\n{NOT_A_CONFIG}")) == found
@@ -98,3 +99,17 @@ def test_the_command_line_honours_inline_suppression(tmp_path: Path) -> None:
     result = run_cli(["--strict", "deploy.yaml"], cwd=tmp_path)
     assert_no_traceback(result)
     assert (result.code, result.stdout) == (0, "")
+
+
+@pytest.mark.parametrize(("comment", "column", "quoted"), [
+    ("# binpack-lint: disable BPL004", 17, "disable BPL004"),
+    ("# binpack-lint: disable-next-line=BPL004", 17, "disable-next-line=BPL004"),
+    ("# binpack-lint:disable=", 16, "disable="),
+    ("#binpack-lint disable BPL004 -- why", 15, "disable BPL004 -- why"),
+])
+def test_a_suppression_comment_that_is_no_directive_is_reported_not_ignored(comment: str, column: int,
+                                                                            quoted: str) -> None:
+    found = [f for f in lint_text(f"{comment}\n{NOT_A_CONFIG}", "x.yaml") if f.rule == "BPL007"]
+    assert [(f.line, f.column, f.severity, f.message) for f in found] == [
+        (1, column, Severity.ERROR, f"suppression comment '{quoted}' is not 'disable=CODES' or 'disable-file=CODES' "
+         "(as in '# binpack-lint: disable=BPL202'), so it silences nothing")]

@@ -80,3 +80,24 @@ def test_a_streamed_bad_byte_is_placed_as_the_whole_file_read_places_it(
             read_text(str(whole), 1 << 20)
         assert _stream_error(path, start, chunk, monkeypatch) == (
             expected.value.reason, expected.value.line, expected.value.column)
+
+
+def test_only_lint_suggests_standard_input_for_a_fifo(tmp_path: Path) -> None:
+    """``lint`` reads '-' as standard input; explain, migrate and --config do not, so they must not suggest it."""
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    pod = tmp_path / "pod.yaml"
+    pod.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n")
+    cases = {
+        ("lint", "-q", str(fifo)): (2, f"{fifo}:1:1: error [BPL002] not a regular file (FIFO, socket or device); "
+                                 "use '-' to read standard input\n", ""),
+        ("migrate", str(fifo)): (2, "", f"{fifo}: error: not a regular file (FIFO, socket or device)\n"),
+        ("explain", "--cluster", str(fifo), "--pod", str(pod)): (
+            2, "", f"binpack-lint explain: error: STATE {fifo}: not a regular file (FIFO, socket or device)\n"),
+        ("lint", "-q", "--config", str(fifo), str(pod)): (
+            2, "", f"binpack-lint: error: {fifo}: config file: not a regular file (FIFO, socket or device)\n"),
+    }
+    for argv, expected in cases.items():
+        out, err = io.StringIO(), io.StringIO()
+        code = binpack_lint(list(argv), out=out, err=err)
+        assert (code, out.getvalue(), err.getvalue()) == expected

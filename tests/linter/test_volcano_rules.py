@@ -105,3 +105,17 @@ def test_an_empty_volcano_conf_in_a_configmap_is_refused_for_its_missing_actions
         (finding,) = lint_text(head + value, "cm.yaml")
         assert (finding.rule, finding.line) == ("BPL400", 6 if "comment" not in value else 7), value
         assert "failed to find Action " in (finding.detail or finding.message), value
+
+
+def test_unknown_key_hints_only_at_keys_of_its_own_level() -> None:
+    # a plugin list dedented to tier level: 'name' is a plugin key, no hint for a tier
+    text = 'actions: "allocate"\ntiers:\n- plugins:\n- name: gang\n  enableJobOrdr: true\n- plugns: []\n' \
+           'configurations:\n- name: enqueue\n  argumets: {}\nactons: x\n'
+    messages = [f.message for f in lint_text(text, "v.yaml") if f.rule == "BPL061"]
+    assert messages == [
+        'unknown field "tiers[1].name": Volcano ignores it',
+        'unknown field "tiers[1].enableJobOrdr": Volcano ignores it',
+        'unknown field "tiers[2].plugns": Volcano ignores it (did you mean \'plugins\'?)',
+        'unknown field "configurations[0].argumets": Volcano ignores it (did you mean \'arguments\'?)',
+        'unknown field "actons": Volcano ignores it (did you mean \'actions\'?)',
+    ]

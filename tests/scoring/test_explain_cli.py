@@ -243,3 +243,29 @@ def test_legacy_policy_reproduces_the_docs(tmp_path: Path) -> None:
     assert doc["engine"] == "legacy-rtcr"
     assert {n["name"]: n["score"] for n in doc["nodes"]} == claimed
     assert "[BPL300]" in proc.stderr  # the removal is still said, as a warning
+
+
+@pytest.mark.parametrize(("text", "lines"), [
+    ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n",
+     ["{config}:1:1: error [BPL004] expected exactly one scheduler configuration, found 0"]),
+    ("", ["{config}:1:1: warning [BPL003] file is empty: nothing to check",
+          "{config}:1:1: error [BPL004] expected exactly one scheduler configuration, found 0"]),
+])
+def test_config_that_holds_no_scheduler_config_is_an_error_line_exit_1(tmp_path: Path, text: str,
+                                                                      lines: list[str]) -> None:
+    state, pod = write_case(tmp_path, DEFAULT_ARGS_FIT[0])
+    config = tmp_path / "sched.yaml"
+    config.write_text(text)
+    proc = run("--config", config, "--cluster", state, "--pod", pod)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr.splitlines() == [line.format(config=config) for line in lines]
+
+
+def test_a_name_that_is_not_a_string_is_named_as_such_not_as_missing(tmp_path: Path) -> None:
+    _, pod = write_case(tmp_path, DEFAULT_ARGS_FIT[0])
+    state = tmp_path / "state.yaml"
+    state.write_text("kind: Node\nmetadata: {name: 5}\nstatus: {allocatable: {cpu: '4'}}\n")
+    proc = run("--cluster", state, "--pod", pod)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        2, "", f"binpack-lint explain: error: STATE {state}: Node at document 1: metadata.name must be a string, "
+        "not 5\n")

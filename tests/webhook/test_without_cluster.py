@@ -133,3 +133,25 @@ def test_kubectl_binpack_explain_equals_binpack_lint_explain_on_the_live_cluster
 def test_kubectl_binpack_without_a_reachable_cluster_is_one_line_exit_2(tmp_path: Path) -> None:
     code, _, err = run(kubectl_binpack.main, "explain", "-f", str(SAMPLE), "--kubeconfig", str(tmp_path / "none"))
     assert code == 2 and err.count("\n") == 1 and "cannot read the cluster" in err
+
+
+@pytest.mark.parametrize(("url", "reason"), [
+    ("notaurl", "expected an http:// or https:// URL with a host, got 'notaurl'"),
+    ("ftp://host", "expected an http:// or https:// URL with a host, got 'ftp://host'"),
+    ("http://", "expected an http:// or https:// URL with a host, got 'http://'"),
+    ("http://[::1", "'http://[::1' is not a URL: Invalid IPv6 URL"),
+])
+def test_review_server_that_is_not_an_http_url_is_one_line_exit_2(url: str, reason: str) -> None:
+    code, out, err = run(webhook_main, "review", "--server", url, str(SAMPLE))
+    assert (code, out, err) == (2, "", f"binpack-webhook review: error: --server: {reason}\n")
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    ((), "kubectl binpack: error: the following arguments are required: {explain}"),
+    (("explain",), "kubectl binpack explain: error: the following arguments are required: -f/--filename"),
+    (("explain", "-f", "p.yaml", "-o", "yaml"),
+     "kubectl binpack explain: error: argument -o/--output: invalid choice: 'yaml' (choose from 'text', 'json')"),
+])
+def test_kubectl_binpack_usage_error_is_one_line_exit_2(argv: tuple[str, ...], line: str) -> None:
+    code, out, err = run(kubectl_binpack.main, *argv)
+    assert (code, out, err) == (2, "", line + "\n")

@@ -27,7 +27,22 @@ def unmarshal_error(ctx: VolcanoContext) -> Iterator[Violation]:
                         f"{error.text}", error.pointer)
 
 
-_KNOWN_KEYS = (*TOP_LEVEL_KEYS, *PLUGIN_OPTION_KEYS, "plugins")
+CONFIGURATION_KEYS = ("name", "arguments")
+
+
+def keys_at(pointer: tuple[str | int, ...]) -> tuple[str, ...]:
+    """The keys Volcano reads in the mapping that holds ``pointer``'s last key (a hint must come from these:
+    ``name`` is a plugin key, so suggesting it for a ``name`` written at tier level says nothing)."""
+    match pointer[:-1]:
+        case ():
+            return TOP_LEVEL_KEYS
+        case ("tiers", int()):
+            return ("plugins",)
+        case ("tiers", int(), "plugins", int()):
+            return PLUGIN_OPTION_KEYS
+        case ("configurations", int()):
+            return CONFIGURATION_KEYS
+    return ()
 
 
 def unknown_key(ctx: VolcanoContext) -> Iterator[Violation]:
@@ -35,7 +50,7 @@ def unknown_key(ctx: VolcanoContext) -> Iterator[Violation]:
         if not error.key:
             continue
         key = str(error.pointer[-1])
-        close = difflib.get_close_matches(key, _KNOWN_KEYS, n=1, cutoff=0.75)
+        close = difflib.get_close_matches(key, keys_at(error.pointer), n=1, cutoff=0.75)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         yield Violation(f"{error.message}: Volcano ignores it{hint}", error.pointer, on_key=True)
 

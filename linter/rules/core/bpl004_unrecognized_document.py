@@ -3,7 +3,10 @@
 What it does:
     Warns when a file given explicitly holds no KubeSchedulerConfiguration, legacy Policy,
     Volcano scheduler conf, PriorityClass, or ConfigMap/List wrapping one. Files found by
-    walking a directory are skipped silently instead. ``--kind`` forces a format.
+    walking a directory are skipped silently instead, but a directory named on the command line
+    that holds no ``*.yaml``, ``*.yml``, ``*.json``, ``*.conf`` or ``*.cfg`` file at all gets
+    this warning too (a run over it would otherwise say "no problems in 0 files"). ``--kind``
+    forces a format.
     A file that is not valid YAML and names none of the supported formats anywhere in its
     text (a Helm template, say) gets this warning instead of BPL001, so the pre-commit hook
     never fails on it, even with ``--strict``; a broken file that does name one keeps BPL001.

@@ -3,7 +3,10 @@
 What it does:
     Checks every selector in ``# binpack-lint: disable=...`` and ``disable-file=...`` comments:
     it must be a rule code (``BPL202``), a code prefix (``BPL2``), ``all``, or a rule's name
-    (``resource-weight-zero``). Anything else is reported at the selector.
+    (``resource-weight-zero``). Anything else is reported at the selector. A comment that
+    starts like a suppression (``# binpack-lint:``, or ``# binpack-lint disable`` without the
+    colon) but is neither directive (``enable=BPL202``, ``disable BPL202``,
+    ``disable-next-line=BPL202``) is reported too, at what follows ``binpack-lint:``.
 
 Why it matters:
     A typo in a suppression (``BPL22``, ``BLP202``, ``resource-weight-zer0``) would otherwise

@@ -2,8 +2,9 @@
 
 What it does:
     Reports keys that ``conf.SchedulerConfiguration`` does not have at the top level, in a
-    tier, in a plugin entry or in a ``configurations`` item, and suggests the closest known
-    key (the plugin switches mix ``enable...`` and ``enabled...`` spellings).
+    tier, in a plugin entry or in a ``configurations`` item, and suggests the closest key
+    Volcano reads at that same level (the plugin switches mix ``enable...`` and ``enabled...``
+    spellings).
 
 Why it matters:
     yaml.v2 decodes leniently: a misspelt ``enabledNodeOrder`` or an ``argument:`` block is
