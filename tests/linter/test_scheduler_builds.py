@@ -257,3 +257,18 @@ def test_placement_points_are_unknown_fields_for_the_kubernetes_1_35_build(point
     assert [(f.rule, f.line, f.message) for f in errors] == [
         ("BPL015", 5, f'strict decoding error: unknown field "profiles[0].plugins.{point}"')]
     assert _errors(text) == []  # kube-scheduler 1.36 decodes them
+
+
+def _two_coscheduling_profiles(second_args: str) -> str:
+    profile = ("- schedulerName: {name}\n  plugins:\n    queueSort:\n      enabled:\n      - name: Coscheduling\n"
+               "      disabled:\n      - name: '*'\n    multiPoint:\n      enabled:\n      - name: Coscheduling\n")
+    return ("profiles:\n" + profile.format(name="a") + profile.format(name="b")
+            + f"  pluginConfig:\n  - name: Coscheduling\n    args:\n      permitWaitingTimeSeconds: {second_args}\n")
+
+
+def test_queue_sort_args_are_compared_after_defaulting() -> None:
+    # validateCommonQueueSort runs on the defaulted config: profile a's args are Coscheduling's defaults
+    assert _errors(_two_coscheduling_profiles("60"), SP) == []
+    errors = _errors(_two_coscheduling_profiles("61"), SP)
+    assert [(f.rule, f.line) for f in errors] == [("BPL103", 25)]
+    assert errors[0].message.endswith("queueSort must be the same for all profiles")

@@ -13,7 +13,7 @@ from typing import Any
 from linter.extenders import extender_errors
 from linter.formats.kubesched import codes as c
 from linter.formats.kubesched.argsvalid import validate_args
-from linter.formats.kubesched.defaults import Globals, PluginSet, Profile
+from linter.formats.kubesched.defaults import ConfigEntry, Globals, PluginSet, Profile
 from linter.formats.kubesched.registry import REMOVED_PLUGINS_V1, V1, VALIDATED_POINTS
 from linter.gofmt import FieldError, Rendered, format_duration, go_json
 from linter.source import Pointer
@@ -131,6 +131,12 @@ def _same_set(a: PluginSet, b: PluginSet) -> bool:
     return key(a) == key(b)
 
 
+def _compared_args(cfg: ConfigEntry) -> Any:
+    """What ``validateCommonQueueSort`` compares: typed args after defaulting (so written-out defaults
+    equal omitted ones, and a profile without an entry has the defaulted one), opaque args as written."""
+    return cfg.args if cfg.typed and cfg.args is not None else cfg.raw
+
+
 def _common_queue_sort(profiles: list[Profile]) -> list[Found]:
     out: list[Found] = []
     first = profiles[0]
@@ -140,7 +146,8 @@ def _common_queue_sort(profiles: list[Profile]) -> list[Found]:
         out.append(Found(c.QUEUE_SORT, FieldError("Invalid value", "profiles[0].plugins.queueSort.Enabled",
                                                   len(canon.enabled), "only one queue sort plugin can be enabled"),
                          (*first.pointer, "plugins", "queueSort", "enabled")))
-    canon_args = next((cfg.raw for cfg in first.configs if queue_sort_name and cfg.name == queue_sort_name), None)
+    canon_args = next((_compared_args(cfg) for cfg in first.configs if queue_sort_name and cfg.name == queue_sort_name),
+                      None)
     for p in profiles[1:]:
         curr = p.plugins["queueSort"]
         if not _same_set(canon, curr):
@@ -148,7 +155,7 @@ def _common_queue_sort(profiles: list[Profile]) -> list[Found]:
                                Rendered(plugin_set_json(curr)), "must be the same for all profiles")
             out.append(Found(c.QUEUE_SORT, error, (*p.pointer, "plugins", "queueSort")))
         for cfg in p.configs:
-            if cfg.name == queue_sort_name and cfg.raw != canon_args:
+            if cfg.name == queue_sort_name and _compared_args(cfg) != canon_args:
                 shown = Rendered(go_json(cfg.raw)) if cfg.raw is not None else None
                 out.append(Found(c.QUEUE_SORT, FieldError("Invalid value", f"profiles[{p.index}].pluginConfig.args",
                                                           shown, "queueSort must be the same for all profiles"),

@@ -2,6 +2,8 @@
 
 What it does:
     All profiles must use the same queueSort plugin set and args; only one queueSort plugin.
+    Args are compared after defaulting, as the scheduler compares them: a profile that writes
+    out the defaults and one that leaves them out use the same args.
 
 Why it matters:
     kube-scheduler refuses to start.
