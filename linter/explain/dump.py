@@ -19,6 +19,7 @@ from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from linter.scoring.apidefaults import stored_node, stored_pod
 from linter.scoring.nodes import NodeView, is_counted, is_counted_pod
 from linter.scoring.nominated import Nominee, nominated_node_of, pod_key, pod_priority, scheduler_name_of
 from linter.scoring.preemption.pods import parse_time
@@ -152,7 +153,8 @@ def _negative(raw: object, where: str) -> str | None:
 
 
 def negative_request(pod: Mapping[str, Any]) -> str | None:
-    """The first negative request or overhead, as the apiserver refuses it (callers parsed them already)."""
+    """The first negative limit, request or overhead, as the apiserver refuses it (callers parsed them
+    already). A container's limits come first: its requests may be copies of them (API defaulting)."""
     spec = pod.get("spec")
     if not isinstance(spec, Mapping):
         return None
@@ -160,16 +162,18 @@ def negative_request(pod: Mapping[str, Any]) -> str | None:
         for i, container in enumerate(spec.get(field_name) or ()):
             resources = container.get("resources") if isinstance(container, Mapping) else None
             if isinstance(resources, Mapping):
-                found = _negative(resources.get("requests"), f"spec.{field_name}[{i}].resources.requests")
-                if found:
-                    return found
+                for kind in ("limits", "requests"):
+                    found = _negative(resources.get(kind), f"spec.{field_name}[{i}].resources.{kind}")
+                    if found:
+                        return found
     level = spec.get("resources")
     found = _negative(level.get("requests"), "spec.resources.requests") if isinstance(level, Mapping) else None
     return found or _negative(spec.get("overhead"), "spec.overhead")
 
 
 def pod_shape(pod: Mapping[str, Any]) -> Shape:
-    """The pod checks of explain (spec, containers, every quantity) and the three request views."""
+    """The pod checks of explain (spec, containers, every quantity) and the three request views, of the
+    pod as the API server stores it (:func:`~linter.scoring.apidefaults.stored_pod`)."""
     spec = pod.get("spec")
     if not isinstance(spec, Mapping):
         return Shape("spec is missing")
@@ -177,6 +181,7 @@ def pod_shape(pod: Mapping[str, Any]) -> Shape:
     if not isinstance(containers, list) or not containers:
         return Shape("spec.containers is missing or empty")
     try:
+        pod = stored_pod(pod)
         fit_score_request(pod)  # the order the checks always ran in: its error wins
         actual = actual_request(pod)
         volcano = volcano_request(pod)
@@ -290,7 +295,7 @@ class DumpBuilder:
         if kind == "Node":
             if not self._named(obj, where):
                 return
-            self.nodes.append(prune(obj, spec_for_kind("Node")))
+            self.nodes.append(stored_node(prune(obj, spec_for_kind("Node"))))
         elif kind in ("PriorityClass", "PodDisruptionBudget"):
             if not self._named(obj, where):
                 return

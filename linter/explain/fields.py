@@ -35,13 +35,14 @@ KEEP = "keep"
 NAME = "name"  # kept; a pod's metadata.name/namespace and spec.nodeName (unique per pod, so never cached)
 Spec = Any
 
-_REQUESTS: dict[str, Spec] = {"resources": {"requests": KEEP}}
+# limits too: the API server copies a limit without a request into the requests (linter.scoring.apidefaults)
+_REQUESTS: dict[str, Spec] = {"resources": {"requests": KEEP, "limits": KEEP}}
 
 NODE_FIELDS: dict[str, Spec] = {
     "kind": KEEP,
     "metadata": {"name": KEEP, "labels": KEEP},
     "spec": {"unschedulable": KEEP, "taints": KEEP},
-    "status": {"allocatable": KEEP},
+    "status": {"allocatable": KEEP, "capacity": KEEP},  # capacity: the allocatable of a Node without one
 }
 
 # priority and nominatedNodeName: a pending pod nominated to a node counts there in the filters
@@ -52,7 +53,7 @@ POD_FIELDS: dict[str, Spec] = {
         "nodeName": NAME,
         "containers": [_REQUESTS],
         "initContainers": [{**_REQUESTS, "restartPolicy": KEEP}],
-        "resources": {"requests": KEEP},
+        "resources": {"requests": KEEP, "limits": KEEP},
         "overhead": KEEP,
         "priority": KEEP,
         "schedulerName": KEEP,  # a nominated pod counts only for a scheduler with that profile

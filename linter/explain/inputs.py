@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from linter import textfile
+from linter.scoring.apidefaults import stored_pod
 from linter.scoring.quantity import QuantityError
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 
@@ -119,6 +120,7 @@ def _check_pod(pod: Mapping[str, Any], path: str, role: str) -> None:
     if not isinstance(containers, list) or not containers:
         raise ExplainInputError(f"{role} {path}: {describe(pod)}: spec.containers is missing or empty")
     try:
+        pod = stored_pod(pod)
         fit_score_request(pod)
         actual_request(pod)
         volcano_request(pod)
@@ -140,4 +142,4 @@ def load_pod(text: str, path: str) -> Mapping[str, Any]:
         raise ExplainInputError(f"POD {path}: not a Pod (kind: {pod.get('kind')!r}); give the pending Pod object")
     check_name(pod, path, "POD", "document 1")
     _check_pod(pod, path, "POD")
-    return pod
+    return stored_pod(pod)  # what the scheduler will read once the API server has stored it
