@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from linter.cli import main
+from linter.explain.inputs import load_cluster_objects
 from linter.scoring.apidefaults import stored_node, stored_pod
 from linter.scoring.requests import actual_request
 
@@ -149,3 +150,13 @@ def test_stored_objects_come_back_unchanged() -> None:
     assert stored_pod(pod) == pod
     node = json.loads(GPU_NODE)
     assert stored_node(node) == node
+
+
+def test_whole_objects_for_preemption_and_the_webhook_dump_are_stored_too(tmp_path: Path) -> None:
+    """load_cluster_objects (explain's preemption section, ``binpack-webhook --cluster-file``) defaults too."""
+    bound = _pod("b", {"nodeName": "cap", "containers": [{"name": "a", "resources": {"limits": {"cpu": "1.0005"}}}]})
+    node = _node("cap", {"capacity": {"cpu": "4", "pods": "110"}})
+    (tmp_path / "state.yaml").write_text(f"---\n{node}\n---\n{json.dumps(bound)}\n")
+    objects = load_cluster_objects(str(tmp_path / "state.yaml"))
+    assert objects.nodes[0]["status"]["allocatable"] == {"cpu": "4", "pods": "110"}
+    assert objects.pods[0]["spec"]["containers"][0]["resources"]["requests"] == {"cpu": "1001m"}
