@@ -225,6 +225,7 @@ class ClusterDump:
     priority_classes: list[Mapping[str, Any]] = field(default_factory=list)
     pdbs: list[Mapping[str, Any]] = field(default_factory=list)
     nominated: list[Nominee] = field(default_factory=list)  # pending pods with status.nominatedNodeName
+    runtime_classes: list[Mapping[str, Any]] = field(default_factory=list)  # for the pending pod's admission
 
     def views(self) -> list[NodeView]:
         """One view per node name (a later Node of the same name replaces the earlier one)."""
@@ -279,6 +280,7 @@ class DumpBuilder:
         self.counted: list[tuple[str, Shape]] | None = [] if deferred else None
         self.priority_classes: list[Mapping[str, Any]] = []
         self.pdbs: list[Mapping[str, Any]] = []
+        self.runtime_classes: list[Mapping[str, Any]] = []
         self.shapes: dict[Hashable, Shape] = {}
         self.nominated: list[Nominee] = []
         self.error: str | None = None
@@ -305,6 +307,9 @@ class DumpBuilder:
                 return
             kept = prune(obj, spec_for_kind(kind))
             (self.priority_classes if kind == "PriorityClass" else self.pdbs).append(kept)
+        elif kind == "RuntimeClass":
+            if self._named(obj, where):
+                self.runtime_classes.append(prune(obj, spec_for_kind(kind)))
         elif kind == "Pod":
             if not self._named(obj, where):
                 return
@@ -373,6 +378,7 @@ class DumpBuilder:
         self.nodes.extend(later.nodes)
         self.priority_classes.extend(later.priority_classes)
         self.pdbs.extend(later.pdbs)
+        self.runtime_classes.extend(later.runtime_classes)
         self.nominated.extend(later.nominated)
         for name, shape in later.counted:
             self._count(name, shape)
@@ -391,4 +397,5 @@ class DumpBuilder:
         if not self.nodes:
             raise ExplainInputError(
                 f"STATE {self.path}: no Node objects found (use: kubectl get nodes,pods -A -o yaml)")
-        return ClusterDump(self.nodes, self.totals, self.priority_classes, self.pdbs, self.nominated)
+        return ClusterDump(self.nodes, self.totals, self.priority_classes, self.pdbs, self.nominated,
+                           self.runtime_classes)

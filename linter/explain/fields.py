@@ -1,4 +1,5 @@
-"""Which fields of a Node, Pod, PriorityClass or PodDisruptionBudget explain reads, and dropping the rest.
+"""Which fields of a Node, Pod, PriorityClass, PodDisruptionBudget or RuntimeClass explain reads, and dropping
+the rest.
 
 A cluster dump is mostly fields no scorer looks at (managedFields, annotations, conditions,
 images, env, volumes ...). Every reader of STATE keeps only the paths named here, so the
@@ -25,6 +26,7 @@ __all__ = [
     "PREEMPTION_POD_FIELDS",
     "PREEMPTION_ROOT",
     "PRIORITY_CLASS_FIELDS",
+    "RUNTIME_CLASS_FIELDS",
     "Spec",
     "preemption_spec_for_kind",
     "prune",
@@ -73,8 +75,12 @@ PDB_FIELDS: dict[str, Spec] = {
     "spec": {"selector": KEEP, "minAvailable": KEEP, "maxUnavailable": KEEP},
     "status": {"disruptionsAllowed": KEEP, "disruptedPods": KEEP},
 }
+# RuntimeClasses: what the RuntimeClass admission plugin puts into explain's pending pod
+RUNTIME_CLASS_FIELDS: dict[str, Spec] = {
+    "kind": KEEP, "metadata": {"name": KEEP}, "overhead": KEEP, "scheduling": KEEP,
+}
 _BY_KIND: dict[str, dict[str, Spec]] = {
-    "PriorityClass": PRIORITY_CLASS_FIELDS, "PodDisruptionBudget": PDB_FIELDS,
+    "PriorityClass": PRIORITY_CLASS_FIELDS, "PodDisruptionBudget": PDB_FIELDS, "RuntimeClass": RUNTIME_CLASS_FIELDS,
 }
 
 
@@ -90,7 +96,9 @@ def _union(a: Spec, b: Spec) -> Spec:
 
 # An object whose kind is not known yet (typed lists leave it out): both sets, and "items" for nested lists.
 ANY_FIELDS: dict[str, Spec] = {
-    **_union(_union(NODE_FIELDS, POD_FIELDS), _union(PRIORITY_CLASS_FIELDS, PDB_FIELDS)), "items": KEEP,
+    **_union(_union(_union(NODE_FIELDS, POD_FIELDS), _union(PRIORITY_CLASS_FIELDS, PDB_FIELDS)),
+             RUNTIME_CLASS_FIELDS),
+    "items": KEEP,
 }
 
 

@@ -1,9 +1,10 @@
 """Reading explain's inputs: the cluster dump (STATE) and the pending pod (POD).
 
 STATE is what ``kubectl get nodes,pods,priorityclasses,pdb -A -o yaml|json`` prints (a
-``v1/List``), typed lists, or a multi-document YAML stream of Nodes, Pods, PriorityClasses and
-PodDisruptionBudgets (the last two are optional and used by the preemption section); other kinds
-are ignored. It is streamed, with no size limit: kubectl's JSON through
+``v1/List``), typed lists, or a multi-document YAML stream of Nodes, Pods, PriorityClasses,
+PodDisruptionBudgets (these two are optional and used by the preemption section) and RuntimeClasses
+(optional, for the pending pod's admission); other kinds are ignored. It is streamed, with no size
+limit: kubectl's JSON through
 :mod:`~linter.explain.jsonstream`, kubectl's YAML through :mod:`~linter.explain.fastyaml`,
 anything else (or anything those two do not handle) through the general, bounded
 :mod:`~linter.explain.yamlevents` reader. A big kubectl dump is read by two processes

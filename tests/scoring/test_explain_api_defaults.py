@@ -12,10 +12,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+import yaml
+
 from linter.cli import main
 from linter.explain.inputs import load_cluster_objects
 from linter.scoring.apidefaults import stored_node, stored_pod
 from linter.scoring.requests import actual_request
+
+from .vectorfiles import cases
 
 GI = 2**30
 MI = 2**20
@@ -160,3 +165,85 @@ def test_whole_objects_for_preemption_and_the_webhook_dump_are_stored_too(tmp_pa
     objects = load_cluster_objects(str(tmp_path / "state.yaml"))
     assert objects.nodes[0]["status"]["allocatable"] == {"cpu": "4", "pods": "110"}
     assert objects.pods[0]["spec"]["containers"][0]["resources"]["requests"] == {"cpu": "1001m"}
+
+
+ORACLE = cases("oracle-scoring.json")
+KATA = {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "kata-fixture"},
+        "handler": "kata", "overhead": {"podFixed": {"cpu": "250m", "memory": "160Mi"}}}
+
+
+def _oracle_files(tmp_path: Path, case: dict[str, Any], runtime_classes: list[dict[str, Any]]) -> list[str]:
+    """The measured cluster as a dump (bound pods as stored) and the pending pod as it was sent."""
+    config = tmp_path / "scheduler.yaml"
+    config.write_text(case["schedulerConfig"]["text"])
+    items: list[dict[str, Any]] = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": n["name"]},
+                                    "status": {"allocatable": n["allocatable"]}} for n in case["nodes"]]
+    for bound in case["boundPods"].values():
+        items += [{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": b["name"], "namespace": "default"},
+                   "spec": b["stored"], "status": {"phase": "Running"}} for b in bound]
+    (tmp_path / "state.yaml").write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List",
+                                                          "items": items + runtime_classes}))
+    pending = _pod(case["pendingPod"]["name"], case["pendingPod"]["sent"])
+    (tmp_path / "pod.json").write_text(json.dumps(pending))
+    return ["explain", "--config", str(config), "--cluster", str(tmp_path / "state.yaml"),
+            "--pod", str(tmp_path / "pod.json"), "-f", "json"]
+
+
+@pytest.mark.parametrize("case", ORACLE, ids=[c["id"] for c in ORACLE])
+def test_the_pending_pod_as_sent_scores_as_measured(tmp_path: Path, case: dict[str, Any]) -> None:
+    """With the cluster's RuntimeClass in STATE, the pod as created (``sent``) gets the logged scores: the
+    RuntimeClass admission plugin fills in its overhead as it did for the real scheduler."""
+    out, err = io.StringIO(), io.StringIO()
+    assert main(_oracle_files(tmp_path, case, [KATA]), out=out, err=err) == 0, err.getvalue()
+    doc, outcome = json.loads(out.getvalue()), case["outcome"]
+    assert sorted(n["name"] for n in doc["nodes"] if not n["feasible"]) == sorted(outcome["infeasibleNodes"])
+    for node in doc["nodes"]:
+        if node["feasible"]:
+            assert node["weightedScore"] == outcome["fitScore"][node["name"]]
+            assert node["balancedScore"] == outcome["balancedScore"][node["name"]]
+
+
+def _admit(tmp_path: Path, spec: dict[str, Any], classes: list[dict[str, Any]]) -> tuple[int, Any, str]:
+    objects = [PLAIN_NODE, _node("gpu", {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}),
+               *map(json.dumps, classes)]
+    return _explain(tmp_path, objects, _pod("p", {"containers": [{"name": "a"}], **spec}))
+
+
+def test_runtime_class_admission_refusals_are_one_line(tmp_path: Path) -> None:
+    for spec, classes, message in (
+        ({"runtimeClassName": "gvisor"}, [KATA], 'pod rejected: RuntimeClass "gvisor" not found'),
+        ({"runtimeClassName": "kata-fixture", "overhead": {"cpu": "1"}}, [KATA],
+         "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead"),
+        ({"overhead": {"cpu": "1"}}, [KATA],
+         "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead"),
+        ({"runtimeClassName": "kata-fixture", "nodeSelector": {"zone": "b"}},
+         [{**KATA, "scheduling": {"nodeSelector": {"zone": "a"}}}],
+         "conflict: runtimeClass.scheduling.nodeSelector[zone] = a; pod.spec.nodeSelector[zone] = b"),
+    ):
+        code, _, err = _admit(tmp_path, spec, classes)
+        assert code == 2 and err.count("\n") == 1, err
+        assert f"spec.runtimeClassName: {message} (the API server would reject this pod)" in err, err
+
+
+def test_runtime_class_scheduling_is_merged_into_the_pod(tmp_path: Path) -> None:
+    """The class's overhead (equal to the pod's by value), node selector and tolerations reach the filters."""
+    selective = {**KATA, "scheduling": {"nodeSelector": {"zone": "a"},
+                                        "tolerations": [{"key": "kata", "operator": "Exists"}]}}
+    allocatable = {"cpu": "4", "memory": "8Gi", "pods": "110"}
+    nodes = [json.dumps({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": {"zone": zone}},
+                         "spec": {"taints": [{"key": "kata", "effect": "NoSchedule"}]},
+                         "status": {"allocatable": allocatable}}) for name, zone in (("in-a", "a"), ("in-b", "b"))]
+    pod = _pod("p", {"containers": [{"name": "a"}], "runtimeClassName": "kata-fixture",
+                     "overhead": {"memory": "160Mi", "cpu": "0.25"}})
+    code, doc, err = _explain(tmp_path, [*nodes, json.dumps(selective)], pod)
+    assert code == 0, err
+    assert doc["podRequest"] == {"cpu": 350, "memory": 200 * MI + 160 * MI}
+    by_name = _by_name(doc)
+    assert by_name["in-a"]["feasible"] and by_name["in-a"]["reasons"] == []
+    assert by_name["in-b"]["reasons"] == ["node(s) didn't match Pod's node affinity/selector"]
+
+
+def test_without_runtime_classes_in_state_the_pod_is_left_as_written(tmp_path: Path) -> None:
+    code, doc, err = _admit(tmp_path, {"runtimeClassName": "kata-fixture"}, [])
+    assert code == 0, err
+    assert doc["podRequest"] == {"cpu": 100, "memory": 200 * MI}
