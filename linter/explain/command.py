@@ -20,6 +20,7 @@ from .inputs import ExplainInputError, load_cluster, load_cluster_objects, load_
 from .plot import render_plot
 from .render_preemption import render_preemption, render_preemption_plot
 from .render_text import render_text
+from .runtimeclass import RuntimeClassRejection, admit_runtime_class
 
 __all__ = ["run"]
 
@@ -55,6 +56,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             model = default_kube_scheduler_model()
         dump = load_cluster(args.cluster)
         pod = load_pod(read_text(args.pod, "POD"), args.pod)
+        try:
+            pod = admit_runtime_class(pod, dump.runtime_classes)
+        except RuntimeClassRejection as exc:
+            raise ExplainInputError(f"POD {args.pod}: spec.runtimeClassName: {exc} "
+                                    "(the API server would reject this pod)") from None
         try:
             doc = explain_dump(model, dump, pod, args.profile, lambda: load_cluster_objects(args.cluster))
         except LookupError as exc:

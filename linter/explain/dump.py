@@ -20,6 +20,7 @@ from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from linter.scoring.apidefaults import stored_node, stored_pod
 from linter.scoring.nodes import NodeView, is_counted, is_counted_pod
 from linter.scoring.nominated import Nominee, nominated_node_of, pod_key, pod_priority, scheduler_name_of
 from linter.scoring.preemption.pods import parse_time
@@ -158,7 +159,8 @@ def _negative(raw: object, where: str) -> str | None:
 
 
 def negative_request(pod: Mapping[str, Any]) -> str | None:
-    """The first negative request or overhead, as the apiserver refuses it (callers parsed them already)."""
+    """The first negative limit, request or overhead, as the apiserver refuses it (callers parsed them
+    already). A container's limits come first: its requests may be copies of them (API defaulting)."""
     spec = pod.get("spec")
     if not isinstance(spec, Mapping):
         return None
@@ -166,16 +168,18 @@ def negative_request(pod: Mapping[str, Any]) -> str | None:
         for i, container in enumerate(spec.get(field_name) or ()):
             resources = container.get("resources") if isinstance(container, Mapping) else None
             if isinstance(resources, Mapping):
-                found = _negative(resources.get("requests"), f"spec.{field_name}[{i}].resources.requests")
-                if found:
-                    return found
+                for kind in ("limits", "requests"):
+                    found = _negative(resources.get(kind), f"spec.{field_name}[{i}].resources.{kind}")
+                    if found:
+                        return found
     level = spec.get("resources")
     found = _negative(level.get("requests"), "spec.resources.requests") if isinstance(level, Mapping) else None
     return found or _negative(spec.get("overhead"), "spec.overhead")
 
 
 def pod_shape(pod: Mapping[str, Any]) -> Shape:
-    """The pod checks of explain (spec, containers, every quantity) and the three request views."""
+    """The pod checks of explain (spec, containers, every quantity) and the three request views, of the
+    pod as the API server stores it (:func:`~linter.scoring.apidefaults.stored_pod`)."""
     spec = pod.get("spec")
     if not isinstance(spec, Mapping):
         return Shape("spec is missing")
@@ -183,6 +187,7 @@ def pod_shape(pod: Mapping[str, Any]) -> Shape:
     if not isinstance(containers, list) or not containers:
         return Shape("spec.containers is missing or empty")
     try:
+        pod = stored_pod(pod)
         fit_score_request(pod)  # the order the checks always ran in: its error wins
         actual_request(pod)
         volcano_request(pod)
@@ -229,6 +234,7 @@ class ClusterDump:
     priority_classes: list[Mapping[str, Any]] = field(default_factory=list)
     pdbs: list[Mapping[str, Any]] = field(default_factory=list)
     nominated: list[Nominee] = field(default_factory=list)  # pending pods with status.nominatedNodeName
+    runtime_classes: list[Mapping[str, Any]] = field(default_factory=list)  # for the pending pod's admission
 
     def views(self) -> list[NodeView]:
         """One view per node name (a later Node of the same name replaces the earlier one)."""
@@ -283,6 +289,7 @@ class DumpBuilder:
         self.counted: list[tuple[str, Shape]] | None = [] if deferred else None
         self.priority_classes: list[Mapping[str, Any]] = []
         self.pdbs: list[Mapping[str, Any]] = []
+        self.runtime_classes: list[Mapping[str, Any]] = []
         self.shapes: dict[Hashable, Shape] = {}
         self.nominated: list[Nominee] = []
         self.error: str | None = None
@@ -299,7 +306,7 @@ class DumpBuilder:
         if kind == "Node":
             if not self._named(obj, where):
                 return
-            self.nodes.append(prune(obj, spec_for_kind("Node")))
+            self.nodes.append(stored_node(prune(obj, spec_for_kind("Node"))))
         elif kind in ("PriorityClass", "PodDisruptionBudget"):
             if not self._named(obj, where):
                 return
@@ -309,6 +316,9 @@ class DumpBuilder:
                 return
             kept = prune(obj, spec_for_kind(kind))
             (self.priority_classes if kind == "PriorityClass" else self.pdbs).append(kept)
+        elif kind == "RuntimeClass":
+            if self._named(obj, where):
+                self.runtime_classes.append(prune(obj, spec_for_kind(kind)))
         elif kind == "Pod":
             if not self._named(obj, where):
                 return
@@ -377,6 +387,7 @@ class DumpBuilder:
         self.nodes.extend(later.nodes)
         self.priority_classes.extend(later.priority_classes)
         self.pdbs.extend(later.pdbs)
+        self.runtime_classes.extend(later.runtime_classes)
         self.nominated.extend(later.nominated)
         for name, shape in later.counted:
             self._count(name, shape)
@@ -395,4 +406,5 @@ class DumpBuilder:
         if not self.nodes:
             raise ExplainInputError(
                 f"STATE {self.path}: no Node objects found (use: kubectl get nodes,pods -A -o yaml)")
-        return ClusterDump(self.nodes, self.totals, self.priority_classes, self.pdbs, self.nominated)
+        return ClusterDump(self.nodes, self.totals, self.priority_classes, self.pdbs, self.nominated,
+                           self.runtime_classes)

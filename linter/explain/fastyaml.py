@@ -266,7 +266,7 @@ def _with_names(obj: Any, names: dict[tuple[str, ...], Any]) -> Any:
 
 
 _BLOCK_SCALARS = ScalarCache(simple_scalar)
-_KEPT_KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget")
+_KEPT_KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget", "RuntimeClass")
 _POD_NAME, _NODE_NAME = ("metadata", "name"), ("spec", "nodeName")
 _ITEM_HEAD = re.compile(r"\n- +(?=[^ \n#])")
 _LINE0 = re.compile(r"\n(?=[^ \n#])")  # a line with content at column 0
@@ -339,7 +339,7 @@ class _Items:
             self.builder.add(_with_names(obj, st.names), where, shape_key=shape_key)
             if cached is None and _VERBATIM not in st.names.values():
                 self.placed.add(text)  # _with_names found every placeholder (it raises otherwise)
-        elif real in ("PriorityClass", "PodDisruptionBudget"):
+        elif real in ("PriorityClass", "PodDisruptionBudget", "RuntimeClass"):
             self.builder.add(obj, where)
         elif "kind" not in obj or (isinstance(real, str) and real.endswith("List")):
             raise NotKubectlLayout("an item without a kind (typed list) or a nested list")

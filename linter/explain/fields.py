@@ -1,4 +1,5 @@
-"""Which fields of a Node, Pod, PriorityClass or PodDisruptionBudget explain reads, and dropping the rest.
+"""Which fields of a Node, Pod, PriorityClass, PodDisruptionBudget or RuntimeClass explain reads, and dropping
+the rest.
 
 A cluster dump is mostly fields no scorer looks at (managedFields, annotations, conditions,
 images, env, volumes ...). Every reader of STATE keeps only the paths named here, so the
@@ -25,6 +26,7 @@ __all__ = [
     "PREEMPTION_POD_FIELDS",
     "PREEMPTION_ROOT",
     "PRIORITY_CLASS_FIELDS",
+    "RUNTIME_CLASS_FIELDS",
     "Spec",
     "preemption_spec_for_kind",
     "prune",
@@ -35,14 +37,15 @@ KEEP = "keep"
 NAME = "name"  # kept; a pod's metadata.name/namespace and spec.nodeName (unique per pod, so never cached)
 Spec = Any
 
-_REQUESTS: dict[str, Spec] = {"resources": {"requests": KEEP}}
+# limits too: the API server copies a limit without a request into the requests (linter.scoring.apidefaults)
+_REQUESTS: dict[str, Spec] = {"resources": {"requests": KEEP, "limits": KEEP}}
 _STATUS_RESOURCES: dict[str, Spec] = {"name": KEEP, "resources": KEEP, "allocatedResources": KEEP}
 
 NODE_FIELDS: dict[str, Spec] = {
     "kind": KEEP,
     "metadata": {"name": KEEP, "labels": KEEP},
     "spec": {"unschedulable": KEEP, "taints": KEEP},
-    "status": {"allocatable": KEEP},
+    "status": {"allocatable": KEEP, "capacity": KEEP},  # capacity: the allocatable of a Node without one
 }
 
 # priority and nominatedNodeName: a pending pod nominated to a node counts there in the filters
@@ -53,7 +56,7 @@ POD_FIELDS: dict[str, Spec] = {
         "nodeName": NAME,
         "containers": [{**_REQUESTS, "name": KEEP}],  # the name matches a container status
         "initContainers": [{**_REQUESTS, "name": KEEP, "restartPolicy": KEEP}],
-        "resources": {"requests": KEEP},
+        "resources": {"requests": KEEP, "limits": KEEP},
         "overhead": KEEP,
         "priority": KEEP,
         "schedulerName": KEEP,  # a nominated pod counts only for a scheduler with that profile
@@ -78,8 +81,12 @@ PDB_FIELDS: dict[str, Spec] = {
     "spec": {"selector": KEEP, "minAvailable": KEEP, "maxUnavailable": KEEP},
     "status": {"disruptionsAllowed": KEEP, "disruptedPods": KEEP},
 }
+# RuntimeClasses: what the RuntimeClass admission plugin puts into explain's pending pod
+RUNTIME_CLASS_FIELDS: dict[str, Spec] = {
+    "kind": KEEP, "metadata": {"name": KEEP}, "overhead": KEEP, "scheduling": KEEP,
+}
 _BY_KIND: dict[str, dict[str, Spec]] = {
-    "PriorityClass": PRIORITY_CLASS_FIELDS, "PodDisruptionBudget": PDB_FIELDS,
+    "PriorityClass": PRIORITY_CLASS_FIELDS, "PodDisruptionBudget": PDB_FIELDS, "RuntimeClass": RUNTIME_CLASS_FIELDS,
 }
 
 
@@ -95,7 +102,9 @@ def _union(a: Spec, b: Spec) -> Spec:
 
 # An object whose kind is not known yet (typed lists leave it out): both sets, and "items" for nested lists.
 ANY_FIELDS: dict[str, Spec] = {
-    **_union(_union(NODE_FIELDS, POD_FIELDS), _union(PRIORITY_CLASS_FIELDS, PDB_FIELDS)), "items": KEEP,
+    **_union(_union(_union(NODE_FIELDS, POD_FIELDS), _union(PRIORITY_CLASS_FIELDS, PDB_FIELDS)),
+             RUNTIME_CLASS_FIELDS),
+    "items": KEEP,
 }
 
 

@@ -1,9 +1,10 @@
 """Reading explain's inputs: the cluster dump (STATE) and the pending pod (POD).
 
 STATE is what ``kubectl get nodes,pods,priorityclasses,pdb -A -o yaml|json`` prints (a
-``v1/List``), typed lists, or a multi-document YAML stream of Nodes, Pods, PriorityClasses and
-PodDisruptionBudgets (the last two are optional and used by the preemption section); other kinds
-are ignored. It is streamed, with no size limit: kubectl's JSON through
+``v1/List``), typed lists, or a multi-document YAML stream of Nodes, Pods, PriorityClasses,
+PodDisruptionBudgets (these two are optional and used by the preemption section) and RuntimeClasses
+(optional, for the pending pod's admission); other kinds are ignored. It is streamed, with no size
+limit: kubectl's JSON through
 :mod:`~linter.explain.jsonstream`, kubectl's YAML through :mod:`~linter.explain.fastyaml`,
 anything else (or anything those two do not handle) through the general, bounded
 :mod:`~linter.explain.yamlevents` reader. A big kubectl dump is read by two processes
@@ -19,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from linter import textfile
+from linter.scoring.apidefaults import stored_pod
 from linter.scoring.quantity import QuantityError
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 
@@ -119,6 +121,7 @@ def _check_pod(pod: Mapping[str, Any], path: str, role: str) -> None:
     if not isinstance(containers, list) or not containers:
         raise ExplainInputError(f"{role} {path}: {describe(pod)}: spec.containers is missing or empty")
     try:
+        pod = stored_pod(pod)
         fit_score_request(pod)
         actual_request(pod)
         volcano_request(pod)
@@ -140,4 +143,4 @@ def load_pod(text: str, path: str) -> Mapping[str, Any]:
         raise ExplainInputError(f"POD {path}: not a Pod (kind: {pod.get('kind')!r}); give the pending Pod object")
     check_name(pod, path, "POD", "document 1")
     _check_pod(pod, path, "POD")
-    return pod
+    return stored_pod(pod)  # what the scheduler will read once the API server has stored it

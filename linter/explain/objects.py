@@ -14,6 +14,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from linter.scoring.apidefaults import stored_node, stored_pod
+
 from .dump import (
     ExplainInputError,
     check_name,
@@ -66,7 +68,13 @@ class ObjectCollector:
         if problem is not None:
             self.error = f"STATE {self.path}: {describe(obj)}: {problem}"
             return
-        self._kept[str(kind)].append(prune(obj, preemption_spec_for_kind(kind)))
+        kept = prune(obj, preemption_spec_for_kind(kind))
+        # as the API server stores them (the pod's quantities were checked with its shape above)
+        if kind == "Pod":
+            kept = stored_pod(kept)
+        elif kind == "Node":
+            kept = stored_node(kept)
+        self._kept[str(kind)].append(kept)
 
     def _shape_error(self, pod: Mapping[str, Any], shape_key: Hashable | None) -> str | None:
         key = shape_key if shape_key is not None else request_fingerprint(pod)

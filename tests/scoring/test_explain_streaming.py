@@ -1,9 +1,9 @@
 """The streamed STATE readers give exactly what the plain whole-file load gave.
 
 The reference is the load explain used before streaming: ``yaml.safe_load_all`` (or
-``json.loads``) of the whole file, every object flattened, node views built pod by pod by the
-scalar model. The same generated clusters (benchmarks/dumpgen.py, seeded) are written as
-kubectl YAML, kubectl JSON, and a multi-document stream (which the kubectl reader hands to the
+``json.loads``) of the whole file, every object flattened and defaulted as the API server stores it,
+node views built pod by pod by the scalar model. The same generated clusters (benchmarks/dumpgen.py,
+seeded) are written as kubectl YAML, kubectl JSON, and a multi-document stream (which the kubectl reader hands to the
 general reader), and every view must be equal, field by field, in order.
 """
 
@@ -23,6 +23,7 @@ from linter.explain.dump import flatten
 from linter.explain.fields import NODE_FIELDS, PDB_FIELDS, PREEMPTION_POD_FIELDS, PRIORITY_CLASS_FIELDS, prune
 from linter.explain.inputs import ExplainInputError, load_cluster, load_cluster_objects
 from linter.explain.objects import ClusterObjects
+from linter.scoring.apidefaults import stored_node, stored_pod
 from linter.scoring.nodes import NodeView
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -36,7 +37,10 @@ def _plain(path: Path) -> list[NodeView]:
     nodes, pods = [], []
     for i, doc in enumerate(docs):
         for obj, _ in flatten(doc, str(path), f"document {i + 1}"):
-            (nodes if obj.get("kind") == "Node" else pods if obj.get("kind") == "Pod" else []).append(obj)
+            if obj.get("kind") == "Node":
+                nodes.append(stored_node(obj))
+            elif obj.get("kind") == "Pod":
+                pods.append(stored_pod(obj))
     return build_views(nodes, pods)
 
 
