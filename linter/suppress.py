@@ -10,9 +10,9 @@ config file.
 
 A suppression cannot fail silently (as ruff's RUF100 does for ``noqa``): a selector that names no
 rule is BPL007, and so is a ``# binpack-lint:`` (or ``# binpack-lint disable...``) comment that is
-no directive (``enable=``, ``disable BPL202``) and a directive whose list has an
-empty selector (``disable=BPL202,,BPL203``, ``disable=BPL202,``), which then silences nothing at all;
-a selector that silenced nothing in this run is BPL008.
+no directive (``enable=``, ``disable BPL202``, ``disable-line=``), and so is a directive whose list
+has an empty selector (``disable=BPL202,,BPL203``, ``disable=BPL202,``), which then silences nothing
+at all; a selector that silenced nothing in this run is BPL008.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from linter.filecodes import UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION
 from linter.findings import Finding, Severity
 
 _DIRECTIVE = re.compile(
-    r"#\s*binpack-lint:\s*(disable-file|disable-line|disable)\s*=\s*"
+    r"#\s*binpack-lint:\s*(disable-file|disable)\s*=\s*"
     r"([A-Za-z0-9_-]+(?:[ \t]*,[ \t]*[A-Za-z0-9_-]+)*)"
 )
-# A comma right after the selector list: an empty selector (``BPL202,,BPL203``, ``BPL202, -- why``).
+# A comma right after the selector list: an empty selector (``BPL202,,BPL203``, ``BPL202,``).
 _STRAY_COMMA = re.compile(r"[ \t]*,")
 # What a suppression attempt starts with: "binpack-lint:", or "binpack-lint disable..." without the colon.
 # One of these that is not a _DIRECTIVE is reported (BPL007) instead of being ignored silently.

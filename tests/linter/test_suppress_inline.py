@@ -106,6 +106,8 @@ def test_the_command_line_honours_inline_suppression(tmp_path: Path) -> None:
     ("# binpack-lint: disable-next-line=BPL004", 17, "disable-next-line=BPL004"),
     ("# binpack-lint:disable=", 16, "disable="),
     ("#binpack-lint disable BPL004 -- why", 15, "disable BPL004 -- why"),
+    # no third directive: `disable` already covers the comment's own line (and the next)
+    ("# binpack-lint: disable-line=BPL004", 17, "disable-line=BPL004"),
 ])
 def test_a_suppression_comment_that_is_no_directive_is_reported_not_ignored(comment: str, column: int,
                                                                             quoted: str) -> None:
