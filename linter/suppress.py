@@ -3,13 +3,16 @@
 ``# binpack-lint: disable=BPL123[,BPL124]`` silences those rules for findings on the comment's
 own line or on the line below it; ``# binpack-lint: disable-file=BPL123`` silences them for the
 whole file. A selector is a code, a prefix (``BPL2`` = every BPL2xx rule), ``all`` or a rule's
-name (``invalid-fit-args``); selectors are case-insensitive, separated by commas, and anything
-after them (``-- reason``) is ignored. JSON has no comments, so JSON files can only be configured
-through the config file.
+name (``invalid-fit-args``); selectors are case-insensitive, separated by single commas (spaces
+around a comma allowed), and anything after the last selector that does not start with a comma
+(``-- reason``) is ignored. JSON has no comments, so JSON files can only be configured through the
+config file.
 
 A suppression cannot fail silently (as ruff's RUF100 does for ``noqa``): a selector that names no
 rule is BPL007, and so is a ``# binpack-lint:`` (or ``# binpack-lint disable...``) comment that is
-no directive (``enable=``, ``disable BPL202``); a selector that silenced nothing in this run is BPL008.
+no directive (``enable=``, ``disable BPL202``, ``disable-line=``), and so is a directive whose list
+has an empty selector (``disable=BPL202,,BPL203``, ``disable=BPL202,``), which then silences nothing
+at all; a selector that silenced nothing in this run is BPL008.
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ from linter.filecodes import UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION
 from linter.findings import Finding, Severity
 
 _DIRECTIVE = re.compile(
-    r"#\s*binpack-lint:\s*(disable-file|disable-line|disable)\s*=\s*"
+    r"#\s*binpack-lint:\s*(disable-file|disable)\s*=\s*"
     r"([A-Za-z0-9_-]+(?:[ \t]*,[ \t]*[A-Za-z0-9_-]+)*)"
 )
+# A comma right after the selector list: an empty selector (``BPL202,,BPL203``, ``BPL202,``).
+_STRAY_COMMA = re.compile(r"[ \t]*,")
 # What a suppression attempt starts with: "binpack-lint:", or "binpack-lint disable..." without the colon.
 # One of these that is not a _DIRECTIVE is reported (BPL007) instead of being ignored silently.
 _ATTEMPT = re.compile(r"#\s*binpack-lint(?:\s*:|\s+(?=disable))\s*")
@@ -42,9 +47,10 @@ class Selector:
     __slots__ = ("code", "column", "line", "malformed", "text", "used", "whole_file")
 
     def __init__(self, text: str, code: str | None, line: int, column: int, whole_file: bool,
-                 malformed: bool = False) -> None:
+                 malformed: str | None = None) -> None:
         self.text, self.code, self.line, self.column, self.whole_file = text, code, line, column, whole_file
-        self.malformed = malformed  # ``text`` is a whole comment that is no directive, not a selector
+        # NO_DIRECTIVE or EMPTY_SELECTOR: ``text`` is a whole comment that silences nothing, not a selector
+        self.malformed = malformed
         self.used = False
 
     def selects(self, rule: str) -> bool:
@@ -65,22 +71,32 @@ def _known_rules() -> tuple[dict[str, str], frozenset[str]]:
     return rules.names_to_codes(), frozenset(table) | frozenset(rules.REDIRECTS)
 
 
+# What _parse found: a selector of a directive (its scope), or a comment that silences nothing.
+LINE, FILE, NO_DIRECTIVE, EMPTY_SELECTOR = "line", "file", "no-directive", "empty-selector"
+
+
 @lru_cache(maxsize=64)
-def _parse(text: str) -> tuple[tuple[int, int, str, bool | None], ...]:
-    """(line, column, selector text, whole file) for every selector in every directive, and
-    (line, column, comment text, None) for every suppression attempt that is no directive."""
-    found: list[tuple[int, int, str, bool | None]] = []
+def _parse(text: str) -> tuple[tuple[int, int, str, str], ...]:
+    """(line, column, selector text, LINE or FILE) for every selector in every directive, and
+    (line, column, comment text, NO_DIRECTIVE or EMPTY_SELECTOR) for every comment that silences nothing."""
+    found: list[tuple[int, int, str, str]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if "binpack-lint" not in line:
             continue
         for attempt in _ATTEMPT.finditer(line):
+            written = line[attempt.end():].strip()[:60]
             match = _DIRECTIVE.match(line, attempt.start())
             if match is None:
-                found.append((number, attempt.end() + 1, line[attempt.end():].strip()[:60], None))
+                found.append((number, attempt.end() + 1, written, NO_DIRECTIVE))
+                continue
+            stray = _STRAY_COMMA.match(line, match.end())
+            if stray is not None:  # the whole directive is void: a half-read list would hide the typo
+                found.append((number, stray.end(), written, EMPTY_SELECTOR))
                 continue
             offset = match.start(2)
+            scope = FILE if match.group(1) == "disable-file" else LINE
             for piece in re.finditer(r"[A-Za-z0-9_-]+", match.group(2)):
-                found.append((number, offset + piece.start() + 1, piece.group(), match.group(1) == "disable-file"))
+                found.append((number, offset + piece.start() + 1, piece.group(), scope))
     return tuple(found)
 
 
@@ -89,9 +105,9 @@ def selectors(text: str | None) -> list[Selector]:
     if not text or "binpack-lint" not in text:
         return []
     names, codes = _known_rules()
-    return [Selector(raw, None, line, col, False, malformed=True) if whole is None
-            else Selector(raw, _resolve(raw, names, codes), line, col, whole)
-            for line, col, raw, whole in _parse(text)]
+    return [Selector(raw, None, line, col, False, malformed=kind) if kind in (NO_DIRECTIVE, EMPTY_SELECTOR)
+            else Selector(raw, _resolve(raw, names, codes), line, col, kind == FILE)
+            for line, col, raw, kind in _parse(text)]
 
 
 def _suppresses(selector: Selector, finding: Finding) -> bool:
@@ -138,7 +154,13 @@ def apply(findings: Iterable[Finding], texts: dict[str, str],
 def _about_comments(path: str, found: list[Selector], enabled: Callable[[str], bool]) -> list[Finding]:
     out: list[Finding] = []
     for s in found:
-        if s.malformed:
+        if s.malformed == EMPTY_SELECTOR:
+            if enabled(UNKNOWN_SUPPRESSION):
+                out.append(Finding(path, s.line, s.column, UNKNOWN_SUPPRESSION, Severity.ERROR,
+                                   f"suppression comment '{s.text}' has an empty selector in its list, so it "
+                                   "silences nothing; separate the selectors with single commas "
+                                   "(as in 'disable=BPL202,BPL203')"))
+        elif s.malformed:
             if enabled(UNKNOWN_SUPPRESSION):
                 out.append(Finding(path, s.line, s.column, UNKNOWN_SUPPRESSION, Severity.ERROR,
                                    f"suppression comment '{s.text}' is not 'disable=CODES' or 'disable-file=CODES' "

@@ -5,7 +5,8 @@ Installed as the ``kubectl-binpack`` console script, which kubectl finds on ``$P
 (``webhook.cluster.kubeclient``, paginated, raw JSON), writes them as one ``v1/List`` to a private temporary
 file and runs explain's own command on it, so the output, the flags and the exit codes are exactly
 ``binpack-lint explain``'s (0 explained, 1 invalid scheduler config, 2 bad input), plus 2 with one line when
-the cluster cannot be read.
+the cluster cannot be read. The local inputs (the pod, the scheduler config, ``--profile``) are read and
+checked before the cluster is, so a bad one costs no apiserver call.
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ def list_cluster(kubeconfig: str | None) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    explain_args = argparse.Namespace(config=args.config, cluster=None, pod=args.pod,
+                                      profile=args.profile, format=args.format, plot=args.plot)
+    # the local files first: a typo in the pod fails at once, not after listing every pod of the cluster
+    bad = command.check_local_inputs(explain_args, sys.stderr)
+    if bad is not None:
+        return bad
     try:
         cluster = list_cluster(args.kubeconfig)
     except (ClientConfigError, SourceError, Expired) as exc:
@@ -72,8 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="kubectl-binpack-") as dump:
         json.dump(cluster, dump)
         dump.flush()
-        explain_args = argparse.Namespace(config=args.config, cluster=dump.name, pod=args.pod,
-                                          profile=args.profile, format=args.format, plot=args.plot)
+        explain_args.cluster = dump.name
         return command.run(explain_args, sys.stdout, sys.stderr)
 
 

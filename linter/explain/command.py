@@ -9,20 +9,21 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from linter.findings import Severity
-from linter.model import SchedulerModel, default_kube_scheduler_model
+from linter.model import KubeSchedulerModel, SchedulerModel, default_kube_scheduler_model
 from linter.scoring.quantity import QuantityError
 
-from .compute import explain_dump
+from .compute import explain_dump, select_profile
 from .inputs import ExplainInputError, load_cluster, load_cluster_objects, load_pod, read_text
 from .plot import render_plot
 from .render_preemption import render_preemption, render_preemption_plot
 from .render_text import render_text
 from .runtimeclass import RuntimeClassRejection, admit_runtime_class
 
-__all__ = ["run"]
+__all__ = ["check_local_inputs", "run"]
 
 EXIT_OK, EXIT_INVALID_CONFIG, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -45,17 +46,40 @@ def _load_model(path: str, err: TextIO, build: dict[str, Any]) -> SchedulerModel
     return model
 
 
-def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Score ``args.pod`` on ``args.cluster`` under ``args.config``; writes the explanation to ``out``."""
+def _local_inputs(args: argparse.Namespace, err: TextIO) -> tuple[SchedulerModel, Mapping[str, Any]] | None:
+    """SCHED (None: invalid, its findings written to ``err``) and POD, read and checked, and ``--profile``
+    looked up: everything that needs no cluster. Bad POD or profile: ExplainInputError."""
+    if args.config:
+        model = _load_model(args.config, err, getattr(args, "build", {}))
+        if model is None:
+            return None
+    else:
+        model = default_kube_scheduler_model()
+    pod = load_pod(read_text(args.pod, "POD"), args.pod)
+    if isinstance(model, KubeSchedulerModel):
+        select_profile(model, args.profile, pod)
+    return model, pod
+
+
+def check_local_inputs(args: argparse.Namespace, err: TextIO) -> int | None:
+    """What :func:`run` reports about SCHED, POD and ``--profile``, before anything reads a cluster (``kubectl
+    binpack`` calls it before it lists the live cluster): the exit code when one is bad, else None."""
     try:
-        if args.config:
-            model = _load_model(args.config, err, getattr(args, "build", {}))
-            if model is None:
-                return EXIT_INVALID_CONFIG
-        else:
-            model = default_kube_scheduler_model()
+        return EXIT_INVALID_CONFIG if _local_inputs(args, err) is None else None
+    except ExplainInputError as exc:
+        err.write(f"binpack-lint explain: error: {exc}\n")
+        return EXIT_BAD_INPUT
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Score ``args.pod`` on ``args.cluster`` under ``args.config``; writes the explanation to ``out``.
+    SCHED and POD are checked first, so a bad one is reported before STATE (any size) is read."""
+    try:
+        local = _local_inputs(args, err)
+        if local is None:
+            return EXIT_INVALID_CONFIG
+        model, pod = local
         dump = load_cluster(args.cluster)
-        pod = load_pod(read_text(args.pod, "POD"), args.pod)
         try:
             pod = admit_runtime_class(pod, dump.runtime_classes)
         except RuntimeClassRejection as exc:

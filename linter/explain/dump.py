@@ -29,6 +29,7 @@ from linter.scoring.requests import actual_request, fit_node_contribution, fit_s
 from linter.scoring.resize import placed_pod, resize_fingerprint
 
 from .fields import prune, spec_for_kind
+from .fieldtypes import NODE_TYPES, PLACEMENT_TYPES, type_problem
 
 __all__ = [
     "ClusterDump",
@@ -304,7 +305,7 @@ class DumpBuilder:
             return
         kind = obj.get("kind")
         if kind == "Node":
-            if not self._named(obj, where):
+            if not self._named(obj, where) or not self._typed(obj, NODE_TYPES):
                 return
             self.nodes.append(stored_node(prune(obj, spec_for_kind("Node"))))
         elif kind in ("PriorityClass", "PodDisruptionBudget"):
@@ -320,7 +321,7 @@ class DumpBuilder:
             if self._named(obj, where):
                 self.runtime_classes.append(prune(obj, spec_for_kind(kind)))
         elif kind == "Pod":
-            if not self._named(obj, where):
+            if not self._named(obj, where) or not self._typed(obj, PLACEMENT_TYPES):
                 return
             key = shape_key if shape_key is not None else request_fingerprint(obj)
             shape = self.shapes.get(key) if key is not None else None
@@ -365,6 +366,8 @@ class DumpBuilder:
         shape = self.shapes.get(shape_key)
         if shape is None or shape.error is not None or not isinstance(name, str) or not name:
             return False
+        if not isinstance(node_name, str | None) or not isinstance(phase, str | None):
+            return False  # add names the field (PLACEMENT_TYPES)
         if is_counted(node_name, phase):
             if self.counted is not None:
                 self.counted.append((str(node_name), shape))
@@ -399,6 +402,12 @@ class DumpBuilder:
             self.error = str(exc)
             return False
         return True
+
+    def _typed(self, obj: Mapping[str, Any], types: Mapping[str, Any]) -> bool:
+        problem = type_problem(obj, types)
+        if problem is not None:
+            self.error = f"STATE {self.path}: {describe(obj)}: {problem}"
+        return problem is None
 
     def finish(self) -> ClusterDump:
         if self.error is not None:

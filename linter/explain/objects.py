@@ -26,6 +26,7 @@ from .dump import (
     request_fingerprint,
 )
 from .fields import preemption_spec_for_kind, prune
+from .fieldtypes import NODE_TYPES, POD_TYPES, type_problem
 
 __all__ = ["ClusterObjects", "ObjectCollector"]
 
@@ -63,7 +64,9 @@ class ObjectCollector:
         except ExplainInputError as exc:
             self.error = str(exc)
             return
-        problem = self._shape_error(obj, shape_key) if kind == "Pod" else None
+        types = {"Node": NODE_TYPES, "Pod": POD_TYPES}.get(str(kind))
+        problem = type_problem(obj, types) if types is not None else None
+        problem = problem or (self._shape_error(obj, shape_key) if kind == "Pod" else None)
         problem = problem or preemption_field_problem(obj)
         if problem is not None:
             self.error = f"STATE {self.path}: {describe(obj)}: {problem}"

@@ -106,6 +106,8 @@ def test_the_command_line_honours_inline_suppression(tmp_path: Path) -> None:
     ("# binpack-lint: disable-next-line=BPL004", 17, "disable-next-line=BPL004"),
     ("# binpack-lint:disable=", 16, "disable="),
     ("#binpack-lint disable BPL004 -- why", 15, "disable BPL004 -- why"),
+    # no third directive: `disable` already covers the comment's own line (and the next)
+    ("# binpack-lint: disable-line=BPL004", 17, "disable-line=BPL004"),
 ])
 def test_a_suppression_comment_that_is_no_directive_is_reported_not_ignored(comment: str, column: int,
                                                                             quoted: str) -> None:
@@ -113,3 +115,22 @@ def test_a_suppression_comment_that_is_no_directive_is_reported_not_ignored(comm
     assert [(f.line, f.column, f.severity, f.message) for f in found] == [
         (1, column, Severity.ERROR, f"suppression comment '{quoted}' is not 'disable=CODES' or 'disable-file=CODES' "
          "(as in '# binpack-lint: disable=BPL202'), so it silences nothing")]
+
+
+@pytest.mark.parametrize(("comment", "column", "quoted"), [
+    ("# binpack-lint: disable=BPL004,,BPL003", 31, "disable=BPL004,,BPL003"),
+    ("# binpack-lint: disable=BPL004, ,BPL003 -- why", 31, "disable=BPL004, ,BPL003 -- why"),
+    ("# binpack-lint: disable=BPL004,", 31, "disable=BPL004,"),
+    ("# binpack-lint: disable-file=BPL004 ,", 37, "disable-file=BPL004 ,"),
+])
+def test_an_empty_selector_in_the_list_voids_the_comment_and_is_reported(comment: str, column: int,
+                                                                          quoted: str) -> None:
+    found = lint_text(f"{comment}\n{NOT_A_CONFIG}", "x.yaml")
+    assert sorted((f.rule, f.line, f.column, f.message) for f in found) == [
+        ("BPL004", 1, 1, "no scheduler configuration or PriorityClass recognised in this file"),
+        ("BPL007", 1, column, f"suppression comment '{quoted}' has an empty selector in its list, so it silences "
+         "nothing; separate the selectors with single commas (as in 'disable=BPL202,BPL203')")]
+
+
+def test_spaces_around_single_commas_are_still_one_list() -> None:
+    assert rules_found(f"# binpack-lint: disable=BPL003 , BPL004 -- why\n{NOT_A_CONFIG}") == ["BPL008"]

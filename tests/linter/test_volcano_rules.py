@@ -119,3 +119,27 @@ def test_unknown_key_hints_only_at_keys_of_its_own_level() -> None:
         'unknown field "configurations[0].argumets": Volcano ignores it (did you mean \'arguments\'?)',
         'unknown field "actons": Volcano ignores it (did you mean \'actions\'?)',
     ]
+
+
+@pytest.mark.parametrize(("actions", "columns"), [
+    ('"enqueue, allocate, bogus"', [30]),
+    ("enqueue, allocate, bogus   # why", [29]),
+    ("'enqueue, it''s, bogus'", [20, 27]),  # a doubled quote is one character of the value
+    (r'"enqueue,\tallocate, \x62ogus"', [31]),  # escapes are read back: \x62 is the b of bogus
+    ('"enqueue,,allocate"', [19]),  # an empty piece: where its name would start
+    ('""', [10]),  # nothing at all: the scalar
+    ("|\n  enqueue, bogus", [10]),  # a block scalar: the scalar
+    ("enqueue,\n  bogus", [10]),  # a plain scalar over two lines: the scalar
+    ('!!str "enqueue, bogus"', [10]),  # a tag before the scalar: the scalar
+])
+def test_an_unknown_action_is_reported_at_its_own_column(actions: str, columns: list[int]) -> None:
+    text = f"actions: {actions}\ntiers:\n- plugins:\n  - name: binpack\n"
+    found = [(f.line, f.column) for f in lint_text(text, "volcano-scheduler.conf") if f.rule == "BPL400"]
+    assert found == [(1, column) for column in columns]
+
+
+def test_an_unknown_action_in_a_configmap_is_reported_at_its_column_in_the_outer_file() -> None:
+    text = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: volcano-scheduler-configmap\ndata:\n"
+            '  volcano-scheduler.conf: |\n    actions: "enqueue, bogus"\n    tiers:\n    - plugins:\n'
+            "      - name: binpack\n")
+    assert [(f.rule, f.line, f.column) for f in lint_text(text, "cm.yaml")] == [("BPL400", 7, 24)]

@@ -269,3 +269,12 @@ def test_a_name_that_is_not_a_string_is_named_as_such_not_as_missing(tmp_path: P
     assert (proc.returncode, proc.stdout, proc.stderr) == (
         2, "", f"binpack-lint explain: error: STATE {state}: Node at document 1: metadata.name must be a string, "
         "not 5\n")
+
+
+def test_the_pod_is_checked_before_the_cluster_dump_is_read(tmp_path: Path) -> None:
+    # STATE may be a 150,000-pod dump: a typo in POD must not wait for it (nor hide behind its errors)
+    pod = tmp_path / "pod.yaml"
+    pod.write_text("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n")
+    proc = run("--cluster", tmp_path / "missing.yaml", "--pod", pod)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        2, "", f"binpack-lint explain: error: POD {pod}: not a Pod (kind: 'Deployment'); give the pending Pod object\n")

@@ -131,8 +131,54 @@ def test_kubectl_binpack_explain_equals_binpack_lint_explain_on_the_live_cluster
 
 
 def test_kubectl_binpack_without_a_reachable_cluster_is_one_line_exit_2(tmp_path: Path) -> None:
-    code, _, err = run(kubectl_binpack.main, "explain", "-f", str(SAMPLE), "--kubeconfig", str(tmp_path / "none"))
+    pod = tmp_path / "pod.json"  # a good pod: a bad one is reported before the cluster is read
+    pod.write_text(json.dumps(json.loads(SAMPLE.read_text())["request"]["object"]))
+    code, _, err = run(kubectl_binpack.main, "explain", "-f", str(pod), "--kubeconfig", str(tmp_path / "none"))
     assert code == 2 and err.count("\n") == 1 and "cannot read the cluster" in err
+
+
+BAD_CPU_POD = "kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, resources: {requests: {cpu: 2x}}}]}\n"
+
+
+@pytest.mark.parametrize(("files", "extra", "code", "line"), [
+    ({"pod.yaml": BAD_CPU_POD}, (), 2,
+     "binpack-lint explain: error: POD {tmp}/pod.yaml: Pod default/p: spec.containers[0].resources.requests.cpu: "
+     "'2x' has an unknown unit 'x' (use n, u, m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei or an exponent such as e3)"),
+    ({}, (), 2, "binpack-lint explain: error: POD {tmp}/pod.yaml: cannot read: No such file or directory"),
+    ({"pod.yaml": "kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a}]}\n"}, ("--profile", "nope"), 2,
+     "binpack-lint explain: error: no profile named 'nope' in the scheduler config (profiles: default-scheduler)"),
+    ({"pod.yaml": "kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a}]}\n"},
+     ("--config", "{tmp}/sched.yaml"), 2, "binpack-lint explain: error: SCHED {tmp}/sched.yaml: cannot read: "
+     "No such file or directory"),
+])
+def test_kubectl_binpack_checks_its_local_files_before_it_calls_the_apiserver(
+        tmp_path: Path, files: dict[str, str], extra: tuple[str, ...], code: int, line: str) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    server = ReplayServer().serve_fixtures().start()
+    try:
+        kubeconfig = server.kubeconfig(tmp_path / "kubeconfig")
+        argv = [a.format(tmp=tmp_path) for a in ("explain", "-f", "{tmp}/pod.yaml", *extra)]
+        assert run(kubectl_binpack.main, *argv, "--kubeconfig", str(kubeconfig)) == (
+            code, "", line.format(tmp=tmp_path) + "\n")
+        assert server.requests == []  # not one call: the bad input was found first
+    finally:
+        server.stop()
+
+
+def test_kubectl_binpack_reports_an_invalid_scheduler_config_before_it_calls_the_apiserver(tmp_path: Path) -> None:
+    (tmp_path / "pod.yaml").write_text("kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a}]}\n")
+    (tmp_path / "sched.yaml").write_text("apiVersion: kubescheduler.config.k8s.io/v1\n"
+                                         "kind: KubeSchedulerConfiguration\nprofiles: 5\n")
+    server = ReplayServer().serve_fixtures().start()
+    try:
+        kubeconfig = server.kubeconfig(tmp_path / "kubeconfig")
+        code, out, err = run(kubectl_binpack.main, "explain", "-f", str(tmp_path / "pod.yaml"), "--config",
+                             str(tmp_path / "sched.yaml"), "--kubeconfig", str(kubeconfig))
+        assert (code, out) == (1, "") and err.startswith(f"{tmp_path}/sched.yaml:3:") and " error [BPL" in err
+        assert server.requests == []
+    finally:
+        server.stop()
 
 
 @pytest.mark.parametrize(("url", "reason"), [

@@ -11,9 +11,10 @@ from linter.duplicatekeys import duplicate_keys
 from linter.findings import Violation
 from linter.formats.volcano import binpack as bp
 from linter.formats.volcano.decode import KNOWN_PLUGINS, PLUGIN_OPTION_KEYS, TOP_LEVEL_KEYS, go_v
-from linter.formats.volcano.handler import DRF_CONFLICT, VolcanoContext, effective_binpack
+from linter.formats.volcano.handler import DRF_CONFLICT, VolcanoContext, actions_text, effective_binpack
 from linter.formats.volcano.structs import struct_map_field
 from linter.goint import yaml_int
+from linter.scalarcolumns import char_column
 
 
 def unmarshal_error(ctx: VolcanoContext) -> Iterator[Violation]:
@@ -63,14 +64,21 @@ def duplicate_key(ctx: VolcanoContext) -> Iterator[Violation]:
 def unknown_action(ctx: VolcanoContext) -> Iterator[Violation]:
     if ctx.unmarshal:  # the file never gets this far; BPL060 says why
         return
-    data = ctx.document.data if isinstance(ctx.document.data, dict) else {}
+    doc = ctx.document
+    data = doc.data if isinstance(doc.data, dict) else {}
     pointer = ("actions",) if "actions" in data else ()
+    spot = doc.spots.get(pointer) if pointer else None
+    text = actions_text(doc)
     for piece in ctx.actions:
         if piece.known:
             continue
         why = "an empty action name" if not piece.name else f"{piece.name!r} is not an action"
+        # at the piece itself when the scalar is one plain or quoted line (a whole empty value: at the scalar)
+        column = (char_column(doc.text, spot.line, spot.column, text, piece.offset)
+                  if spot is not None and text.strip() else None)
         yield Violation(f"Volcano rejects this file and keeps its previous configuration: failed to find Action "
-                        f"{piece.raw} ({why})", pointer)
+                        f"{piece.raw} ({why})", pointer,
+                        position=(spot.line, column) if spot is not None and column is not None else None)
 
 
 def drf_proportion_conflict(ctx: VolcanoContext) -> Iterator[Violation]:

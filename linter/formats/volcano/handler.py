@@ -67,6 +67,7 @@ class ActionPiece:
 
     raw: str
     name: str
+    offset: int = 0  # where ``name`` starts in the whole ``actions`` string
 
     @property
     def known(self) -> bool:
@@ -114,11 +115,21 @@ def _drf_conflicts(plugins: list[PluginEntry]) -> list[int]:
     return sorted(t for t, (hdrf, proportion) in tiers.items() if hdrf and proportion)
 
 
-def _actions(doc: Document) -> list[ActionPiece]:
+def actions_text(doc: Document) -> str:
+    """``actions`` as the string Volcano splits on commas."""
     data = doc.data if isinstance(doc.data, dict) else {}
     value = data.get("actions")
-    text = "" if isinstance(value, (dict, list)) else scalar_string(doc, ("actions",), value)
-    return [ActionPiece(piece, go_trim_space(piece)) for piece in text.split(",")]
+    return "" if isinstance(value, (dict, list)) else scalar_string(doc, ("actions",), value)
+
+
+def _actions(doc: Document) -> list[ActionPiece]:
+    pieces: list[ActionPiece] = []
+    start = 0
+    for piece in actions_text(doc).split(","):
+        name = go_trim_space(piece)
+        pieces.append(ActionPiece(piece, name, start + (piece.find(name) if name else 0)))
+        start += len(piece) + 1
+    return pieces
 
 
 def effective_binpack(entry: PluginEntry) -> VolcanoBinpackArgs:

@@ -6,7 +6,10 @@ What it does:
     (``resource-weight-zero``). Anything else is reported at the selector. A comment that
     starts like a suppression (``# binpack-lint:``, or ``# binpack-lint disable`` without the
     colon) but is neither directive (``enable=BPL202``, ``disable BPL202``,
-    ``disable-next-line=BPL202``) is reported too, at what follows ``binpack-lint:``.
+    ``disable-next-line=BPL202``, ``disable-line=BPL202``) is reported too, at what follows
+    ``binpack-lint:``. So is a selector list with an empty selector (``disable=BPL202,,BPL203``,
+    ``disable=BPL202,``), at the comma; such a comment silences nothing, not even the codes
+    before the comma.
 
 Why it matters:
     A typo in a suppression (``BPL22``, ``BLP202``, ``resource-weight-zer0``) would otherwise

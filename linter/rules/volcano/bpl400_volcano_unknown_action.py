@@ -6,6 +6,9 @@ What it does:
     The message carries Volcano's own error, ``failed to find Action <piece>``, where the
     piece is *untrimmed* (``"enqueue, allocate, bakfill"`` gives two spaces before
     ``bakfill``). An empty piece (trailing comma, or no ``actions`` at all) is an error too.
+    Each piece is reported at its own column when ``actions`` is a plain or quoted scalar on
+    one line (an empty piece: where its name would start); otherwise (a block or multi-line
+    scalar, a tag or an anchor before it, an empty value) at the start of the scalar.
 
 Why it matters:
     Volcano logs the error and keeps its previous configuration (at start-up the built-in

@@ -1,0 +1,111 @@
+"""The JSON types of the Node and Pod fields explain reads, checked before anything reads them.
+
+The apiserver decodes every object into Go structs, so a Node whose ``metadata.labels`` is a list,
+or whose ``spec.taints`` is a mapping, cannot exist in a cluster: a dump holding one is hand-made
+or broken. The scoring and filter code reads such a field leniently (a label set that is no mapping
+is no labels, a taint list that is no list is no taints), so without this check the explanation
+would quietly describe another object. Each problem is named by its field path
+(``spec.taints[0].effect must be a string (got a number)``); a field that is absent or null is
+the Go zero value and is fine.
+
+A type is :data:`STRING`, :data:`BOOLEAN` or :data:`INTEGER`, a :class:`MapOf` (string keys, each
+value of one type), a :class:`ListOf`, or a dict of the fields of an object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["NODE_TYPES", "PLACEMENT_TYPES", "POD_TYPES", "ListOf", "MapOf", "type_problem"]
+
+STRING, BOOLEAN, INTEGER = "a string", "a boolean", "an integer"
+
+
+@dataclass(frozen=True)
+class MapOf:
+    value: Any
+
+
+@dataclass(frozen=True)
+class ListOf:
+    item: Any
+
+
+_REQUIREMENT = {"key": STRING, "operator": STRING, "values": ListOf(STRING)}
+_TERM = {"matchExpressions": ListOf(_REQUIREMENT), "matchFields": ListOf(_REQUIREMENT)}
+
+NODE_TYPES: dict[str, Any] = {
+    "metadata": {"labels": MapOf(STRING)},
+    "spec": {"unschedulable": BOOLEAN, "taints": ListOf({"key": STRING, "value": STRING, "effect": STRING})},
+    "status": {"allocatable": MapOf(None)},  # the quantities are parsed (and named) by the scorer
+}
+
+# What decides where a bound pod counts: checked on every STATE pod of the scoring read.
+PLACEMENT_TYPES: dict[str, Any] = {"spec": {"nodeName": STRING}, "status": {"phase": STRING}}
+
+POD_TYPES: dict[str, Any] = {
+    "metadata": {"namespace": STRING, "labels": MapOf(STRING)},
+    "spec": {
+        "nodeName": STRING, "schedulerName": STRING, "priorityClassName": STRING, "priority": INTEGER,
+        "preemptionPolicy": STRING, "nodeSelector": MapOf(STRING),
+        "tolerations": ListOf({"key": STRING, "operator": STRING, "value": STRING, "effect": STRING}),
+        "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": ListOf(_TERM)}}},
+    },
+    "status": {"phase": STRING, "nominatedNodeName": STRING},
+}
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    return "a list" if isinstance(value, list) else type(value).__name__
+
+
+def _problem(value: object, expected: Any, path: str) -> str | None:
+    if expected is None:
+        return None
+    if isinstance(expected, str):
+        fits = {STRING: isinstance(value, str), BOOLEAN: isinstance(value, bool),
+                INTEGER: isinstance(value, int) and not isinstance(value, bool)}[expected]
+        return None if fits else f"{path} must be {expected} (got {_json_type(value)})"
+    if isinstance(expected, ListOf):
+        if not isinstance(value, list):
+            return f"{path} must be a list (got {_json_type(value)})"
+        for i, item in enumerate(value):
+            found = _problem(item, expected.item, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if not isinstance(value, Mapping):
+        return f"{path} must be a mapping (got {_json_type(value)})"
+    if not isinstance(expected, MapOf):
+        return type_problem(value, expected, f"{path}.")
+    for key, item in value.items():
+        if not isinstance(key, str):
+            return f"{path} has the key {key!r}, which is not a string"
+        found = _problem(item, expected.value, f"{path}.{key}")
+        if found:
+            return found
+    return None
+
+
+def type_problem(obj: Mapping[str, Any], types: Mapping[str, Any], prefix: str = "") -> str | None:
+    """The first field of ``obj`` named in ``types`` whose value has the wrong type, as a message; or None."""
+    for key, expected in types.items():
+        value = obj.get(key)
+        if value is not None:
+            found = _problem(value, expected, prefix + key)
+            if found:
+                return found
+    return None
