@@ -128,7 +128,8 @@ def make_workload(w: int, rng: random.Random) -> dict[str, Any]:
     return spec
 
 
-def make_pod(i: int, w: int, template: dict[str, Any], node: str | None, phase: str) -> dict[str, Any]:
+def make_pod(i: int, w: int, template: dict[str, Any], node: str | None, phase: str,
+             status_resources: bool = False) -> dict[str, Any]:
     spec = dict(template)
     if node is not None:
         spec["nodeName"] = node
@@ -141,6 +142,13 @@ def make_pod(i: int, w: int, template: dict[str, Any], node: str | None, phase: 
                  "imageID": c["image"] + "@sha256:" + "ab" * 32,
                  "lastState": {}, "name": c["name"], "ready": True, "restartCount": 0, "started": True,
                  "state": {"running": {"startedAt": TS}}} for c in template["containers"]]
+    if status_resources and phase == "Running":
+        # what a 1.33+ kubelet reports for a running container (in-place resize): the requests it
+        # admitted and the resources it actuated, here equal to the spec
+        for status, c in zip(statuses, template["containers"], strict=True):
+            resources = c.get("resources") or {}
+            status["allocatedResources"] = dict(resources.get("requests") or {})
+            status["resources"] = {k: dict(v) for k, v in resources.items()}
     return {
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {
@@ -182,7 +190,7 @@ def _json_item(obj: dict[str, Any]) -> str:
 
 
 def rendered_items(render: Render, nodes: int, pods_per_node: int, seed: int = 1,
-                   workloads: int = 300) -> Iterator[str]:
+                   workloads: int = 300, status_resources: bool = False) -> Iterator[str]:
     """Nodes first, then pods (a few pending, a few Succeeded), as kubectl lists them, each rendered.
 
     A pod is rendered once per (workload, phase) with placeholder names, then the names are
@@ -199,7 +207,8 @@ def rendered_items(render: Render, nodes: int, pods_per_node: int, seed: int = 1
         phase = "Succeeded" if i % 101 == 0 else ("Pending" if node is None else "Running")
         key = (w, phase)
         if key not in cache:
-            cache[key] = render(make_pod(9_999_999, w, templates[w], None if node is None else "node-ZZZZZ", phase))
+            cache[key] = render(make_pod(9_999_999, w, templates[w], None if node is None else "node-ZZZZZ", phase,
+                                         status_resources))
         text = cache[key].replace("9999999", f"{i:07d}").replace("0098967f", f"{i:08x}")
         yield text if node is None else text.replace("node-ZZZZZ", node)
     for obj in preemption_objects(workloads):  # kubectl get nodes,pods,priorityclasses,pdb lists them last
@@ -238,12 +247,13 @@ def write_json(out: TextIO, items: Iterator[str]) -> None:
     out.write('\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n')
 
 
-def write_dump(path: str, nodes: int, pods_per_node: int, *, seed: int = 1, as_json: bool = False) -> None:
+def write_dump(path: str, nodes: int, pods_per_node: int, *, seed: int = 1, as_json: bool = False,
+               status_resources: bool = False) -> None:
     with open(path, "w", encoding="utf-8") as fh:
         if as_json:
-            write_json(fh, rendered_items(_json_item, nodes, pods_per_node, seed))
+            write_json(fh, rendered_items(_json_item, nodes, pods_per_node, seed, status_resources=status_resources))
         else:
-            write_yaml(fh, rendered_items(_yaml_item, nodes, pods_per_node, seed))
+            write_yaml(fh, rendered_items(_yaml_item, nodes, pods_per_node, seed, status_resources=status_resources))
 
 
 def main() -> int:
@@ -252,9 +262,12 @@ def main() -> int:
     parser.add_argument("--pods-per-node", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--status-resources", action="store_true",
+                        help="running containers' statuses carry resources and allocatedResources (1.33+ kubelets)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    write_dump(args.out, args.nodes, args.pods_per_node, seed=args.seed, as_json=args.json)
+    write_dump(args.out, args.nodes, args.pods_per_node, seed=args.seed, as_json=args.json,
+               status_resources=args.status_resources)
     return 0
 
 

@@ -1,12 +1,15 @@
 """Benchmark ClusterState: build, rank one pod against every node, and per-event update cost.
 
 Run:  python benchmarks/scoring_bench.py [--nodes 5000] [--pods 150000] [--runs 2000] [--seed 1]
+                                        [--status-resources]
 
 A synthetic but realistic cluster: nodes of a few instance types with zone/pool labels,
 5% GPU nodes tainted ``nvidia.com/gpu=present:NoSchedule``, 5% cordoned; pods from a few
 thousand workloads (distinct request shapes, some with init containers, sidecars or
 pod-level requests), spread over the nodes. Every figure printed is a median (with p90)
-over many runs, measured with ``time.perf_counter_ns``.
+over many runs, measured with ``time.perf_counter_ns``. ``--status-resources`` gives bound pods
+the container statuses a 1.33+ kubelet writes (``resources`` and ``allocatedResources``, equal to
+the spec), which the state reads for in-place resizes.
 
 "warm" ranks a pod whose request shape the state has seen before (replicas of one
 workload, the common case in a webhook); "cold" gives each call a never-seen request shape,
@@ -101,13 +104,20 @@ def make_workload(w: int, rng: random.Random) -> dict[str, Any]:
     return spec
 
 
-def bound_pod(i: int, template: dict[str, Any], node_name: str) -> dict[str, Any]:
+def bound_pod(i: int, template: dict[str, Any], node_name: str, status_resources: bool = False) -> dict[str, Any]:
     spec = dict(template, nodeName=node_name)
+    status: dict[str, Any] = {"phase": "Running"}
+    if status_resources:  # what a 1.33+ kubelet reports for running containers, equal to the spec
+        status["containerStatuses"] = [
+            {"name": c["name"], "allocatedResources": dict(c["resources"]["requests"]),
+             "resources": {"requests": dict(c["resources"]["requests"])}}
+            for c in template["containers"]
+        ]
     return {
         "kind": "Pod",
         "metadata": {"name": f"pod-{i:06d}", "namespace": f"ns-{i % 40}"},
         "spec": spec,
-        "status": {"phase": "Running"},
+        "status": status,
     }
 
 
@@ -163,12 +173,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--memory", action="store_true", help="also measure the state's memory (slow)")
+    parser.add_argument("--status-resources", action="store_true",
+                        help="bound pods' container statuses report resources (1.33+ kubelets), equal to the spec")
     opts = parser.parse_args()
     rng = random.Random(opts.seed)
     nodes = [make_node(i, rng) for i in range(opts.nodes)]
     templates = [make_workload(w, rng) for w in range(opts.workloads)]
     pods = [
-        bound_pod(i, templates[rng.randrange(len(templates))], nodes[rng.randrange(len(nodes))]["metadata"]["name"])
+        bound_pod(i, templates[rng.randrange(len(templates))], nodes[rng.randrange(len(nodes))]["metadata"]["name"],
+                  opts.status_resources)
         for i in range(opts.pods)
     ]
 
