@@ -1,12 +1,12 @@
 """``kubectl binpack explain -f pod.yaml``: ``binpack-lint explain`` on the live cluster of the current kubeconfig.
 
 Installed as the ``kubectl-binpack`` console script, which kubectl finds on ``$PATH`` as the plugin
-``kubectl binpack``. It lists every Node and Pod through the webhook's kubernetes client
-(``webhook.cluster.kubeclient``, paginated, raw JSON), writes them as one ``v1/List`` to a private temporary
-file and runs explain's own command on it, so the output, the flags and the exit codes are exactly
-``binpack-lint explain``'s (0 explained, 1 invalid scheduler config, 2 bad input), plus 2 with one line when
-the cluster cannot be read. The local inputs (the pod, the scheduler config, ``--profile``) are read and
-checked before the cluster is, so a bad one costs no apiserver call.
+``kubectl binpack``. It lists every Node, Pod, PriorityClass, PodDisruptionBudget and RuntimeClass through the webhook's
+kubernetes client (``webhook.cluster.kubeclient``, paginated, raw JSON), writes them as one ``v1/List`` to a
+private temporary file and runs explain's own command on it, so the output, the flags and the exit codes are
+exactly ``binpack-lint explain``'s (0 explained, 1 invalid scheduler config, 2 bad input), plus 2 with one
+line when the cluster cannot be read. The local inputs (the pod, the scheduler config, ``--profile``) are read
+and checked before the cluster is, so a bad one costs no apiserver call.
 """
 
 from __future__ import annotations
@@ -19,7 +19,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from linter.explain import command
-from webhook.cluster.kubeclient import ClientConfigError, kind_sources, load_client_configuration
+from webhook.cluster.kubeclient import (
+    ClientConfigError,
+    kind_sources,
+    load_client_configuration,
+    runtime_class_source,
+)
 from webhook.cluster.reflector import Expired, SourceError
 
 PROG = "kubectl binpack"
@@ -48,15 +53,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# What explain reads from a cluster, in the cache's order, plus RuntimeClasses: the pod file is written by
+# hand, so explain admits it as the RuntimeClass admission plugin would (the webhook's pods already are).
+KINDS = (("Node", "v1"), ("Pod", "v1"), ("PriorityClass", "scheduling.k8s.io/v1"),
+         ("PodDisruptionBudget", "policy/v1"), ("RuntimeClass", "node.k8s.io/v1"))
+
+
 def list_cluster(kubeconfig: str | None) -> dict[str, Any]:
-    """Every Node and Pod of the cluster as one ``v1/List`` document."""
+    """Every Node, Pod, PriorityClass, PodDisruptionBudget and RuntimeClass as one ``v1/List`` document."""
     configuration = load_client_configuration(kubeconfig)
     items: list[Mapping[str, Any]] = []
-    for source, kind in zip(kind_sources(configuration, 60)[:2], ("Node", "Pod"), strict=True):
+    sources = [*kind_sources(configuration, 60), runtime_class_source(configuration, 60)]
+    for source, (kind, api_version) in zip(sources, KINDS, strict=True):
         token: str | None = None
         while True:
             page = source.list_page(PAGE, token)
-            items += [{**item, "kind": kind, "apiVersion": "v1"} for item in page.items]
+            items += [{**item, "kind": kind, "apiVersion": api_version} for item in page.items]
             token = page.continue_token
             if not token:
                 break

@@ -33,6 +33,7 @@ RESOURCE_PATHS = {
     "/api/v1/pods": "pods",
     "/apis/scheduling.k8s.io/v1/priorityclasses": "priorityclasses",
     "/apis/policy/v1/poddisruptionbudgets": "poddisruptionbudgets",
+    "/apis/node.k8s.io/v1/runtimeclasses": "runtimeclasses",  # kubectl binpack lists them; the cache does not
 }
 LEASE_PREFIX = "/apis/coordination.k8s.io/v1/namespaces/"
 CLASS_PREFIX = "/apis/scheduling.k8s.io/v1/priorityclasses/"  # GET one class by name (the live read)
@@ -201,6 +202,7 @@ class ReplayServer:
         self.defaults[("priorityclasses", "list")] = fixture_reply("list-priorityclasses")
         # No PodDisruptionBudgets were recorded: an empty policy/v1 list (tests script their own).
         self.defaults[("poddisruptionbudgets", "list")] = synthetic_list("PodDisruptionBudgetList", [], "1")
+        self.defaults[("runtimeclasses", "list")] = synthetic_list("RuntimeClassList", [], "1")
         for resource in ("nodes", "pods", "priorityclasses", "poddisruptionbudgets"):
             self.defaults[(resource, "watch")] = Reply(lines=[])
         return self

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from paths import SHARED
-from replay_server import ReplayServer, fixture_bytes, wait_until
+from replay_server import ReplayServer, Reply, fixture_bytes, status_body, synthetic_list, wait_until
 from server_helpers import ServerProcess
 
 from linter.cli import main as lint_main
@@ -126,6 +126,57 @@ def test_kubectl_binpack_explain_equals_binpack_lint_explain_on_the_live_cluster
         dump.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
         code, offline, _ = run(lint_main, "explain", "--cluster", str(dump), "--pod", str(pod))
         assert code == 0 and live == offline and "node-a" in live
+    finally:
+        server.stop()
+
+
+KATA = {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "kata-fixture"},
+        "handler": "kata", "overhead": {"podFixed": {"cpu": "250m", "memory": "160Mi"}}}
+CLASSED_POD = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+               "spec": {"priorityClassName": "bp-high", "runtimeClassName": "kata-fixture",
+                        "containers": [{"name": "a", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}
+
+
+def test_kubectl_binpack_lists_what_explain_reads_from_a_cluster(tmp_path: Path) -> None:
+    # the pod's PriorityClass and RuntimeClass live in the cluster: both must be listed for explain to admit it
+    server = ReplayServer().serve_fixtures()
+    server.defaults[("runtimeclasses", "list")] = synthetic_list("RuntimeClassList", [KATA], "1")
+    server.start()
+    try:
+        kubeconfig = server.kubeconfig(tmp_path / "kubeconfig")
+        pod = tmp_path / "pod.json"
+        pod.write_text(json.dumps(CLASSED_POD))
+        code, live, err = run(kubectl_binpack.main, "explain", "-f", str(pod), "-o", "json",
+                              "--kubeconfig", str(kubeconfig))
+        assert code == 0, err
+        assert {r for r, _, _ in server.requests} == {"nodes", "pods", "priorityclasses", "poddisruptionbudgets",
+                                                     "runtimeclasses"}
+        items = [{**n, "kind": "Node"} for n in json.loads(fixture_bytes("list-nodes.raw.json"))["items"]]
+        items += [{**p, "kind": "Pod"} for p in json.loads(fixture_bytes("list-pods-all-namespaces.raw.json"))["items"]]
+        items += [{**c, "kind": "PriorityClass", "apiVersion": "scheduling.k8s.io/v1"}
+                  for c in json.loads(fixture_bytes("list-priorityclasses.raw.json"))["items"]]
+        items.append(KATA)
+        dump = tmp_path / "dump.json"
+        dump.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
+        code, offline, _ = run(lint_main, "explain", "--cluster", str(dump), "--pod", str(pod), "-f", "json")
+        assert code == 0 and live == offline
+        assert json.loads(live)["podRequest"]["cpu"] == 1250  # the class's 250m overhead is part of the request
+    finally:
+        server.stop()
+
+
+def test_kubectl_binpack_names_a_kind_it_may_not_list(tmp_path: Path) -> None:
+    server = ReplayServer().serve_fixtures()
+    server.defaults[("runtimeclasses", "list")] = Reply(status=403, body=status_body(403, "Forbidden", "no"))
+    server.start()
+    try:
+        kubeconfig = server.kubeconfig(tmp_path / "kubeconfig")
+        pod = tmp_path / "pod.json"
+        pod.write_text(json.dumps(CLASSED_POD))
+        code, out, err = run(kubectl_binpack.main, "explain", "-f", str(pod), "--kubeconfig", str(kubeconfig))
+        assert (code, out) == (2, "")
+        assert err == ("kubectl binpack explain: error: cannot read the cluster: list runtimeclasses: "
+                       "HTTP 403 Forbidden\n")
     finally:
         server.stop()
 

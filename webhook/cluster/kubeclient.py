@@ -174,6 +174,12 @@ def kind_sources(configuration: ClientConfiguration, watch_timeout: int,
     ]
 
 
+def runtime_class_source(configuration: ClientConfiguration, watch_timeout: int) -> KubeSource:
+    """RuntimeClasses (node.k8s.io/v1): not in the cache, whose pods come admitted; ``kubectl binpack`` lists them."""
+    return KubeSource("runtimeclasses", client.NodeV1Api(client.ApiClient(configuration)).list_runtime_class,
+                      watch_timeout)
+
+
 def read_priority_class(configuration: ClientConfiguration, name: str,
                         timeout: float = LIVE_READ_TIMEOUT) -> dict[str, Any] | None:
     """GET one PriorityClass as raw JSON (None on 404); ``SourceError`` when the apiserver cannot answer."""
