@@ -29,7 +29,7 @@ import yaml
 
 from .blockyaml import ScalarCache, parse_block_yaml
 from .dump import DumpBuilder, ObjectSink
-from .fields import KEEP, NAME, Spec, spec_for_kind
+from .fields import KEEP, NAME, RESIZE_CONDITION, Spec, lighter_spec, spec_for_kind
 
 try:
     from yaml import CSafeLoader as _Loader
@@ -304,9 +304,16 @@ class _Items:
             guess = None  # that was a later item's kind
         kind = guess.group(1).strip(" ") if guess else None
         st = _Pruned()
-        stop = _seq_item(buf, a, end, 0, self.specs(kind), (), st)
+        spec = self.specs(kind)
+        lighter = lighter_spec(spec)
+        stop = _seq_item(buf, a, end, 0, spec if lighter is None else lighter, (), st)
         if stop >= end and not eof:
             return None
+        # a pod's conditions are walked only when one may be PodResizePending (fields.lighter_spec)
+        has_marker = lighter is not None and buf.find(RESIZE_CONDITION, a, stop) >= 0
+        if has_marker:
+            st = _Pruned()
+            _seq_item(buf, a, end, 0, spec, (), st)
         where = f"document 1.items[{self.count}]"
         self.count += 1
         text = "".join(st.out) + "\n"
@@ -315,7 +322,11 @@ class _Items:
         real = obj.get("kind")
         if real != kind and real in _KEPT_KINDS:  # the guess was wrong (kind written late, or twice)
             st = _Pruned()
-            _seq_item(buf, a, end, 0, self.specs(real), (), st)
+            spec = self.specs(real)
+            lighter = lighter_spec(spec)
+            if lighter is not None and buf.find(RESIZE_CONDITION, a, stop) < 0:
+                spec = lighter
+            _seq_item(buf, a, end, 0, spec, (), st)
             text = "".join(st.out) + "\n"
             obj = self._parse(text)
         if real == "Node":

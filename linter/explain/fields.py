@@ -26,8 +26,10 @@ __all__ = [
     "PREEMPTION_POD_FIELDS",
     "PREEMPTION_ROOT",
     "PRIORITY_CLASS_FIELDS",
+    "RESIZE_CONDITION",
     "RUNTIME_CLASS_FIELDS",
     "Spec",
+    "lighter_spec",
     "preemption_spec_for_kind",
     "prune",
     "spec_for_kind",
@@ -68,6 +70,20 @@ POD_FIELDS: dict[str, Spec] = {
         "conditions": [{"type": KEEP, "reason": KEEP}],
     },
 }
+
+# A pod's conditions matter only for a PodResizePending one, which is rare, while every pod has several
+# conditions: the YAML scanner prunes a pod without them first and walks it again with them only when
+# that word is in the pod's text (:func:`lighter_spec`).
+RESIZE_CONDITION = "PodResizePending"
+_POD_FIELDS_WITHOUT_CONDITIONS: dict[str, Spec] = {
+    **POD_FIELDS, "status": {k: v for k, v in POD_FIELDS["status"].items() if k != "conditions"},
+}
+
+
+def lighter_spec(spec: Spec) -> Spec | None:
+    """The spec to prune with first when ``spec`` is :data:`POD_FIELDS` (None otherwise); a pod whose text
+    holds :data:`RESIZE_CONDITION` must then be pruned with ``spec`` itself."""
+    return _POD_FIELDS_WITHOUT_CONDITIONS if spec is POD_FIELDS else None
 
 
 # PriorityClasses and PodDisruptionBudgets feed the preemption section; they are few, and kept with
