@@ -272,3 +272,12 @@ def test_queue_sort_args_are_compared_after_defaulting() -> None:
     errors = _errors(_two_coscheduling_profiles("61"), SP)
     assert [(f.rule, f.line) for f in errors] == [("BPL103", 25)]
     assert errors[0].message.endswith("queueSort must be the same for all profiles")
+
+
+def test_a_removed_version_names_the_build_that_refuses_it() -> None:
+    text = "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n"
+    (found,) = [f for f in lint_text(text, "c.yaml", SP) if f.rule == "BPL011"]
+    assert ": scheduler-plugins (master 903da7df, v0.35 line) reads only kubescheduler.config.k8s.io/v1;" in (
+        found.message)
+    (found,) = [f for f in lint_text(text, "c.yaml") if f.rule == "BPL011"]
+    assert ": kube-scheduler 1.36 reads only kubescheduler.config.k8s.io/v1;" in found.message

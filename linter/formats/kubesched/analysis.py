@@ -45,7 +45,7 @@ def analyze(doc: Document, binary: Build = VANILLA) -> Analysis:
     if unconvertible:
         result.issues = unconvertible
         return result
-    meta = type_meta_issues(doc, binary.args_kinds)
+    meta = type_meta_issues(doc, binary.args_kinds, binary.label)
     if meta:
         result.issues = meta
         return result

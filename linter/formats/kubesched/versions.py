@@ -21,8 +21,10 @@ from linter.source import Document
 KIND = "KubeSchedulerConfiguration"
 
 
-def type_meta_issues(doc: Document, args_kinds: Set[str] = ARGS_KINDS) -> list[Issue]:
-    """Problems with apiVersion/kind; an empty list means the document decodes as v1."""
+def type_meta_issues(doc: Document, args_kinds: Set[str] = ARGS_KINDS,
+                     binary: str = "kube-scheduler 1.36") -> list[Issue]:
+    """Problems with apiVersion/kind; an empty list means the document decodes as v1. ``binary`` names the
+    scheduler build in messages."""
     data = doc.data
     meta_error = find_kind_error(data)
     if meta_error is not None:
@@ -53,7 +55,7 @@ def type_meta_issues(doc: Document, args_kinds: Set[str] = ARGS_KINDS) -> list[I
     text = f"no kind {go_quote(kind)} is registered for version {go_quote(gv)} {SCHEME}"
     if gv in REMOVED_VERSIONS and kind == KIND:
         served, removed = REMOVED_VERSIONS[gv]
-        summary = (f"{gv} was removed in Kubernetes {removed} (served in {served}): kube-scheduler 1.36 reads only "
+        summary = (f"{gv} was removed in Kubernetes {removed} (served in {served}): {binary} reads only "
                    f"{V1}; 'binpack-lint migrate' rewrites the file")
         return [Issue(c.REMOVED_VERSION, "decode", summary, (version_key,), detail=text), *migration_hints(data)]
     pointer = (kind_key,) if gv == V1 else (version_key,)
