@@ -72,6 +72,18 @@ def test_templates_reject_contradictory_values(render: Any, values: dict[str, An
     assert message in str(caught.value)
 
 
+@pytest.mark.parametrize(("values", "release", "name"), [
+    ({}, "1bg", "1bg-binpack-guard"),
+    ({}, "bg.prod", "bg.prod-binpack-guard"),
+    ({"fullnameOverride": "Guard"}, "bg", "Guard"),
+])
+def test_a_name_the_apiserver_refuses_for_the_service_fails_the_render(
+        render: Any, values: dict[str, Any], release: str, name: str) -> None:
+    with pytest.raises(helm.HelmRenderError) as caught:
+        render(values, release, NAMESPACE)
+    assert f'the objects would be named "{name}", which is not a valid Service name' in str(caught.value)
+
+
 def test_the_shipped_values_pass_the_schema(chart: Any) -> None:
     chart.validate_schema({})
     chart.validate_schema(chart.values)

@@ -4,18 +4,27 @@
 {{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
-{{/* Base name for every object; cluster-scoped objects use it too, so it carries the release name. */}}
+{{/*
+Base name for every object; cluster-scoped objects use it too, so it carries the release name. The Service
+takes it as its name, which the apiserver requires to be a DNS-1035 label; Helm allows release names it
+refuses (a leading digit, dots), so say so here instead of failing halfway through the install.
+*/}}
 {{- define "binpack-guard.fullname" -}}
+{{- $full := "" }}
 {{- if .Values.fullnameOverride }}
-{{- .Values.fullnameOverride | trunc 50 | trimSuffix "-" }}
+{{- $full = .Values.fullnameOverride | trunc 50 | trimSuffix "-" }}
 {{- else }}
 {{- $name := default .Chart.Name .Values.nameOverride }}
 {{- if contains $name .Release.Name }}
-{{- .Release.Name | trunc 50 | trimSuffix "-" }}
+{{- $full = .Release.Name | trunc 50 | trimSuffix "-" }}
 {{- else }}
-{{- printf "%s-%s" .Release.Name $name | trunc 50 | trimSuffix "-" }}
+{{- $full = printf "%s-%s" .Release.Name $name | trunc 50 | trimSuffix "-" }}
 {{- end }}
 {{- end }}
+{{- if not (regexMatch "^[a-z]([-a-z0-9]*[a-z0-9])?$" $full) }}
+{{- fail (printf "the objects would be named %q, which is not a valid Service name (a DNS-1035 label: a-z, 0-9 and '-', starting with a letter): choose another release name or set fullnameOverride" $full) }}
+{{- end }}
+{{- $full }}
 {{- end }}
 
 {{- define "binpack-guard.selectorLabels" -}}
