@@ -26,7 +26,7 @@ from linter.scoring.nominated import Nominee, nominated_node_of, pod_key, pod_pr
 from linter.scoring.preemption.pods import parse_time
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
-from linter.scoring.resize import placed_pod, resize_fingerprint
+from linter.scoring.resize import placed_pod_level, resize_fingerprint, volcano_placed_pod
 
 from .fields import prune, spec_for_kind
 from .fieldtypes import NODE_TYPES, PLACEMENT_TYPES, type_problem
@@ -195,8 +195,10 @@ def pod_shape(pod: Mapping[str, Any]) -> Shape:
         fit_node_contribution(pod)
         negative = negative_request(pod)
         # a STATE pod is counted on a node (bound or nominated): with any in-place resize
-        placed = placed_pod(pod)
-        actual, volcano, fit = actual_request(placed), volcano_request(placed), fit_node_contribution(placed)
+        volcano_placed = volcano_placed_pod(pod)  # Volcano reads pod-level requests from the spec only
+        volcano = volcano_request(volcano_placed)
+        placed = placed_pod_level(volcano_placed)
+        actual, fit = actual_request(placed), fit_node_contribution(placed)
     except QuantityError as exc:
         return Shape(str(exc))
     if negative:

@@ -67,6 +67,7 @@ POD_FIELDS: dict[str, Spec] = {
         "phase": KEEP, "nominatedNodeName": KEEP,
         # an in-place resize: what the scheduler cache counts for a placed pod (linter.scoring.resize)
         "containerStatuses": [_STATUS_RESOURCES], "initContainerStatuses": [_STATUS_RESOURCES],
+        "resources": KEEP, "allocatedResources": KEEP,  # a pod-level resize
         "conditions": [{"type": KEEP, "reason": KEEP}],
     },
 }

@@ -21,7 +21,7 @@ from linter.scoring.requests import (
     volcano_allocatable,
     volcano_request,
 )
-from linter.scoring.resize import placed_pod
+from linter.scoring.resize import placed_pod_level, volcano_placed_pod
 
 __all__ = ["TERMINAL_PHASES", "NodeView", "is_counted", "is_counted_pod", "node_views"]
 
@@ -80,10 +80,12 @@ class NodeView:
     def add_pod(self, pod: Mapping[str, Any]) -> None:
         """Account one bound, non-terminal pod (callers check :func:`is_counted_pod`)."""
         self.pod_count += 1
-        pod = placed_pod(pod)  # in-place resizes count as the scheduler cache counts them
+        # in-place resizes count as the scheduler cache counts them (Volcano: container level only)
+        volcano_pod = volcano_placed_pod(pod)
+        _add(self.volcano_used, volcano_request(volcano_pod))
+        pod = placed_pod_level(volcano_pod)
         _add(self.fit_requested, fit_node_contribution(pod))
         _add(self.requested, actual_request(pod))
-        _add(self.volcano_used, volcano_request(pod))
 
 
 def _pod_label(pod: Mapping[str, Any]) -> str:

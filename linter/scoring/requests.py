@@ -33,6 +33,7 @@ __all__ = [
     "fit_score_request",
     "gate_resource",
     "is_extended_resource",
+    "is_pod_level_resource",
     "is_scalar_resource",
     "node_allocatable",
     "volcano_allocatable",
@@ -76,7 +77,8 @@ def is_scalar_resource(name: str) -> bool:
     )
 
 
-def _is_pod_level_resource(name: str) -> bool:
+def is_pod_level_resource(name: str) -> bool:
+    """``IsSupportedPodLevelResource``: cpu, memory and ``hugepages-*``."""
     return name in ("cpu", "memory") or name.startswith("hugepages-")
 
 
@@ -139,7 +141,7 @@ def _pod_level_requests(spec: Mapping[str, Any]) -> Requests | None:
     """Pod-level requests when ``IsPodLevelRequestsSet`` holds, else None."""
     resources = _mapping(spec.get("resources"), "spec.resources")
     reqs = _resource_list(resources.get("requests"), "spec.resources.requests")
-    if any(_is_pod_level_resource(name) for name in reqs):
+    if any(is_pod_level_resource(name) for name in reqs):
         return reqs
     return None
 
@@ -178,7 +180,7 @@ def _pod_requests(
     if pod_level and _pod_level_requests(spec) is not None:
         level = read(_mapping(spec.get("resources"), "spec.resources").get("requests"), "spec.resources.requests")
         for name, q in level.items():
-            if _is_pod_level_resource(name):
+            if is_pod_level_resource(name):
                 total[name] = q
     _add_into(total, read(spec.get("overhead"), "spec.overhead"))
     return total

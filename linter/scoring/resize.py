@@ -10,6 +10,15 @@ per-resource maximum of the spec's requests, ``resources.requests`` (actuated) a
 the spec is left out of that maximum. Ordinary init containers always use their spec. (The deprecated
 ``status.resize`` field is not read; ``Deferred`` needs no special case: the spec is in the maximum.)
 
+Pod-level resources (:func:`placed_pod` only): InPlacePodLevelResourcesVerticalScaling is beta and on by
+default in 1.36, and the cache passes it to ``PodRequests``. For a pod with pod-level requests
+(``IsPodLevelRequestsSet``) whose ``status.resources`` is set, each cpu, memory or ``hugepages-*`` name in
+``spec.resources.requests`` counts with the same maximum over ``spec.resources.requests``,
+``status.resources.requests`` and ``status.allocatedResources`` (the spec left out while Infeasible; a
+name none of them holds then counts 0); other names and the container sum are as above. Volcano
+(``amendResourceAccordingToPodFeatures`` at ed72c7c) reads pod-level requests from the spec only:
+:func:`volcano_placed_pod` leaves them as they are.
+
 The pod being scheduled is not placed yet: NodeResourcesFit's PreFilter reads its spec only, so its
 requests never go through here.
 """
@@ -21,8 +30,9 @@ from fractions import Fraction
 from typing import Any
 
 from linter.scoring.quantity import QuantityError, parse_quantity
+from linter.scoring.requests import is_pod_level_resource
 
-__all__ = ["placed_pod", "resize_fingerprint"]
+__all__ = ["placed_pod", "placed_pod_level", "resize_fingerprint", "volcano_placed_pod"]
 
 _RESIZE_PENDING = "PodResizePending"
 
@@ -104,10 +114,10 @@ def _resized(field: str, containers: object, statuses: dict[str, tuple[Mapping[s
     return out, changed
 
 
-def placed_pod(pod: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``pod`` with the container requests the scheduler counts for it on its node (see the module
-    docstring); ``pod`` itself when no container status reports resources. A bad status quantity raises
-    QuantityError naming its field."""
+def volcano_placed_pod(pod: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``pod`` with the container requests counted for it on its node (see the module docstring), pod-level
+    requests as in the spec: Volcano's view; ``pod`` itself when no container status reports resources.
+    A bad status quantity raises QuantityError naming its field."""
     status = _mapping(pod.get("status"))
     spec = _mapping(pod.get("spec"))
     if status is None or spec is None:
@@ -125,6 +135,38 @@ def placed_pod(pod: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**pod, "spec": new_spec} if changed else pod
 
 
+def placed_pod_level(pod: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``pod`` with its pod-level requests as ``PodRequests`` counts them once ``status.resources`` is set:
+    ``placed_pod(p)`` is ``placed_pod_level(volcano_placed_pod(p))``, for callers that need both views."""
+    status = _mapping(pod.get("status"))
+    spec = _mapping(pod.get("spec"))
+    if status is None or spec is None or status.get("resources") is None:
+        return pod  # Go: pod.Status.Resources == nil
+    level = _mapping(spec.get("resources"))
+    requests = _mapping(level.get("requests")) if level is not None else None
+    if level is None or requests is None or not any(is_pod_level_resource(str(n)) for n in requests):
+        return pod  # no pod-level requests (a malformed spec is reported by the request functions)
+    actuated = _mapping(status.get("resources"))
+    if actuated is None:
+        raise QuantityError(f"status.resources: expected a mapping, got {type(status.get('resources')).__name__}")
+    effective: dict[str, Any] = {}
+    values: dict[str, Fraction] = {}
+    if not _resize_infeasible(status):
+        _max_into(effective, values, requests, "spec.resources.requests")
+    _max_into(effective, values, actuated.get("requests"), "status.resources.requests")
+    _max_into(effective, values, status.get("allocatedResources"), "status.allocatedResources")
+    new_requests = {name: effective.get(str(name), "0") if is_pod_level_resource(str(name)) else quantity
+                    for name, quantity in requests.items()}
+    return {**pod, "spec": {**spec, "resources": {**level, "requests": new_requests}}}
+
+
+def placed_pod(pod: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``pod`` with the container and pod-level requests kube-scheduler's cache counts for it on its node
+    (see the module docstring); ``pod`` itself when its status reports no resources. A bad status
+    quantity raises QuantityError naming its field."""
+    return placed_pod_level(volcano_placed_pod(pod))
+
+
 def resize_fingerprint(pod: Mapping[str, Any]) -> object:
     """What :func:`placed_pod` reads from ``status``, for request caches (None when it reads nothing)."""
     status = _mapping(pod.get("status"))
@@ -133,9 +175,11 @@ def resize_fingerprint(pod: Mapping[str, Any]) -> object:
     statuses = _statuses(status)
     reported = sorted((name, repr(entry.get("resources")), repr(entry.get("allocatedResources")))
                       for name, (entry, _) in statuses.items() if entry.get("resources") is not None)
-    if not reported:
+    level = status.get("resources")
+    pod_level = None if level is None else (repr(level), repr(status.get("allocatedResources")))
+    if not reported and pod_level is None:
         return None
     spec = _mapping(pod.get("spec")) or {}
     names = [[c.get("name") if isinstance(c, Mapping) else None for c in field]
              for field in (spec.get("containers"), spec.get("initContainers")) if isinstance(field, list)]
-    return (names, reported, _resize_infeasible(status))
+    return (names, reported, pod_level, _resize_infeasible(status))

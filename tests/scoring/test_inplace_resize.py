@@ -137,3 +137,81 @@ def test_explain_names_a_bad_status_quantity(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "Pod default/resized: status.containerStatuses[0].resources.requests.cpu" in proc.stderr
+
+
+# Pod-level resources resized in place (InPlacePodLevelResourcesVerticalScaling, beta and on by default in
+# 1.36): for a pod with pod-level requests whose status.resources is set, PodRequests counts each supported
+# pod-level name as max(spec.resources.requests, status.resources.requests, status.allocatedResources), the
+# spec left out while Infeasible (component-helpers v0.36.2 PodRequests / determineEffectiveRequests).
+
+
+def pod_level(spec_cpu: str, actuated: str | None, allocated: str | None, reason: str | None = None,
+              *, status_resources: bool = True) -> dict[str, Any]:
+    """A bound pod with pod-level requests ``spec_cpu`` (containers ask 200m) and the given pod-level status."""
+    status: dict[str, Any] = {"phase": "Running"}
+    if status_resources:
+        status["resources"] = {"requests": {"cpu": actuated}} if actuated else {}
+    if allocated:
+        status["allocatedResources"] = {"cpu": allocated}
+    if reason:
+        status["conditions"] = [{"type": "PodResizePending", "status": "True", "reason": reason}]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "resized", "namespace": "default"},
+            "spec": {"nodeName": "n1", "resources": {"requests": {"cpu": spec_cpu, "memory": "1Gi"}},
+                     "containers": [{"name": "app", "resources": {"requests": {"cpu": "200m"}}}]},
+            "status": status}
+
+
+# (pod, cpu millicores the kube-scheduler cache counts, cpu millicores Volcano counts)
+POD_LEVEL_CASES = [
+    pytest.param(pod_level("500m", "3", "3"), 3000, 500, id="upsized-in-place"),
+    pytest.param(pod_level("1", "3", "1"), 3000, 1000, id="downsize-not-yet-actuated"),
+    pytest.param(pod_level("2", "1", "1", "Deferred"), 2000, 2000, id="deferred-keeps-the-spec"),
+    pytest.param(pod_level("5", "1", "1", "Infeasible"), 1000, 5000, id="infeasible-drops-the-spec"),
+    pytest.param(pod_level("5", None, None, "Infeasible"), 0, 5000, id="infeasible-nothing-reported-counts-0"),
+    pytest.param(pod_level("500m", None, "3", status_resources=False), 500, 500, id="no-status-resources"),
+]
+
+
+@pytest.mark.parametrize(("pod", "cpu", "volcano_cpu"), POD_LEVEL_CASES)
+def test_pod_level_resize_counts_in_the_scheduler_views(pod: dict[str, Any], cpu: int, volcano_cpu: int) -> None:
+    assert state_cpu(pod) == (cpu, cpu)
+    view = node_views([NODE], [pod])[0]
+    assert (view.fit_requested["cpu"], view.requested["cpu"]) == (cpu, cpu)
+    assert view.volcano_used["cpu"] == volcano_cpu  # Volcano reads pod-level requests from the spec only
+
+
+def test_webhook_state_follows_a_pod_level_resize() -> None:
+    """The request-shape cache must tell two pods apart that differ only in their pod-level status."""
+    state = ClusterState()
+    state.apply_node(NODE)
+    col = state.store.resource_index["cpu"]
+    state.apply_pod(pod_level("500m", "500m", "500m"))
+    assert int(state.store.act_req[col, 0]) == 500
+    state.apply_pod(pod_level("500m", "3", "3"))  # MODIFIED: the kubelet actuated a pod-level upsize
+    assert int(state.store.act_req[col, 0]) == 3000
+    other = pod_level("500m", "2", "2")
+    other["metadata"]["name"] = "other"
+    state.apply_pod(other)
+    assert int(state.store.act_req[col, 0]) == 5000
+
+
+@pytest.mark.parametrize("as_yaml", [False, True], ids=["json", "yaml"])
+@pytest.mark.parametrize(("pod", "cpu", "volcano_cpu"), POD_LEVEL_CASES[:4])
+def test_explain_counts_the_pod_level_resize(tmp_path: Path, pod: dict[str, Any], cpu: int, volcano_cpu: int,
+                                             as_yaml: bool) -> None:
+    doc = explain(tmp_path, pod, as_yaml)
+    (node,) = doc["nodes"]
+    (cpu_row,) = [r for r in node["resources"] if r["name"] == "cpu"]
+    assert cpu_row["requested"] == cpu + 1000  # already requested + the incoming pod's 1000m
+
+
+def test_explain_names_a_bad_pod_level_status_quantity(tmp_path: Path) -> None:
+    pod = pod_level("500m", "three", "3")
+    state, pod_file = tmp_path / "state.json", tmp_path / "pod.json"
+    state.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [NODE, pod]}))
+    pod_file.write_text(json.dumps(INCOMING))
+    proc = subprocess.run([sys.executable, "-m", "linter", "explain", "--cluster", str(state), "--pod",
+                           str(pod_file)], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "Pod default/resized: status.resources.requests.cpu" in proc.stderr

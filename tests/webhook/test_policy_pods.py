@@ -169,6 +169,38 @@ def test_no_node_fits_reports_reason_counts(cluster: StaticClusterView) -> None:
     assert all("cpu" in reason for reason in prediction["unschedulableReasons"])
 
 
+GATED_NOTE = (
+    "the scheduler does not try to place this pod until all of its spec.schedulingGates are removed; this "
+    "prediction is for the cluster as it is at admission, as if they were removed then"
+)
+
+
+def test_a_gated_pod_is_predicted_as_if_ungated_and_says_so(cluster: StaticClusterView) -> None:
+    """kube-scheduler's SchedulingGates PreEnqueue plugin keeps the pod out of the queue until its gates are gone."""
+    gates = [{"name": f"example.com/gate-{i}"} for i in range(7)]
+    obj = pod(requests={"cpu": "1500m", "memory": "3Gi"}, schedulingGates=gates)
+    scores, prediction = _annotations(obj, _decide(obj, cluster))
+    plain = pod(requests={"cpu": "1500m", "memory": "3Gi"})
+    plain_scores, plain_prediction = _annotations(plain, _decide(plain, cluster))
+    assert scores == plain_scores
+    assert prediction.pop("gated") == {"gates": [f"example.com/gate-{i}" for i in range(5)], "gateCount": 7,
+                                       "note": GATED_NOTE}
+    assert prediction == plain_prediction  # the rest of the format is unchanged
+
+
+def test_an_ungated_pod_has_no_gated_field(cluster: StaticClusterView) -> None:
+    obj = pod(schedulingGates=[])
+    _, prediction = _annotations(obj, _decide(obj, cluster))
+    assert "gated" not in prediction
+
+
+def test_a_gated_pod_with_an_unknown_scheduler_says_it_is_gated(cluster: StaticClusterView) -> None:
+    obj = pod(schedulerName="my-scheduler", schedulingGates=[{"name": "g"}])
+    scores, prediction = _annotations(obj, _decide(obj, cluster))
+    assert scores is None and prediction["scored"] is False
+    assert prediction["gated"] == {"gates": ["g"], "gateCount": 1, "note": GATED_NOTE}
+
+
 def test_bound_pod_gets_no_annotations(cluster: StaticClusterView) -> None:
     obj = pod(nodeName="node-a", priority=0, preemptionPolicy="PreemptLowerPriority")
     assert "patch" not in _decide(obj, cluster)

@@ -42,7 +42,7 @@ from linter.scoring.requests import (
     volcano_allocatable,
     volcano_request,
 )
-from linter.scoring.resize import placed_pod, resize_fingerprint
+from linter.scoring.resize import placed_pod_level, resize_fingerprint, volcano_placed_pod
 
 __all__ = ["ClusterState", "Ranking"]
 
@@ -224,12 +224,14 @@ class ClusterState:
         return self._memo.get("contribution", pod, self._compute_contribution)
 
     def _compute_contribution(self, pod: Mapping[str, Any]) -> Contribution:
-        pod = placed_pod(pod)  # an in-place resize counts on the node as the scheduler cache counts it
+        # an in-place resize counts on the node as the scheduler cache counts it (Volcano: containers only)
+        volcano_pod = volcano_placed_pod(pod)
+        pod = placed_pod_level(volcano_pod)
         views = simple_pod_amounts(pod)  # one pass for the usual pod of plain containers
         if views is None:
             fit = fit_node_contribution(pod)
             actual = {k: v for k, v in actual_request(pod).items() if counted_resource(k)}
-            volcano = volcano_request(pod)
+            volcano = volcano_request(volcano_pod)
         else:
             fit, actual, volcano = views
         _int64_amounts(fit, "requests")

@@ -13,7 +13,10 @@ name, Volcano's binpack. Results go into two annotations:
   best first, plugin score before the profile weight;
 * ``binpack-guard.io/prediction``: JSON describing how the scores were made; for a pod that fits on no
   node (kube-scheduler profiles), also ``preemption``: the predicted nomination, the victim count and the
-  first few victims, PDB violations, what is random, and the FailedScheduling event text.
+  first few victims, PDB violations, what is random, and the FailedScheduling event text; for a pod
+  with ``spec.schedulingGates``, also ``gated``: the scheduler leaves such a pod alone until every gate
+  is removed (kube-scheduler's SchedulingGates PreEnqueue plugin, Volcano's allocate action), so the
+  prediction is for the cluster as it is now, as if the gates were removed now, and says so.
 
 Annotations never push the object past the API server's 256 KiB total-annotations
 limit: K shrinks until they fit, and the prediction says so; when not even the prediction fits, neither is
@@ -43,8 +46,12 @@ from webhook.settings import Settings
 
 SCORES_ANNOTATION = "binpack-guard.io/scores"
 PREDICTION_ANNOTATION = "binpack-guard.io/prediction"
-PREEMPTION_NAMES_SHOWN = 5  # victims / possible nodes named in the prediction (the counts are always given)
+PREEMPTION_NAMES_SHOWN = 5  # victims / possible nodes / gates named in the prediction (the counts are always given)
 TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024  # apimachinery TotalAnnotationSizeLimitB: sum of len(key)+len(value)
+GATED_NOTE = (
+    "the scheduler does not try to place this pod until all of its spec.schedulingGates are removed; this "
+    "prediction is for the cluster as it is at admission, as if they were removed then"
+)
 
 
 def decide(request: AdmissionRequest, view: ClusterView, settings: Settings, models: SchedulerModels) -> Decision:
@@ -143,8 +150,12 @@ def fit_annotations(
     """
     room = TOTAL_ANNOTATION_SIZE_LIMIT - _existing_size(pod)
 
+    gated = gated_summary(pod)
+
     def prediction_of(count: int, truncated: bool) -> dict[str, Any]:
         prediction = _prediction(scheduler, ranking, requested_top, count, truncated)
+        if gated is not None:
+            prediction["gated"] = gated
         if preemption is not None:
             prediction["preemption"] = preemption
         if not_modelled:
@@ -179,6 +190,17 @@ def fit_annotations(
         else:
             high = middle - 1
     return build(low, True)
+
+
+def gated_summary(pod: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The prediction's ``gated`` part: the first gate names, their count and :data:`GATED_NOTE`; None
+    for a pod without scheduling gates."""
+    spec = pod.get("spec")
+    gates = spec.get("schedulingGates") if isinstance(spec, Mapping) else None
+    if not isinstance(gates, list) or not gates:
+        return None
+    names = [g.get("name") for g in gates if isinstance(g, Mapping) and isinstance(g.get("name"), str)]
+    return {"gates": names[:PREEMPTION_NAMES_SHOWN], "gateCount": len(gates), "note": GATED_NOTE}
 
 
 def _score_prefix_sizes(ranking: Ranking) -> list[int] | None:
@@ -239,7 +261,11 @@ def _prediction(scheduler: str, ranking: Ranking, requested_top: int, count: int
 
 
 def _unscored(pod: Mapping[str, Any], scheduler: str, reason: str) -> list[PatchOp]:
-    prediction = {PREDICTION_ANNOTATION: compact_json({"schedulerName": scheduler, "scored": False, "reason": reason})}
+    unscored: dict[str, Any] = {"schedulerName": scheduler, "scored": False, "reason": reason}
+    gated = gated_summary(pod)
+    if gated is not None:
+        unscored["gated"] = gated
+    prediction = {PREDICTION_ANNOTATION: compact_json(unscored)}
     fits = _size(prediction) <= TOTAL_ANNOTATION_SIZE_LIMIT - _existing_size(pod)
     return _ops(pod, prediction if fits else {})
 
