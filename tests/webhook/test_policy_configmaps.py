@@ -175,3 +175,22 @@ def test_each_key_is_read_as_binpack_lint_reads_the_configmap(data: dict[str, st
         assert decision.allowed and decision.warnings == ()
     else:
         assert not decision.allowed and denial in decision.message
+
+
+def _has_go_control_character(text: str) -> bool:
+    """Go's ``unicode.IsControl``, which ``net.NewWarningHeader`` refuses (the API server then drops the warning)."""
+    return any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in text)
+
+
+def test_control_characters_in_findings_are_escaped_so_the_api_server_keeps_the_warning() -> None:
+    conf = 'actions: "enqueue, allocate"\n"ti\\x01ers\\u0085x\\x7f": 1\ntiers:\n- plugins:\n  - name: binpack\n'
+    decision = configmaps.decide(
+        request_of(review("ConfigMap", "CREATE", _configmap({"volcano-scheduler.conf": conf}))))
+    assert decision.allowed
+    assert decision.warnings == (
+        'volcano-scheduler.conf:2:1 [BPL061] unknown field "ti\\x01ers\\x85x\\x7f": Volcano ignores it',
+    )
+    bad = 'actions: "enq\\x01ueue, allocate"\ntiers:\n- plugins:\n  - name: binpack\n'
+    denied = configmaps.decide(request_of(review("ConfigMap", "CREATE", _configmap({"volcano-scheduler.conf": bad}))))
+    assert not denied.allowed and not _has_go_control_character(denied.message)
+    assert denied.message.endswith("failed to find Action enq\\x01ueue ('enq\\x01ueue' is not an action)")

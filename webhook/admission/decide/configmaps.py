@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from linter.engine import lint_configmap_data
 from linter.filecodes import UNRECOGNIZED_DOCUMENT as CODE_UNRECOGNIZED
-from linter.findings import Finding, Severity
+from linter.findings import Finding, Severity, one_line
 from linter.gofmt import go_quote
 from linter.settings import LintSettings
 from webhook.admission.decide.k8serrors import bad_request
@@ -83,11 +83,14 @@ def decide(request: AdmissionRequest, lint: Linter = lint_in_process) -> Decisio
 
 
 def format_finding(finding: Finding) -> str:
-    return f"{finding.path}:{finding.line}:{finding.column} [{finding.rule}] {finding.message}"
+    """``key:line:col [BPLnnn] message`` as one printable line: control characters escaped as the CLI's
+    text output escapes them (the API server drops a warning that holds one), whitespace runs collapsed."""
+    return " ".join(one_line(f"{finding.path}:{finding.line}:{finding.column} [{finding.rule}] {finding.message}")
+                    .split())
 
 
 def _denial(obj: Mapping[str, object], errors: Sequence[Finding]) -> str:
-    listed = "; ".join(" ".join(format_finding(f).split()) for f in errors[:MAX_LISTED_ERRORS])
+    listed = "; ".join(format_finding(f) for f in errors[:MAX_LISTED_ERRORS])
     more = len(errors) - MAX_LISTED_ERRORS
     tail = f"; and {more} more error(s)" if more > 0 else ""
     return (
@@ -103,7 +106,7 @@ def _name(obj: Mapping[str, object]) -> str:
 
 
 def _warnings(findings: Sequence[Finding]) -> list[str]:
-    out = [_shorten(" ".join(format_finding(f).split())) for f in findings[:MAX_WARNINGS]]
+    out = [_shorten(format_finding(f)) for f in findings[:MAX_WARNINGS]]
     if len(findings) > MAX_WARNINGS:
         out.append(f"... and {len(findings) - MAX_WARNINGS} more warning(s); run binpack-lint for all of them")
     return out
