@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +26,7 @@ from linter.findings import Finding, Severity, Violation
 from linter.formats.base import FormatContext
 from linter.messages import readable
 from linter.model import SchedulerModel
-from linter.reading import read_stream
+from linter.reading import mentions_a_known_format, read_stream
 from linter.settings import LintSettings
 from linter.source import Document
 from linter.textfile import NOT_REGULAR, TextFileError, decode, read_text
@@ -292,7 +291,7 @@ def _analyze_text(text: str, path: str, settings: LintSettings, *,
         return [], findings
     reading = read_stream(text, path, settings.kind, is_json=path.endswith(".json"))
     if (exc := reading.error) is not None:
-        if settings.kind is None and exc.code == INVALID_YAML and not _mentions_a_known_format(text):
+        if settings.kind is None and exc.code == INVALID_YAML and not mentions_a_known_format(text):
             # A Helm template or any other file that is not YAML and names none of our kinds is not ours
             # to judge: the pre-commit hook must never fail on it, not even with --strict.
             return [], [Finding(path, exc.line, exc.column, CODE_UNRECOGNIZED, Severity.WARNING,
@@ -393,16 +392,3 @@ def _finish(findings: list[Finding], settings: LintSettings, texts: dict[str, st
         for f in kept
     ]
     return sorted(set(kept))
-
-
-# Words every supported document carries somewhere (kinds, API groups, Policy and Volcano keys): a file
-# that fails to parse but contains one of them is a broken config of ours and keeps its BPL001 error.
-_KNOWN_FORMAT_MARKERS = re.compile(
-    r"KubeSchedulerConfiguration|kubescheduler\.config\.k8s\.io|PriorityClass|scheduling\.k8s\.io"
-    r"|\bkind\W{0,3}:\s*\W?Policy\b|\bpredicates\b|\bpriorities\b|\bactions\W{0,3}:|\btiers\W{0,3}:"
-    r"|volcano|policy\.cfg|scheduler-config"
-)
-
-
-def _mentions_a_known_format(text: str) -> bool:
-    return _KNOWN_FORMAT_MARKERS.search(text) is not None

@@ -11,11 +11,13 @@ import dataclasses
 from typing import Any
 
 from linter.findings import Finding, Severity
-from linter.reading import read_stream
+from linter.formats import KIND_BY_EMBEDDED_KEY
+from linter.reading import mentions_a_known_format, read_stream
 from linter.source import Document, Pointer, PositionMapper
 
-# Keys whose value is meant to be a config file: a parse error there is reported, elsewhere a
-# value that is not YAML is simply not a scheduler config.
+# Keys whose value is meant to be a config file: a parse error there is reported when the key names
+# its format or the text names one of ours (as for a file, a Helm template that names none of them is
+# not ours to judge); elsewhere a value that is not YAML is simply not a scheduler config.
 CONFIG_KEY_SUFFIXES = (".yaml", ".yml", ".json", ".conf", ".cfg")
 
 
@@ -73,7 +75,7 @@ def _read_value(key: str, value: str, path: str, mapper: PositionMapper | None,
                 out: list[Document], problems: list[Finding], *, where: str) -> None:
     reading = read_stream(value, path, None, is_json=key.endswith(".json"), embedded_key=key, mapper=mapper)
     if (exc := reading.error) is not None:
-        if key.endswith(CONFIG_KEY_SUFFIXES):
+        if key.endswith(CONFIG_KEY_SUFFIXES) and (key in KIND_BY_EMBEDDED_KEY or mentions_a_known_format(value)):
             line, col = mapper(exc.line, exc.column) if mapper else (exc.line, exc.column)
             problems.append(Finding(path, line, col, exc.code, Severity.ERROR, f"{where}{exc.message}"))
         return

@@ -165,6 +165,9 @@ VOLCANO_REFUSAL = ("volcano-scheduler.conf:1:1 [BPL400] Volcano rejects this fil
     # a value that is not YAML is a config's error only under a config-file key
     ({"README.md": "Use kind: KubeSchedulerConfiguration\n  - foo: [\n"}, None),
     ({"config.yaml": ""}, None),
+    ({"values.yaml": "{{ .Values.x }}\n"}, None),  # a Helm template that names none of our formats
+    ({"config.yaml": "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n\tbad\n"},
+     "config.yaml:3:1 [BPL001] invalid YAML: found a tab character that violates indentation"),
 ])
 def test_each_key_is_read_as_binpack_lint_reads_the_configmap(data: dict[str, str], denial: str | None) -> None:
     obj = _configmap(data)
