@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import functools
 import os
-import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,11 +26,11 @@ from linter.findings import Finding, Severity, Violation
 from linter.formats.base import FormatContext
 from linter.messages import readable
 from linter.model import SchedulerModel
-from linter.reading import read_stream
+from linter.reading import mentions_a_known_format, read_stream
 from linter.settings import LintSettings
 from linter.source import Document
 from linter.textfile import NOT_REGULAR, TextFileError, decode, read_text
-from linter.unwrap import embedded_documents, is_configmap, list_items
+from linter.unwrap import data_documents, embedded_documents, is_configmap, list_items
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 LINT_SUFFIXES = (".yaml", ".yml", ".json", ".conf", ".cfg")
@@ -78,6 +77,20 @@ def lint_text(text: str, path: str, settings: LintSettings | None = None, *,
     findings.extend(_run_rules(analyzed, settings))
     findings.extend(_run_corpus_rules(analyzed, settings))
     return _finish(findings, settings, {path: text})
+
+
+def lint_configmap_data(data: Mapping[str, str], settings: LintSettings | None = None) -> list[Finding]:
+    """Lint a ConfigMap's ``data`` exactly as ``lint_text`` lints the ConfigMap manifest that holds it (each
+    value read as its key says: ``volcano-scheduler.conf`` is Volcano's conf whatever it holds, a value that
+    is not YAML is an error only under a config-file key, an empty value is nothing to check), except
+    that each finding's path is its data key and its position is inside that value."""
+    settings = settings or LintSettings()
+    texts = {key: without_lone_surrogates(text) for key, text in data.items()}
+    documents, findings = data_documents(texts)
+    analyzed = _handled(documents, settings.kind, settings, findings)
+    findings.extend(_run_rules(analyzed, settings))
+    findings.extend(_run_corpus_rules(analyzed, settings))
+    return _finish(findings, settings, texts)
 
 
 def load_scheduler_model(text: str, path: str,
@@ -278,7 +291,7 @@ def _analyze_text(text: str, path: str, settings: LintSettings, *,
         return [], findings
     reading = read_stream(text, path, settings.kind, is_json=path.endswith(".json"))
     if (exc := reading.error) is not None:
-        if settings.kind is None and exc.code == INVALID_YAML and not _mentions_a_known_format(text):
+        if settings.kind is None and exc.code == INVALID_YAML and not mentions_a_known_format(text):
             # A Helm template or any other file that is not YAML and names none of our kinds is not ours
             # to judge: the pre-commit hook must never fail on it, not even with --strict.
             return [], [Finding(path, exc.line, exc.column, CODE_UNRECOGNIZED, Severity.WARNING,
@@ -286,16 +299,23 @@ def _analyze_text(text: str, path: str, settings: LintSettings, *,
                                 f"Volcano conf or PriorityClass ({exc.message})")]
         return [], [Finding(path, exc.line, exc.column, exc.code, Severity.ERROR, exc.message)]
     findings.extend(reading.findings)
-    analyzed: list[_Analyzed] = []
-    for doc in _flatten(reading.documents, findings):
-        handler = formats.handler_for(doc.data, settings.kind or reading.kind, doc.embedded_key,
-                                      scheduler=settings.scheduler, custom_plugins=settings.custom_plugins)
-        if handler is not None:
-            analyzed.append(_Analyzed(doc, handler.analyze(doc)))
+    analyzed = _handled(reading.documents, settings.kind or reading.kind, settings, findings)
     if not analyzed and not findings and explicit:
         findings.append(Finding(path, 1, 1, CODE_UNRECOGNIZED, Severity.WARNING,
                                 "no scheduler configuration or PriorityClass recognised in this file"))
     return analyzed, findings
+
+
+def _handled(documents: Iterable[Document], kind: str | None, settings: LintSettings,
+             findings: list[Finding]) -> list[_Analyzed]:
+    """The documents (ConfigMaps and Lists opened up) that a format handles, each with its context."""
+    analyzed: list[_Analyzed] = []
+    for doc in _flatten(documents, findings):
+        handler = formats.handler_for(doc.data, kind, doc.embedded_key,
+                                      scheduler=settings.scheduler, custom_plugins=settings.custom_plugins)
+        if handler is not None:
+            analyzed.append(_Analyzed(doc, handler.analyze(doc)))
+    return analyzed
 
 
 def _flatten(documents: Iterable[Document], findings: list[Finding]) -> Iterator[Document]:
@@ -372,16 +392,3 @@ def _finish(findings: list[Finding], settings: LintSettings, texts: dict[str, st
         for f in kept
     ]
     return sorted(set(kept))
-
-
-# Words every supported document carries somewhere (kinds, API groups, Policy and Volcano keys): a file
-# that fails to parse but contains one of them is a broken config of ours and keeps its BPL001 error.
-_KNOWN_FORMAT_MARKERS = re.compile(
-    r"KubeSchedulerConfiguration|kubescheduler\.config\.k8s\.io|PriorityClass|scheduling\.k8s\.io"
-    r"|\bkind\W{0,3}:\s*\W?Policy\b|\bpredicates\b|\bpriorities\b|\bactions\W{0,3}:|\btiers\W{0,3}:"
-    r"|volcano|policy\.cfg|scheduler-config"
-)
-
-
-def _mentions_a_known_format(text: str) -> bool:
-    return _KNOWN_FORMAT_MARKERS.search(text) is not None

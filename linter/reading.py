@@ -16,6 +16,7 @@ every member of an object in order, duplicates included.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -132,3 +133,16 @@ def _json_document(text: str, path: str, mapper: Callable[[int, int], tuple[int,
         return None
     doc.mapper, doc.embedded_key = mapper, embedded_key
     return doc
+
+
+# Words every supported document carries somewhere (kinds, API groups, Policy and Volcano keys): a file
+# that fails to parse but contains one of them is a broken config of ours and keeps its BPL001 error.
+_KNOWN_FORMAT_MARKERS = re.compile(
+    r"KubeSchedulerConfiguration|kubescheduler\.config\.k8s\.io|PriorityClass|scheduling\.k8s\.io"
+    r"|\bkind\W{0,3}:\s*\W?Policy\b|\bpredicates\b|\bpriorities\b|\bactions\W{0,3}:|\btiers\W{0,3}:"
+    r"|volcano|policy\.cfg|scheduler-config"
+)
+
+
+def mentions_a_known_format(text: str) -> bool:
+    return _KNOWN_FORMAT_MARKERS.search(text) is not None

@@ -11,11 +11,13 @@ import dataclasses
 from typing import Any
 
 from linter.findings import Finding, Severity
-from linter.reading import read_stream
+from linter.formats import KIND_BY_EMBEDDED_KEY
+from linter.reading import mentions_a_known_format, read_stream
 from linter.source import Document, Pointer, PositionMapper
 
-# Keys whose value is meant to be a config file: a parse error there is reported, elsewhere a
-# value that is not YAML is simply not a scheduler config.
+# Keys whose value is meant to be a config file: a parse error there is reported when the key names
+# its format or the text names one of ours (as for a file, a Helm template that names none of them is
+# not ours to judge); elsewhere a value that is not YAML is simply not a scheduler config.
 CONFIG_KEY_SUFFIXES = (".yaml", ".yml", ".json", ".conf", ".cfg")
 
 
@@ -53,19 +55,32 @@ def embedded_documents(doc: Document) -> tuple[list[Document], list[Finding]]:
     out: list[Document] = []
     problems: list[Finding] = []
     for key, value in doc.data["data"].items():
-        if not isinstance(value, str):
-            continue
-        mapper = _mapper_for(doc, ("data", key), value)
-        reading = read_stream(value, doc.path, None, is_json=key.endswith(".json"), embedded_key=key, mapper=mapper)
-        if (exc := reading.error) is not None:
-            if key.endswith(CONFIG_KEY_SUFFIXES):
-                line, col = mapper(exc.line, exc.column)
-                problems.append(Finding(doc.path, line, col, exc.code, Severity.ERROR,
-                                        f"data[{key!r}]: {exc.message}"))
-            continue
-        problems.extend(reading.findings)
-        out.extend(reading.documents)
+        if isinstance(value, str):
+            _read_value(key, value, doc.path, _mapper_for(doc, ("data", key), value), out, problems,
+                        where=f"data[{key!r}]: ")
     return out, problems
+
+
+def data_documents(data: dict[str, str]) -> tuple[list[Document], list[Finding]]:
+    """``embedded_documents`` for a ConfigMap's ``data`` on its own (an admission request): each value is
+    read the same way, and its key is the path of its documents (positions are inside the value)."""
+    out: list[Document] = []
+    problems: list[Finding] = []
+    for key, value in data.items():
+        _read_value(key, value, key, None, out, problems, where="")  # the path already names the key
+    return out, problems
+
+
+def _read_value(key: str, value: str, path: str, mapper: PositionMapper | None,
+                out: list[Document], problems: list[Finding], *, where: str) -> None:
+    reading = read_stream(value, path, None, is_json=key.endswith(".json"), embedded_key=key, mapper=mapper)
+    if (exc := reading.error) is not None:
+        if key.endswith(CONFIG_KEY_SUFFIXES) and (key in KIND_BY_EMBEDDED_KEY or mentions_a_known_format(value)):
+            line, col = mapper(exc.line, exc.column) if mapper else (exc.line, exc.column)
+            problems.append(Finding(path, line, col, exc.code, Severity.ERROR, f"{where}{exc.message}"))
+        return
+    problems.extend(reading.findings)
+    out.extend(reading.documents)
 
 
 def _mapper_for(doc: Document, pointer: Pointer, value: str) -> PositionMapper:

@@ -240,6 +240,16 @@ def test_failure_policy_and_timeout_are_configurable(render: Any) -> None:
     assert (pods["failurePolicy"], pods["timeoutSeconds"], pods["reinvocationPolicy"]) == ("Fail", 7, "Never")
 
 
+@pytest.mark.parametrize(("seconds", "budget"), [(1, "500"), (3, "2500"), (10, "9500")])
+def test_the_lint_budget_follows_the_configmap_webhook_timeout(render: Any, seconds: int, budget: str) -> None:
+    m = render({"webhooks": {"configMaps": {"timeoutSeconds": seconds}}}, RELEASE, NAMESPACE)
+    webhook = next(w for w in m.one("ValidatingWebhookConfiguration")["webhooks"]
+                   if w["name"] == "configmaps.binpack-guard.io")
+    env = {e["name"]: e.get("value") for e in m.one("Deployment")["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert (webhook["timeoutSeconds"], env[env_name("lint_timeout_ms")]) == (seconds, budget)
+    assert Settings.from_env({env_name("lint_timeout_ms"): budget}).lint_timeout_ms == int(budget)
+
+
 def certs_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="binpack-webhook")
     certs.add_parser(parser.add_subparsers())

@@ -6,6 +6,8 @@ does name a supported kind keeps its BPL001 error, and so does any file linted w
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from linter.engine import lint_text
@@ -40,3 +42,20 @@ def test_broken_file_naming_a_supported_format_stays_an_error(marker: str) -> No
 
 def test_forced_kind_keeps_the_syntax_error() -> None:
     assert _codes(HELM_TEMPLATE, LintSettings(kind="kube-scheduler")) == [("BPL001", Severity.ERROR)]
+
+
+def _configmap(key: str, value: str) -> str:
+    return json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm"}, "data": {key: value}})
+
+
+def test_a_helm_template_inside_a_configmap_is_not_checked_either() -> None:
+    assert _codes(_configmap("values.yaml", "{{ .Values.x }}\n")) == [("BPL004", Severity.WARNING)]
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("config.yaml", "kind: KubeSchedulerConfiguration\nbroken: [1, 2\n"),
+    ("volcano-scheduler.conf", "{{ .Values.x }}\n"),  # the key itself names Volcano's conf
+    ("policy.cfg", "{{ .Values.x }}\n"),
+])
+def test_a_broken_configmap_value_of_ours_stays_an_error(key: str, value: str) -> None:
+    assert _codes(_configmap(key, value)) == [("BPL001", Severity.ERROR)]

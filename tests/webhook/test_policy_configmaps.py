@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -127,7 +128,8 @@ def _profiles(count: int) -> str:
 
 
 def test_bounded_linter_gives_the_in_process_verdict() -> None:
-    data = {"good.yaml": _profiles(2), "bad.yaml": _profiles(1) + "bogus: 1\n", "notes": "hello \ud800"}
+    data = {"good.yaml": _profiles(2), "bad.yaml": _profiles(1) + "bogus: 1\n", "notes": "hello \ud800",
+            "volcano-scheduler.conf": ""}
     linter = BoundedLinter(timeout_seconds=60, memory_mib=512)
     try:
         assert linter(data) == configmaps.lint_in_process(data)
@@ -148,3 +150,50 @@ def test_a_configmap_over_the_lint_budget_is_denied_with_the_reason(timeout: flo
         linter.close()
     assert not decision.allowed and decision.code == 422
     assert reason in decision.message and "was not checked" in decision.message
+
+
+VOLCANO_REFUSAL = ("volcano-scheduler.conf:1:1 [BPL400] Volcano rejects this file and keeps its previous "
+                   "configuration: failed to find Action (an empty action name)")
+
+
+@pytest.mark.parametrize(("data", "denial"), [
+    # Volcano reads the key volcano-scheduler.conf whatever it holds: no actions is its refusal
+    ({"volcano-scheduler.conf": "configurations:\n- name: enqueue\n"}, VOLCANO_REFUSAL),
+    ({"volcano-scheduler.conf": ""}, VOLCANO_REFUSAL),
+    # kube-scheduler 1.22's --policy-configmap reads the key policy.cfg
+    ({"policy.cfg": '{"predicates": 5}'}, "policy.cfg:1:16 [BPL050] predicates: must be a list or null, not 5"),
+    # a value that is not YAML is a config's error only under a config-file key
+    ({"README.md": "Use kind: KubeSchedulerConfiguration\n  - foo: [\n"}, None),
+    ({"config.yaml": ""}, None),
+    ({"values.yaml": "{{ .Values.x }}\n"}, None),  # a Helm template that names none of our formats
+    ({"config.yaml": "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n\tbad\n"},
+     "config.yaml:3:1 [BPL001] invalid YAML: found a tab character that violates indentation"),
+])
+def test_each_key_is_read_as_binpack_lint_reads_the_configmap(data: dict[str, str], denial: str | None) -> None:
+    obj = _configmap(data)
+    cli_errors = [f for f in lint_text(json.dumps(obj), "cm.yaml") if f.severity is Severity.ERROR]
+    decision = configmaps.decide(request_of(review("ConfigMap", "CREATE", obj)))
+    assert decision.allowed is (not cli_errors)
+    if denial is None:
+        assert decision.allowed and decision.warnings == ()
+    else:
+        assert not decision.allowed and denial in decision.message
+
+
+def _has_go_control_character(text: str) -> bool:
+    """Go's ``unicode.IsControl``, which ``net.NewWarningHeader`` refuses (the API server then drops the warning)."""
+    return any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in text)
+
+
+def test_control_characters_in_findings_are_escaped_so_the_api_server_keeps_the_warning() -> None:
+    conf = 'actions: "enqueue, allocate"\n"ti\\x01ers\\u0085x\\x7f": 1\ntiers:\n- plugins:\n  - name: binpack\n'
+    decision = configmaps.decide(
+        request_of(review("ConfigMap", "CREATE", _configmap({"volcano-scheduler.conf": conf}))))
+    assert decision.allowed
+    assert decision.warnings == (
+        'volcano-scheduler.conf:2:1 [BPL061] unknown field "ti\\x01ers\\x85x\\x7f": Volcano ignores it',
+    )
+    bad = 'actions: "enq\\x01ueue, allocate"\ntiers:\n- plugins:\n  - name: binpack\n'
+    denied = configmaps.decide(request_of(review("ConfigMap", "CREATE", _configmap({"volcano-scheduler.conf": bad}))))
+    assert not denied.allowed and not _has_go_control_character(denied.message)
+    assert denied.message.endswith("failed to find Action enq\\x01ueue ('enq\\x01ueue' is not an action)")

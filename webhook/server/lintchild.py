@@ -19,12 +19,12 @@ def child_main(argv: list[str]) -> int:
     memory_mib, cpu_seconds, build = int(argv[0]), int(argv[1]), argv[2]
     resource.setrlimit(resource.RLIMIT_AS, (memory_mib * MIB, memory_mib * MIB))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
-    from linter.engine import lint_text  # after the limits, so the import counts against them too
+    from linter.engine import lint_configmap_data  # after the limits, so the import counts against them too
     from linter.settings import LintSettings
 
     settings = LintSettings(scheduler=build)
     data = json.loads(sys.stdin.buffer.read())
-    findings = [f.as_dict() for key, text in data.items() for f in lint_text(text, key, settings)]
+    findings = [f.as_dict() for f in lint_configmap_data(data, settings)]
     sys.stdout.write(json.dumps(findings, ensure_ascii=True))
     return 0
 

@@ -2,11 +2,11 @@
 
 Only ConfigMaps labelled ``binpack-guard.io/scheduler-config: "true"`` are judged (the
 webhook's objectSelector sends only those; anything else that arrives is allowed
-untouched). Every ``data`` value is handed to the linter (``linter.engine.lint_text`` for the
+untouched). The ``data`` is handed to the linter (``linter.engine.lint_configmap_data`` for the
 scheduler build the ``scheduler_build`` setting names, run by the server in a bounded child
-process: ``webhook.server.boundedlint``) with the data key as its path; a value the linter
-does not recognise as a scheduler config (rule
-BPL004) is not a config and is ignored. An error finding denies the request (422,
+process: ``webhook.server.boundedlint``), which reads it as ``binpack-lint`` reads the ConfigMap's
+manifest, with each data key as the path of its findings. A value that holds no scheduler config,
+Volcano conf or PriorityClass is ignored. An error finding denies the request (422,
 first findings listed as ``key:line:col [BPLnnn] message``); warnings go back to the
 user as AdmissionResponse ``warnings``. A linter that hits its time or memory bound raises
 ``LintLimitExceeded``, and the ConfigMap is denied with that reason (it could not be checked).
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from linter.engine import lint_text
+from linter.engine import lint_configmap_data
 from linter.filecodes import UNRECOGNIZED_DOCUMENT as CODE_UNRECOGNIZED
-from linter.findings import Finding, Severity
+from linter.findings import Finding, Severity, one_line
 from linter.gofmt import go_quote
 from linter.settings import LintSettings
 from webhook.admission.decide.k8serrors import bad_request
@@ -38,9 +38,8 @@ class LintLimitExceeded(Exception):
 
 
 def lint_in_process(data: Mapping[str, str], scheduler_build: str = "kube-scheduler") -> list[Finding]:
-    """Lint each value with its data key as the path, kube-scheduler configs judged for ``scheduler_build``."""
-    settings = LintSettings(scheduler=scheduler_build)
-    return [f for key, text in data.items() for f in lint_text(text, key, settings)]
+    """Lint the data as ``binpack-lint`` lints the ConfigMap, kube-scheduler configs judged for ``scheduler_build``."""
+    return lint_configmap_data(data, LintSettings(scheduler=scheduler_build))
 
 
 def linter_for(scheduler_build: str) -> Linter:
@@ -84,11 +83,14 @@ def decide(request: AdmissionRequest, lint: Linter = lint_in_process) -> Decisio
 
 
 def format_finding(finding: Finding) -> str:
-    return f"{finding.path}:{finding.line}:{finding.column} [{finding.rule}] {finding.message}"
+    """``key:line:col [BPLnnn] message`` as one printable line: control characters escaped as the CLI's
+    text output escapes them (the API server drops a warning that holds one), whitespace runs collapsed."""
+    return " ".join(one_line(f"{finding.path}:{finding.line}:{finding.column} [{finding.rule}] {finding.message}")
+                    .split())
 
 
 def _denial(obj: Mapping[str, object], errors: Sequence[Finding]) -> str:
-    listed = "; ".join(" ".join(format_finding(f).split()) for f in errors[:MAX_LISTED_ERRORS])
+    listed = "; ".join(format_finding(f) for f in errors[:MAX_LISTED_ERRORS])
     more = len(errors) - MAX_LISTED_ERRORS
     tail = f"; and {more} more error(s)" if more > 0 else ""
     return (
@@ -104,7 +106,7 @@ def _name(obj: Mapping[str, object]) -> str:
 
 
 def _warnings(findings: Sequence[Finding]) -> list[str]:
-    out = [_shorten(" ".join(format_finding(f).split())) for f in findings[:MAX_WARNINGS]]
+    out = [_shorten(format_finding(f)) for f in findings[:MAX_WARNINGS]]
     if len(findings) > MAX_WARNINGS:
         out.append(f"... and {len(findings) - MAX_WARNINGS} more warning(s); run binpack-lint for all of them")
     return out
