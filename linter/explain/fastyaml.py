@@ -272,6 +272,12 @@ _ITEM_HEAD = re.compile(r"\n- +(?=[^ \n#])")
 _LINE0 = re.compile(r"\n(?=[^ \n#])")  # a line with content at column 0
 
 
+def _may_name_resize_condition(buf: str, a: int, stop: int) -> bool:
+    """Whether the item ``buf[a:stop]`` may hold a PodResizePending condition: the word itself, or a
+    backslash (a double-quoted escape can spell it) or an asterisk (an alias can stand for it)."""
+    return any(buf.find(mark, a, stop) >= 0 for mark in (RESIZE_CONDITION, "\\", "*"))
+
+
 class _Items:
     """Turns each ``- `` entry of ``items`` into a pruned object for the builder."""
 
@@ -310,7 +316,7 @@ class _Items:
         if stop >= end and not eof:
             return None
         # a pod's conditions are walked only when one may be PodResizePending (fields.lighter_spec)
-        has_marker = lighter is not None and buf.find(RESIZE_CONDITION, a, stop) >= 0
+        has_marker = lighter is not None and _may_name_resize_condition(buf, a, stop)
         if has_marker:
             st = _Pruned()
             _seq_item(buf, a, end, 0, spec, (), st)
@@ -324,7 +330,7 @@ class _Items:
             st = _Pruned()
             spec = self.specs(real)
             lighter = lighter_spec(spec)
-            if lighter is not None and buf.find(RESIZE_CONDITION, a, stop) < 0:
+            if lighter is not None and not _may_name_resize_condition(buf, a, stop):
                 spec = lighter
             _seq_item(buf, a, end, 0, spec, (), st)
             text = "".join(st.out) + "\n"

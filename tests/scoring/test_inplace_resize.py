@@ -215,3 +215,22 @@ def test_explain_names_a_bad_pod_level_status_quantity(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "Pod default/resized: status.resources.requests.cpu" in proc.stderr
+
+
+def test_explain_yaml_finds_a_resize_condition_spelt_with_an_escape(tmp_path: Path) -> None:
+    # the YAML reader walks conditions only when the item may name PodResizePending: an escape must count
+    pod = resized("5", "1", "1", "Infeasible")
+    text = yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [NODE, pod]}, sort_keys=False)
+    escaped = text.replace("type: PodResizePending", 'type: "PodResize\\x50ending"')
+    assert escaped != text and yaml.safe_load(escaped) == yaml.safe_load(text)
+    state = tmp_path / "state.yaml"
+    state.write_text(escaped)
+    pod_file = tmp_path / "pod.json"
+    pod_file.write_text(json.dumps(INCOMING))
+    proc = subprocess.run([sys.executable, "-m", "linter", "explain", "--cluster", str(state), "--pod",
+                           str(pod_file), "--format", "json"], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr
+    (node,) = json.loads(proc.stdout)["nodes"]
+    (cpu_row,) = [r for r in node["resources"] if r["name"] == "cpu"]
+    assert cpu_row["requested"] == 1000 + 1000  # Infeasible: the spec's 5 cpu is left out
