@@ -104,36 +104,42 @@ def test_webhook_filter_sees_the_resized_pod() -> None:
     assert ranking.reason_counts == {"Insufficient cpu": 1}
 
 
-def explain(tmp_path: Path, pod: dict[str, Any], as_yaml: bool) -> dict[str, Any]:
-    items = [NODE, pod]
-    state = tmp_path / ("state.yaml" if as_yaml else "state.json")
-    doc = {"apiVersion": "v1", "kind": "List", "items": items}
-    state.write_text(yaml.safe_dump(doc, sort_keys=False) if as_yaml else json.dumps(doc))
-    pod_file = tmp_path / "pod.json"
+def run_explain(tmp_path: Path, state_text: str, suffix: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    """``binpack-lint explain`` of INCOMING against a STATE file holding ``state_text``."""
+    state, pod_file = tmp_path / f"state.{suffix}", tmp_path / "pod.json"
+    state.write_text(state_text)
     pod_file.write_text(json.dumps(INCOMING))
-    proc = subprocess.run([sys.executable, "-m", "linter", "explain", "--cluster", str(state), "--pod",
-                           str(pod_file), "--format", "json"], capture_output=True, text=True, timeout=120,
-                          check=False)
+    return subprocess.run([sys.executable, "-m", "linter", "explain", "--cluster", str(state), "--pod",
+                           str(pod_file), *extra], capture_output=True, text=True, timeout=120, check=False)
+
+
+def state_list(pod: dict[str, Any], as_yaml: bool = False) -> str:
+    doc = {"apiVersion": "v1", "kind": "List", "items": [NODE, pod]}
+    return yaml.safe_dump(doc, sort_keys=False) if as_yaml else json.dumps(doc)
+
+
+def requested_cpu(proc: subprocess.CompletedProcess[str]) -> int:
+    """The one node's requested cpu (millicores, the incoming pod's 1000m included) from explain's JSON."""
     assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)  # type: ignore[no-any-return]
+    (node,) = json.loads(proc.stdout)["nodes"]
+    (cpu_row,) = [r for r in node["resources"] if r["name"] == "cpu"]
+    return int(cpu_row["requested"])
+
+
+def explain_cpu(tmp_path: Path, pod: dict[str, Any], as_yaml: bool) -> int:
+    return requested_cpu(run_explain(tmp_path, state_list(pod, as_yaml), "yaml" if as_yaml else "json",
+                                     "--format", "json"))
 
 
 @pytest.mark.parametrize("as_yaml", [False, True], ids=["json", "yaml"])
 @pytest.mark.parametrize(("pod", "cpu"), CASES[:5])
 def test_explain_counts_the_resized_request(tmp_path: Path, pod: dict[str, Any], cpu: int, as_yaml: bool) -> None:
-    doc = explain(tmp_path, pod, as_yaml)
-    (node,) = doc["nodes"]
-    (cpu_row,) = [r for r in node["resources"] if r["name"] == "cpu"]
-    assert cpu_row["requested"] == cpu + 1000  # already requested + the incoming pod's 1000m
+    assert explain_cpu(tmp_path, pod, as_yaml) == cpu + 1000  # already requested + the incoming pod's 1000m
 
 
 def test_explain_names_a_bad_status_quantity(tmp_path: Path) -> None:
     pod = resized("500m", "three", "3")
-    state, pod_file = tmp_path / "state.json", tmp_path / "pod.json"
-    state.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [NODE, pod]}))
-    pod_file.write_text(json.dumps(INCOMING))
-    proc = subprocess.run([sys.executable, "-m", "linter", "explain", "--cluster", str(state), "--pod",
-                           str(pod_file)], capture_output=True, text=True, timeout=120, check=False)
+    proc = run_explain(tmp_path, state_list(pod), "json")
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "Pod default/resized: status.containerStatuses[0].resources.requests.cpu" in proc.stderr
@@ -199,19 +205,12 @@ def test_webhook_state_follows_a_pod_level_resize() -> None:
 @pytest.mark.parametrize(("pod", "cpu", "volcano_cpu"), POD_LEVEL_CASES[:4])
 def test_explain_counts_the_pod_level_resize(tmp_path: Path, pod: dict[str, Any], cpu: int, volcano_cpu: int,
                                              as_yaml: bool) -> None:
-    doc = explain(tmp_path, pod, as_yaml)
-    (node,) = doc["nodes"]
-    (cpu_row,) = [r for r in node["resources"] if r["name"] == "cpu"]
-    assert cpu_row["requested"] == cpu + 1000  # already requested + the incoming pod's 1000m
+    assert explain_cpu(tmp_path, pod, as_yaml) == cpu + 1000  # already requested + the incoming pod's 1000m
 
 
 def test_explain_names_a_bad_pod_level_status_quantity(tmp_path: Path) -> None:
     pod = pod_level("500m", "three", "3")
-    state, pod_file = tmp_path / "state.json", tmp_path / "pod.json"
-    state.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [NODE, pod]}))
-    pod_file.write_text(json.dumps(INCOMING))
-    proc = subprocess.run([sys.executable, "-m", "linter", "explain", "--cluster", str(state), "--pod",
-                           str(pod_file)], capture_output=True, text=True, timeout=120, check=False)
+    proc = run_explain(tmp_path, state_list(pod), "json")
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "Pod default/resized: status.resources.requests.cpu" in proc.stderr
@@ -220,17 +219,8 @@ def test_explain_names_a_bad_pod_level_status_quantity(tmp_path: Path) -> None:
 def test_explain_yaml_finds_a_resize_condition_spelt_with_an_escape(tmp_path: Path) -> None:
     # the YAML reader walks conditions only when the item may name PodResizePending: an escape must count
     pod = resized("5", "1", "1", "Infeasible")
-    text = yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": [NODE, pod]}, sort_keys=False)
+    text = state_list(pod, as_yaml=True)
     escaped = text.replace("type: PodResizePending", 'type: "PodResize\\x50ending"')
     assert escaped != text and yaml.safe_load(escaped) == yaml.safe_load(text)
-    state = tmp_path / "state.yaml"
-    state.write_text(escaped)
-    pod_file = tmp_path / "pod.json"
-    pod_file.write_text(json.dumps(INCOMING))
-    proc = subprocess.run([sys.executable, "-m", "linter", "explain", "--cluster", str(state), "--pod",
-                           str(pod_file), "--format", "json"], capture_output=True, text=True, timeout=120,
-                          check=False)
-    assert proc.returncode == 0, proc.stderr
-    (node,) = json.loads(proc.stdout)["nodes"]
-    (cpu_row,) = [r for r in node["resources"] if r["name"] == "cpu"]
-    assert cpu_row["requested"] == 1000 + 1000  # Infeasible: the spec's 5 cpu is left out
+    # Infeasible: the spec's 5 cpu is left out
+    assert requested_cpu(run_explain(tmp_path, escaped, "yaml", "--format", "json")) == 1000 + 1000
