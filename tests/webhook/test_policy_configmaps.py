@@ -197,3 +197,50 @@ def test_control_characters_in_findings_are_escaped_so_the_api_server_keeps_the_
     denied = configmaps.decide(request_of(review("ConfigMap", "CREATE", _configmap({"volcano-scheduler.conf": bad}))))
     assert not denied.allowed and not _has_go_control_character(denied.message)
     assert denied.message.endswith("failed to find Action enq\\x01ueue ('enq\\x01ueue' is not an action)")
+
+
+BROKEN_WEIGHT = {
+    "config.yaml": (
+        "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+        "- plugins:\n    score:\n      enabled:\n      - name: NodeResourcesFit\n        weight: -1\n"
+    )
+}
+
+
+def test_an_update_that_keeps_the_stored_data_is_allowed_with_its_errors_as_warnings() -> None:
+    old = _configmap(BROKEN_WEIGHT)
+    new = _configmap(BROKEN_WEIGHT)
+    new["metadata"]["annotations"] = {"owner": "team-a"}
+    decision = configmaps.decide(request_of(review("ConfigMap", "UPDATE", new, old)))
+    errors = [f for f in lint_text(BROKEN_WEIGHT["config.yaml"], "config.yaml") if f.severity is Severity.ERROR]
+    assert decision.allowed and errors
+    assert decision.warnings[0] == (
+        f'ConfigMap "cm": data unchanged, so this update is allowed; it holds {len(errors)} error(s)'
+    )
+    first = "error: " + format_finding(errors[0])
+    shortened = first if len(first) <= MAX_WARNING_CHARS else first[: MAX_WARNING_CHARS - 3] + "..."
+    assert decision.warnings[1] == shortened
+
+
+def test_adding_the_label_to_stored_data_is_allowed_but_changing_the_data_is_judged() -> None:
+    unlabelled = _configmap(BROKEN_WEIGHT, labelled=False)
+    labelled = _configmap(BROKEN_WEIGHT)
+    assert configmaps.decide(request_of(review("ConfigMap", "UPDATE", labelled, unlabelled))).allowed
+    changed = _configmap({"config.yaml": BROKEN_WEIGHT["config.yaml"] + "percentageOfNodesToScore: 50\n"})
+    denied = configmaps.decide(request_of(review("ConfigMap", "UPDATE", changed, labelled)))
+    assert (denied.allowed, denied.code) == (False, 422)
+    created = configmaps.decide(request_of(review("ConfigMap", "CREATE", labelled)))
+    assert (created.allowed, created.code) == (False, 422)
+
+
+def test_an_unchanged_update_over_the_lint_budget_is_allowed_with_the_reason() -> None:
+    def over_budget(data: Mapping[str, str]) -> list[Finding]:
+        raise configmaps.LintLimitExceeded("took longer than the 2.5 s budget")
+
+    stored = _configmap(BROKEN_WEIGHT)
+    decision = configmaps.decide(request_of(review("ConfigMap", "UPDATE", stored, stored)), over_budget)
+    assert decision.allowed
+    assert decision.warnings == (
+        'ConfigMap "cm": data unchanged, so this update is allowed; it was not checked: took longer than the '
+        "2.5 s budget",
+    )

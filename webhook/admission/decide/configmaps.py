@@ -8,8 +8,11 @@ process: ``webhook.server.boundedlint``), which reads it as ``binpack-lint`` rea
 manifest, with each data key as the path of its findings. A value that holds no scheduler config,
 Volcano conf or PriorityClass is ignored. An error finding denies the request (422,
 first findings listed as ``key:line:col [BPLnnn] message``); warnings go back to the
-user as AdmissionResponse ``warnings``. A linter that hits its time or memory bound raises
-``LintLimitExceeded``, and the ConfigMap is denied with that reason (it could not be checked).
+user as AdmissionResponse ``warnings``. An UPDATE that leaves ``data`` as stored is allowed whatever
+its findings: the scheduler already reads that data, so a denial would only block metadata edits
+(finalizers, annotations, the label itself); its errors come back as warnings instead. A linter
+that hits its time or memory bound raises ``LintLimitExceeded``, and the ConfigMap is denied with
+that reason (it could not be checked), unless it is such an UPDATE.
 """
 
 from __future__ import annotations
@@ -73,13 +76,28 @@ def decide(request: AdmissionRequest, lint: Linter = lint_in_process) -> Decisio
     try:
         findings = [f for f in lint({str(k): v for k, v in data.items()}) if f.rule != CODE_UNRECOGNIZED]
     except LintLimitExceeded as exc:
+        if _data_unchanged(request):
+            return Decision.allow(warnings=[_shorten(f"ConfigMap {go_quote(_name(obj))}: data unchanged, so this "
+                                                     f"update is allowed; it was not checked: {exc}")])
         return Decision.deny(422, "Invalid", f"ConfigMap {go_quote(_name(obj))} was not checked: {exc}; "
                              "lint it with binpack-lint before applying it")
     errors = [f for f in findings if f.severity is Severity.ERROR]
-    warnings = _warnings([f for f in findings if f.severity is not Severity.ERROR])
+    others = [f for f in findings if f.severity is not Severity.ERROR]
+    if errors and _data_unchanged(request):
+        head = (f"ConfigMap {go_quote(_name(obj))}: data unchanged, so this update is allowed; "
+                f"it holds {len(errors)} error(s)")
+        return Decision.allow(warnings=[_shorten(head), *_warnings([*errors, *others], len(errors))])
     if errors:
-        return Decision.deny(422, "Invalid", _denial(obj, errors), warnings)
-    return Decision.allow(warnings=warnings)
+        return Decision.deny(422, "Invalid", _denial(obj, errors), _warnings(others))
+    return Decision.allow(warnings=_warnings(others))
+
+
+def _data_unchanged(request: AdmissionRequest) -> bool:
+    """An UPDATE whose ``data`` equals the stored object's (a missing ``data`` is an empty one)."""
+    old = request.old_object
+    if request.operation != "UPDATE" or not isinstance(old, Mapping) or request.object is None:
+        return False
+    return (old.get("data") or {}) == (request.object.get("data") or {})
 
 
 def format_finding(finding: Finding) -> str:
@@ -105,8 +123,10 @@ def _name(obj: Mapping[str, object]) -> str:
     return name if isinstance(name, str) else ""
 
 
-def _warnings(findings: Sequence[Finding]) -> list[str]:
-    out = [_shorten(format_finding(f)) for f in findings[:MAX_WARNINGS]]
+def _warnings(findings: Sequence[Finding], marked_errors: int = 0) -> list[str]:
+    """One line per finding; the first ``marked_errors`` are errors let through, marked ``error:``."""
+    out = [_shorten(("error: " if i < marked_errors else "") + format_finding(f))
+           for i, f in enumerate(findings[:MAX_WARNINGS])]
     if len(findings) > MAX_WARNINGS:
         out.append(f"... and {len(findings) - MAX_WARNINGS} more warning(s); run binpack-lint for all of them")
     return out
