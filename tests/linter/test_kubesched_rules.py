@@ -55,6 +55,12 @@ CASES = [
     ("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: NodeResourcesFit\n        weight: 0\n",
      [("BPL204", 8, 17)]),
     ("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: TaintToleration\n", [("BPL204", 7, 9)]),
+    # multiPoint weight 0: a Score plugin gets 1; a plugin without Score has its weight ignored (getScoreWeights
+    # skips it), as in the config kube-scheduler itself writes out, where every such plugin carries weight 0
+    ("profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: ImageLocality\n        weight: 0\n",
+     [("BPL204", 8, 17)]),
+    ("profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: PrioritySort\n        weight: 0\n"
+     "      - name: DefaultBinder\n        weight: 0\n", []),
     ("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: ImageLocality\n        weight: -2\n",
      [("BPL154", 7, 9), ("BPL200", 8, 17)]),
     ("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: NodeResourcesFit\n  pluginConfig:\n"

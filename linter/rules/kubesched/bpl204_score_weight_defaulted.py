@@ -2,7 +2,9 @@
 
 What it does:
     A score-plugin weight of 0 becomes 1; a plugin re-enabled under `plugins.score` without a weight
-    gets 1, not its default multiPoint weight (TaintToleration 3, NodeAffinity 2, ...).
+    gets 1, not its default multiPoint weight (TaintToleration 3, NodeAffinity 2, ...). A weight on a
+    plugin that does not implement Score (PrioritySort, DefaultBinder, ...) is never read, so a 0 there
+    is not reported: the configuration kube-scheduler writes out gives every such plugin weight 0.
 
 Why it matters:
     The plugin's influence is not what the file suggests.
