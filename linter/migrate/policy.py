@@ -17,6 +17,8 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from linter import schema
+from linter.formats.policy.handler import SCHEMA_NAME as POLICY_SCHEMA
 from linter.formats.policy.validate import validation_errors
 from linter.gofmt import format_duration
 from linter.migrate import facts as f
@@ -191,10 +193,15 @@ def _plugin_config(policy: dict[str, Any], keys: dict[str, int], rtcr_args: dict
 
 def _extenders(extenders: Any, notes: Notes) -> CommentedSeq:
     out = CommentedSeq()
+    ignored = _ignored_extender_keys(extenders)
     for i, extender in enumerate(extenders if is_list(extenders) else []):
         if not is_map(extender):
             continue
         copy = commented(extender)
+        for path in ignored.get(i, []):
+            _drop(copy, path)
+            notes.change(f"extenders[{i}]", f"{schema.dotted(path)} dropped: the Policy decoder ignored it, and "
+                                            "v1 decodes strictly (kube-scheduler 1.36 would refuse it)")
         if "enableHttps" in copy:
             copy.insert(list(copy.keys()).index("enableHttps"), "enableHTTPS", copy.pop("enableHttps"))
             notes.change(f"extenders[{i}]", "enableHttps is spelled enableHTTPS in v1")
@@ -204,6 +211,22 @@ def _extenders(extenders: Any, notes: Notes) -> CommentedSeq:
             notes.change(f"extenders[{i}]", f"httpTimeout {timeout} (nanoseconds) written as a duration")
         out.append(copy)
     return out
+
+
+def _ignored_extender_keys(extenders: Any) -> dict[int, list[tuple[str | int, ...]]]:
+    """Per extender, the paths (inside it) of the keys the 1.22 Policy decoder did not know and ignored."""
+    out: dict[int, list[tuple[str | int, ...]]] = {}
+    for pointer, message in schema.errors({"extenders": extenders}, POLICY_SCHEMA):
+        if message.startswith("unknown field") and len(pointer) > 2 and isinstance(pointer[1], int):
+            out.setdefault(pointer[1], []).append(tuple(pointer[2:]))
+    return out
+
+
+def _drop(tree: Any, path: tuple[str | int, ...]) -> None:
+    *parents, last = path
+    for part in parents:
+        tree = tree[part]
+    del tree[last]
 
 
 def _refs(names: list[str]) -> CommentedSeq:
