@@ -61,6 +61,9 @@ CASES = [
      [("BPL204", 8, 17)]),
     ("profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: PrioritySort\n        weight: 0\n"
      "      - name: DefaultBinder\n        weight: 0\n", []),
+    # a plugin the build lacks: the scheduler stops at "does not exist" and never reads the weight
+    ("profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: EBSLimits\n        weight: 0\n",
+     [("BPL151", 7, 9)]),
     ("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: ImageLocality\n        weight: -2\n",
      [("BPL154", 7, 9), ("BPL200", 8, 17)]),
     ("profiles:\n- plugins:\n    multiPoint:\n      disabled:\n      - name: NodeResourcesFit\n  pluginConfig:\n"

@@ -31,7 +31,7 @@ def lint_profile(p: Profile, built: Built | None, binary: Build = VANILLA) -> li
                 text = (f"plugins.{point}: score weight {ref.weight} of {ref.name} is negative: kube-scheduler "
                         f"accepts it and subtracts this plugin's weighted score ({_POLICY})")
                 out.append(Issue(c.NEGATIVE_WEIGHT, "lint", text, ptr, severity=Severity.ERROR))
-            elif ref.weight == 0 and _may_score(ref.name, binary):
+            elif ref.weight == 0 and ref.name in binary.plugins and _may_score(ref.name, binary):
                 text = (f"plugins.{point}: weight 0 of {ref.name} is not allowed by the framework and is replaced "
                         f"by 1 (to turn the plugin off, list it under {point}.disabled)")
                 out.append(Issue(c.SCORE_WEIGHT_DEFAULTED, "lint", text, ptr))

@@ -5,6 +5,7 @@ What it does:
     gets 1, not its default multiPoint weight (TaintToleration 3, NodeAffinity 2, ...). A weight on a
     plugin that does not implement Score (PrioritySort, DefaultBinder, ...) is never read, so a 0 there
     is not reported: the configuration kube-scheduler writes out gives every such plugin weight 0.
+    Neither is a 0 on a plugin the scheduler build does not have (BPL151 reports that plugin).
 
 Why it matters:
     The plugin's influence is not what the file suggests.
