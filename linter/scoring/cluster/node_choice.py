@@ -16,7 +16,7 @@ import numpy as np
 from linter.model import PreemptionArgs
 from linter.scoring.cluster.reprieve import DryRun
 from linter.scoring.cluster.store import Int64Array
-from linter.scoring.preemption.choice import CRITERIA, Key, num_candidates
+from linter.scoring.preemption.choice import CRITERIA, Key, capped_note, num_candidates
 
 __all__ = ["RowChoice", "choose_rows", "row_key"]
 
@@ -82,26 +82,32 @@ def choose_rows(run: DryRun, cand: Int64Array, potential: int, args: PreemptionA
         random.append(f"{len(best)} nodes tie on all five criteria: the scheduler picks one at random")
     if (keys[4][best] == 0).any() and decided in (CRITERIA[4], "tie"):
         random.append("the deciding victims have no status.startTime: the scheduler compares them with 'now'")
-    low_rank, high_rank, clean = _ranks(keys, cand, ranges or {})
+    low_rank, high_rank, clean, violating = _ranks(keys, cand, ranges or {})
     chosen = set(cand[_possible(low_rank, high_rank)].tolist())
     n = num_candidates(potential, args)
+    # nodes whose worst key is at least as bad as this node's best, itself included
+    best_of_n = len(cand) - np.searchsorted(np.sort(high_rank), low_rank, "left") >= n
     if n < potential and len(cand) >= n and clean.any():
-        # nodes whose worst key is at least as bad as this node's best, itself included
-        at_least = len(cand) - np.searchsorted(np.sort(high_rank), low_rank, "left")
-        chosen |= set(cand[(at_least >= n) & clean].tolist())
+        chosen |= set(cand[best_of_n & clean].tolist())
         if len(chosen) > 1 or decided == "tie":
             random.append(f"{potential} nodes could help but the scheduler tries only about {n} of them, from a "
                           "random offset: the nomination depends on which")
+    if len(cand) > n and violating.all():
+        # every candidate may violate a PDB: the dry run keeps only the first n violating ones it finds
+        before = len(chosen)
+        chosen |= set(cand[best_of_n].tolist())
+        if len(chosen) > before:
+            random.append(capped_note(len(cand), n))
     return RowChoice(tuple(chosen), decided if len(chosen) == 1 else "random", tuple(random))
 
 
 def _ranks(keys: Columns, cand: Int64Array, ranges: Mapping[int, tuple[Key, Key]]
-           ) -> tuple[Int64Array, Int64Array, np.ndarray]:
-    """Per candidate: the rank of its best and of its worst key, and whether it can be without
-    PDB violations."""
+           ) -> tuple[Int64Array, Int64Array, np.ndarray, np.ndarray]:
+    """Per candidate: the rank of its best and of its worst key, whether it can be without PDB
+    violations, and whether it can be with some."""
     if not ranges:
         rank = _dense_ranks(keys)
-        return rank, rank, keys[0] == 0
+        return rank, rank, keys[0] == 0, keys[0] > 0
     at = {int(r): i for i, r in enumerate(cand.tolist())}
     which = np.array([at[row] for row in ranges], np.int64)
     low = [k.astype(np.float64) if i == 5 else k.copy() for i, k in enumerate(keys)]
@@ -110,7 +116,7 @@ def _ranks(keys: Columns, cand: Int64Array, ranges: Mapping[int, tuple[Key, Key]
         for col, a, b in zip(range(6), _flat(lo), _flat(hi), strict=True):
             low[col][i], high[col][i] = a, b
     rank = _dense_ranks([np.concatenate([a, b]) for a, b in zip(low, high, strict=True)])
-    return rank[:len(cand)], rank[len(cand):], low[0] == 0
+    return rank[:len(cand)], rank[len(cand):], low[0] == 0, high[0] > 0
 
 
 def _possible(low: Int64Array, high: Int64Array) -> Int64Array:

@@ -4,7 +4,8 @@ The five criteria, each keeping only the best nodes, amount to a lexicographic m
 (PDB violations, highest victim priority, Σ(priority + 2³¹), victim count, -latest earliest start
 of the top-priority victims). What stays tied after that is a random pick. With more candidate
 nodes than ``n`` (``DefaultPreemptionArgs``), the dry run stops after a random-offset sample, so
-the answer is a *set* of possible nodes.
+the answer is a *set* of possible nodes. When every candidate violates a PDB it never stops early,
+but ``DryRunPreemption`` keeps only the first ``n`` violating candidates it finds: a set again.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from linter.model import PreemptionArgs
 from .pods import posix_seconds
 from .victims import NodeVictims
 
-__all__ = ["CRITERIA", "OFFSET", "Choice", "Key", "choose", "num_candidates", "possible", "selection_key"]
+__all__ = ["CRITERIA", "OFFSET", "Choice", "Key", "capped_note", "choose", "num_candidates", "possible",
+           "selection_key"]
 
 OFFSET = 2**31
 CRITERIA = (
@@ -97,6 +99,12 @@ def possible(best: Sequence[Key], worst: Sequence[Key]) -> list[int]:
     return [i for i in range(len(best)) if best[i] <= (second if i == ranked[0] else first)]
 
 
+def capped_note(candidates: int, n: int) -> str:
+    """The random note when every candidate violates a PDB and there are more than n of them."""
+    return (f"all {candidates} candidate nodes violate a PodDisruptionBudget: the scheduler keeps only the first "
+            f"{n} it finds (in parallel, from a random offset) and picks among those: the nomination depends on which")
+
+
 def choose(candidates: Sequence[NodeVictims], potential_nodes: int, args: PreemptionArgs,
            ranges: Mapping[str, tuple[Key, Key]] | None = None) -> Choice:
     """The nominated node(s) among the dry run's candidates (all of them computed). ``ranges``: per node
@@ -112,17 +120,24 @@ def choose(candidates: Sequence[NodeVictims], potential_nodes: int, args: Preemp
     high = [ranges[c.node][1] if c.node in ranges else selection_key(c) for c in candidates]
     nodes = {candidates[i].node for i in possible(low, high)}
     n = num_candidates(potential_nodes, args)
+    keys = sorted(high)
+    # nodes that are best among some n candidates (a node's best against the others' worst)
+    best_of_n = [i for i in range(len(candidates)) if len(keys) - bisect_left(keys, low[i]) >= n]
     can_be_clean = [i for i, k in enumerate(low) if k[0] == 0]
     if n < potential_nodes and len(candidates) >= n and can_be_clean:
         # The dry run may stop once it holds n candidates (one without violations): any node that can
         # be without violations and be best among some n candidates can be the one nominated.
-        keys = sorted(high)
-        for i in can_be_clean:
-            if len(keys) - bisect_left(keys, low[i]) >= n:
-                nodes.add(candidates[i].node)
+        nodes.update(candidates[i].node for i in best_of_n if low[i][0] == 0)
         if len(nodes) > 1 or decided == "tie":
             random.append(
                 f"{potential_nodes} nodes could help but the scheduler tries only about {n} of them, from a "
                 "random offset: the nomination depends on which"
             )
+    if len(candidates) > n and all(k[0] > 0 for k in high):
+        # Every candidate violates a PDB: the dry run tries every node, but its list of violating
+        # candidates holds only n, the first n found (DryRunPreemption's candidateList).
+        before = len(nodes)
+        nodes.update(candidates[i].node for i in best_of_n)
+        if len(nodes) > before:
+            random.append(capped_note(len(candidates), n))
     return Choice(tuple(sorted(nodes)), decided if len(nodes) == 1 else "random", tuple(random))

@@ -120,6 +120,15 @@ def test_fast_twin_equals_scalar(case: tuple[Obj, list[Obj], list[Obj], list[Obj
     assert_equal(*both(pending, nodes, pods, pdbs, args, TWO_PROFILES))
 
 
+def test_all_violating_candidates_beyond_n_agree() -> None:
+    nodes = [node(f"n{i}") for i in range(4)]
+    pods = [pod(f"v{i}", f"n{i}", i * 10, "4", labels={"app": "x"}) for i in range(4)]
+    scalar, fast = both(pod("p", None, 1000, "4"), nodes, pods, [pdb("all", {"matchLabels": {"app": "x"}}, 0)],
+                        PreemptionArgs(0, 2))
+    assert_equal(scalar, fast)
+    assert fast.possible_nodes == ("n0", "n1", "n2")
+
+
 def test_status_updates_reach_the_twin() -> None:
     """A pod that starts terminating by preemption after it was first seen blocks a re-preemption."""
     nodes = [node("n1")]

@@ -178,6 +178,21 @@ def test_sampling_gives_the_set_of_possible_nodes() -> None:
     assert full.nominated_node == "n0" and full.random == ()
 
 
+def test_all_violating_candidates_beyond_n_make_the_nomination_random() -> None:
+    """No candidate is free of PDB violations, so the dry run never stops early, but it keeps only the
+    first n violating candidates it finds (candidateList holds n): a node best among some n can win."""
+    nodes = [node(f"n{i}") for i in range(4)]
+    pods = [pod(f"v{i}", f"n{i}", i * 10, "4", labels={"app": "x"}) for i in range(4)]
+    budget = [pdb("all", {"matchLabels": {"app": "x"}}, 0)]
+    opts = PreemptionOptions(args=PreemptionArgs(0, 2))  # keeps 2 of 4 violating candidates
+    got = predict_preemption(pod("p", None, P, "4"), nodes, pods, budget, opts)
+    assert got.nominated_node is None and got.possible_nodes == ("n0", "n1", "n2")
+    assert ("all 4 candidate nodes violate a PodDisruptionBudget: the scheduler keeps only the first 2 it finds "
+            "(in parallel, from a random offset) and picks among those: the nomination depends on which") in got.random
+    full = predict_preemption(pod("p", None, P, "4"), nodes, pods, budget)
+    assert full.nominated_node == "n0" and full.random == ()
+
+
 # §6 node choice
 
 
