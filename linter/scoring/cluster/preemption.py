@@ -28,7 +28,7 @@ from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.reprieve import BudgetIndex, DryRun, dry_run
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.cluster.tie_orders import RowOutcomes, tie_entries, tie_outcomes
-from linter.scoring.preemption.choice import Key
+from linter.scoring.preemption.choice import Key, num_candidates
 from linter.scoring.preemption.messages import (
     DRA_NO_STATE,
     NOT_ELIGIBLE_NEVER,
@@ -204,6 +204,10 @@ def _dry_run_and_choose(
     dry_counts[NOT_HELPFUL] += int((present & ~potential).sum())
     n_potential = int(potential.sum())
     cand_rows = np.flatnonzero(fits)
+    if len(cand_rows) and num_candidates(n_potential, profile.preemption) == 0:
+        # n = 0: the dry run's candidate lists hold nothing; a node that succeeded records no status
+        dry_counts[NOT_HELPFUL] += len(cand_rows)
+        cand_rows = cand_rows[:0]
     if not len(cand_rows):
         inner = fit_error_of_counts(num_nodes, dry_counts)
         msg = fit_error_of_counts(num_nodes, counts, post_filter_tail(profile.post_filter_plugins, inner),

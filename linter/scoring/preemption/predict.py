@@ -177,8 +177,13 @@ def predict_preemption(
             candidates.append(result)
         else:
             failures[name] = result
-    not_helpful = tuple(n for n in states if n not in set(potential))
     sample = num_candidates(len(potential), options.args)
+    if sample == 0:
+        # n = 0 (minCandidateNodesAbsolute 0, P·percentage < 100): DryRunPreemption's candidate lists hold
+        # nothing, so every candidate is dropped; a node that succeeded records no status, so it then
+        # counts as not helpful in the message
+        candidates = []
+    not_helpful = tuple(n for n in states if n not in (failures if not candidates else set(potential)))
     common: dict[str, Any] = dict(candidates=tuple(candidates), dry_run_failures=failures, not_helpful=not_helpful,
                                   potential_nodes=len(potential), sample_size=sample, eligible=True)
     if not candidates:

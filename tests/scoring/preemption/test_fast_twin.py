@@ -106,7 +106,7 @@ def clusters(draw: st.DrawFn) -> tuple[Obj, list[Obj], list[Obj], list[Obj], Pre
     policy = "Never" if draw(st.integers(0, 8)) == 0 else None
     nominated = f"n{draw(st.integers(0, n_nodes - 1))}" if draw(st.integers(0, 3)) == 0 else None
     pending = pod("pre", None, draw(st.sampled_from(PRIORITIES)), requests=preq, policy=policy, nominated=nominated)
-    args = PreemptionArgs(draw(st.sampled_from([10, 50, 0])), draw(st.sampled_from([100, 1, 2])))
+    args = PreemptionArgs(draw(st.sampled_from([10, 50, 0])), draw(st.sampled_from([100, 1, 2, 0])))
     if args.min_candidate_nodes_percentage == 0 and args.min_candidate_nodes_absolute == 0:
         args = PreemptionArgs()
     return pending, nodes, pods, pdbs, args
@@ -127,6 +127,14 @@ def test_all_violating_candidates_beyond_n_agree() -> None:
                         PreemptionArgs(0, 2))
     assert_equal(scalar, fast)
     assert fast.possible_nodes == ("n0", "n1", "n2")
+
+
+def test_n_zero_keeps_no_candidate_in_both() -> None:
+    nodes = [node("n1"), node("n2"), node("n3")]
+    pods = [pod("a", "n1", 100, "4"), pod("b", "n2", 200, "4"), pod("c", "n3", 3000, "4")]
+    scalar, fast = both(pod("p", None, 1000, "4"), nodes, pods, [], PreemptionArgs(10, 0))
+    assert_equal(scalar, fast)
+    assert fast.nominated_node is None and "2 Preemption is not helpful for scheduling." in fast.message
 
 
 def test_status_updates_reach_the_twin() -> None:

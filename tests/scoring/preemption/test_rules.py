@@ -193,6 +193,19 @@ def test_all_violating_candidates_beyond_n_make_the_nomination_random() -> None:
     assert full.nominated_node == "n0" and full.random == ()
 
 
+def test_n_zero_keeps_no_candidate() -> None:
+    """minCandidateNodesAbsolute 0 with P·percentage < 100 gives n = 0: DryRunPreemption's candidate lists
+    hold nothing, and a node where preemption works records no status, so it counts as not helpful."""
+    nodes = [node("n1"), node("n2"), node("n3")]
+    pods = [pod("a", "n1", 100, "4"), pod("b", "n2", 200, "4"), pod("c", "n3", 3000, "4")]
+    opts = PreemptionOptions(args=PreemptionArgs(10, 0))
+    got = predict_preemption(pod("p", None, P, "4", nominated="n1"), nodes, pods, (), opts)
+    assert got.eligible and got.nominated_node is None and got.possible_nodes == () and got.candidates == ()
+    assert got.message == (
+        "0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are "
+        "available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.")
+
+
 # §6 node choice
 
 
