@@ -13,6 +13,7 @@ from linter.rules.kubesched import RULES
 from linter.settings import LintSettings
 
 H = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+MP = "profiles:\n- plugins:\n    multiPoint:\n      enabled:\n"
 
 
 def _section(doc: str, title: str) -> str:
@@ -55,6 +56,23 @@ CASES = [
     ("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: NodeResourcesFit\n        weight: 0\n",
      [("BPL204", 8, 17)]),
     ("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: TaintToleration\n", [("BPL204", 7, 9)]),
+    # a default plugin re-listed under multiPoint without a weight replaces its default entry (mergePluginSet),
+    # so getScoreWeights reads 0 and uses 1; the same after disabling the defaults and listing it again
+    (MP + "      - name: TaintToleration\n", [("BPL204", 7, 9)]),
+    (MP + "      - name: PrioritySort\n      - name: DefaultBinder\n      - name: NodeAffinity\n"
+     "      disabled:\n      - name: '*'\n", [("BPL204", 9, 9)]),
+    # ... but not when that loses nothing: default weight 1, a weight given, a plugins.score entry (whose weight
+    # wins; without one it is reported there), or a plugin disabled at Score
+    (MP + "      - name: ImageLocality\n      - name: NodeResourcesFit\n", []),
+    (MP + "      - name: TaintToleration\n        weight: 3\n", []),
+    (MP + "      - name: TaintToleration\n    score:\n      enabled:\n      - name: TaintToleration\n"
+     "        weight: 5\n", []),
+    (MP + "      - name: TaintToleration\n    score:\n      enabled:\n      - name: TaintToleration\n",
+     [("BPL204", 10, 9)]),
+    (MP + "      - name: TaintToleration\n    score:\n      disabled:\n      - name: TaintToleration\n", []),
+    (MP + "      - name: TaintToleration\n    score:\n      disabled:\n      - name: '*'\n", []),
+    # a duplicate: the framework refuses it, and the weight it would read is the kept (later) entry's
+    (MP + "      - name: TaintToleration\n      - name: TaintToleration\n        weight: 3\n", [("BPL152", 7, 9)]),
     # multiPoint weight 0: a Score plugin gets 1; a plugin without Score has its weight ignored (getScoreWeights
     # skips it), as in the config kube-scheduler itself writes out, where every such plugin carries weight 0
     ("profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: ImageLocality\n        weight: 0\n",
@@ -170,6 +188,16 @@ def test_a_negative_weight_on_a_plugin_that_does_not_score_is_ignored_by_the_fra
     assert [f for f in lint_text(text, "a.yaml") if f.rule == "BPL200"] == []
     scoring = text.replace("DefaultBinder", "ImageLocality")
     assert [f.rule for f in lint_text(scoring, "a.yaml") if f.rule == "BPL200"] == ["BPL200"]
+
+
+@pytest.mark.parametrize("scheduler", ["kube-scheduler", "scheduler-plugins"])
+def test_a_weightless_multi_point_entry_names_the_default_weight_it_loses(scheduler: str) -> None:
+    # scheduler-plugins runs kube-scheduler's own defaulting, so the same default weights are lost
+    text = H + MP + "      - name: NodeAffinity\n"
+    findings = [f for f in lint_text(text, "a.yaml", LintSettings(scheduler=scheduler)) if f.rule == "BPL204"]
+    assert [(f.line, f.column, f.message) for f in findings] == [
+        (7, 9, "plugins.multiPoint.enabled: NodeAffinity has no weight, so the framework uses 1 instead of its "
+               "default multiPoint weight 2")]
 
 
 def test_an_extender_resource_name_that_is_not_a_qualified_name_is_printed_as_go_json() -> None:

@@ -11,7 +11,7 @@ from linter.findings import Severity
 from linter.formats.kubesched import codes as c
 from linter.formats.kubesched.argsvalid import validate_fit
 from linter.formats.kubesched.builds import VANILLA, Build
-from linter.formats.kubesched.defaults import Profile
+from linter.formats.kubesched.defaults import PluginRef, Profile
 from linter.formats.kubesched.framework import Built
 from linter.formats.kubesched.issues import Issue
 from linter.formats.kubesched.registry import DEFAULT_MULTI_POINT, LEGACY_SCORE_PLUGINS, REMOVED_PLUGINS_V1
@@ -38,6 +38,10 @@ def lint_profile(p: Profile, built: Built | None, binary: Build = VANILLA) -> li
             elif ref.weight is None and point == "score" and _DEFAULT_WEIGHTS.get(ref.name, 1) != 1:
                 text = (f"plugins.score.enabled: {ref.name} has no weight, so the framework uses 1 instead of its "
                         f"default multiPoint weight {_DEFAULT_WEIGHTS[ref.name]}")
+                out.append(Issue(c.SCORE_WEIGHT_DEFAULTED, "lint", text, ref.pointer or p.pointer))
+            elif ref.weight is None and point == "multiPoint" and _loses_default_weight(p, ref):
+                text = (f"plugins.multiPoint.enabled: {ref.name} has no weight, so the framework uses 1 instead of "
+                        f"its default multiPoint weight {_DEFAULT_WEIGHTS[ref.name]}")
                 out.append(Issue(c.SCORE_WEIGHT_DEFAULTED, "lint", text, ref.pointer or p.pointer))
     for cfg in p.configs:
         if cfg.pointer is None:
@@ -66,6 +70,21 @@ def lint_profile(p: Profile, built: Built | None, binary: Build = VANILLA) -> li
                     f"these args")
         out.append(Issue(c.UNUSED_CONFIG, "lint", text, name_ptr))
     return out
+
+
+def _loses_default_weight(p: Profile, ref: PluginRef) -> bool:
+    """A weightless multiPoint entry for a default plugin whose default weight is not 1: mergePluginSet puts
+    it in place of the default entry (or after the defaults, when those are disabled), so getScoreWeights
+    reads weight 0 and uses 1. Not when ``plugins.score.enabled`` lists the plugin (that entry's weight
+    wins), when the plugin does not run at Score (disabled there), or for a duplicate entry the weight is
+    not read from (getScoreWeights keeps the first)."""
+    if _DEFAULT_WEIGHTS.get(ref.name, 1) == 1:
+        return False
+    score = p.plugins["score"]
+    if ref.name in {r.name for r in score.enabled} or {ref.name, "*"} & score.disabled_names():
+        return False
+    first = next((r for r in p.plugins["multiPoint"].enabled if r.name == ref.name), ref)
+    return first.pointer == ref.pointer
 
 
 def _may_score(name: str, binary: Build) -> bool:

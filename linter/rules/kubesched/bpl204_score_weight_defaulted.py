@@ -2,7 +2,12 @@
 
 What it does:
     A score-plugin weight of 0 becomes 1; a plugin re-enabled under `plugins.score` without a weight
-    gets 1, not its default multiPoint weight (TaintToleration 3, NodeAffinity 2, ...). A weight on a
+    gets 1, not its default multiPoint weight (TaintToleration 3, NodeAffinity 2, InterPodAffinity 2,
+    PodTopologySpread 2, DynamicResources 2). So does a default plugin listed again under
+    `plugins.multiPoint.enabled` without a weight: that entry takes the default one's place, weight
+    included (or is the plugin's only entry, when the defaults are disabled). That is not reported when
+    the default weight is 1, when `plugins.score.enabled` lists the plugin (its weight there wins; without
+    one, that entry is reported) or when the plugin is disabled under `plugins.score`. A weight on a
     plugin that does not implement Score (PrioritySort, DefaultBinder, ...) is never read, so a 0 there
     is not reported: the configuration kube-scheduler writes out gives every such plugin weight 0.
     Neither is a 0 on a plugin the scheduler build does not have (BPL151 reports that plugin).
