@@ -79,6 +79,13 @@ CASES = [
      [("BPL204", 8, 17)]),
     ("profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: PrioritySort\n        weight: 0\n"
      "      - name: DefaultBinder\n        weight: 0\n", []),
+    # ... unless a plugins.score entry of the same plugin gives the weight: getScoreWeights reads it first,
+    # so the multiPoint weight (0 or negative) is never used
+    (MP + "      - name: ImageLocality\n        weight: 0\n    score:\n      enabled:\n      - name: ImageLocality\n"
+     "        weight: 5\n", []),
+    (MP + "      - name: ImageLocality\n        weight: -2\n    score:\n      enabled:\n      - name: ImageLocality\n"
+     "        weight: 2\n", []),
+    (MP + "      - name: ImageLocality\n        weight: -2\n    score:\n      disabled:\n      - name: '*'\n", []),
     # a plugin the build lacks: the scheduler stops at "does not exist" and never reads the weight
     ("profiles:\n- plugins:\n    multiPoint:\n      enabled:\n      - name: EBSLimits\n        weight: 0\n",
      [("BPL151", 7, 9)]),

@@ -27,6 +27,8 @@ def lint_profile(p: Profile, built: Built | None, binary: Build = VANILLA) -> li
     for point in ("score", "multiPoint"):
         for ref in p.written_plugins[point].enabled:
             ptr = (*ref.pointer, "weight") if ref.pointer else p.pointer
+            if point == "multiPoint" and not _multi_point_weight_used(p, ref):
+                continue
             if ref.weight is not None and ref.weight < 0 and _may_score(ref.name, binary):
                 text = (f"plugins.{point}: score weight {ref.weight} of {ref.name} is negative: kube-scheduler "
                         f"accepts it and subtracts this plugin's weighted score ({_POLICY})")
@@ -73,13 +75,17 @@ def lint_profile(p: Profile, built: Built | None, binary: Build = VANILLA) -> li
 
 
 def _loses_default_weight(p: Profile, ref: PluginRef) -> bool:
-    """A weightless multiPoint entry for a default plugin whose default weight is not 1: mergePluginSet puts
-    it in place of the default entry (or after the defaults, when those are disabled), so getScoreWeights
-    reads weight 0 and uses 1. Not when ``plugins.score.enabled`` lists the plugin (that entry's weight
-    wins), when the plugin does not run at Score (disabled there), or for a duplicate entry the weight is
-    not read from (getScoreWeights keeps the first)."""
-    if _DEFAULT_WEIGHTS.get(ref.name, 1) == 1:
-        return False
+    """A weightless multiPoint entry (whose weight is the one used) of a default plugin whose default weight
+    is not 1: mergePluginSet puts it in place of the default entry (or after the defaults, when those are
+    disabled), so getScoreWeights reads weight 0 and uses 1."""
+    return _DEFAULT_WEIGHTS.get(ref.name, 1) != 1
+
+
+def _multi_point_weight_used(p: Profile, ref: PluginRef) -> bool:
+    """Whether the score weight of this multiPoint entry is the one the plugin scores with. getScoreWeights
+    reads ``score.enabled`` before ``multiPoint.enabled`` and keeps the first weight per plugin, so a
+    ``score.enabled`` entry or an earlier multiPoint entry of the same name wins; a plugin disabled at Score
+    (by name or ``*``) is not expanded there and never scores."""
     score = p.plugins["score"]
     if ref.name in {r.name for r in score.enabled} or {ref.name, "*"} & score.disabled_names():
         return False

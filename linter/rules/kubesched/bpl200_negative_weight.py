@@ -5,7 +5,9 @@ What it does:
     resource weights of a NodeResourcesFit that is not enabled. A weight on a plugin that does not
     implement Score (DefaultBinder, PrioritySort, ...) is not reported: the framework reads weights of
     Score plugins only, so it ignores that weight, whatever its sign. Plugins whose extension points
-    binpack-guard does not know (an unregistered name) are reported.
+    binpack-guard does not know (an unregistered name) are reported. Neither is a weight under
+    `plugins.multiPoint.enabled` that is never used: the same plugin listed under `plugins.score.enabled`
+    (getScoreWeights reads that weight first) or disabled under `plugins.score`.
 
 Why it matters:
     A negative weight inverts a plugin's preference; binpack-guard's policy is that weights are never negative.

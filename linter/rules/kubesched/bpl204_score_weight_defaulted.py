@@ -10,7 +10,10 @@ What it does:
     one, that entry is reported) or when the plugin is disabled under `plugins.score`. A weight on a
     plugin that does not implement Score (PrioritySort, DefaultBinder, ...) is never read, so a 0 there
     is not reported: the configuration kube-scheduler writes out gives every such plugin weight 0.
-    Neither is a 0 on a plugin the scheduler build does not have (BPL151 reports that plugin).
+    Neither is a 0 on a plugin the scheduler build does not have (BPL151 reports that plugin), nor a 0
+    under `plugins.multiPoint.enabled` whose weight is not the one used: a `plugins.score.enabled`
+    entry of the same plugin (its weight is read first) or the plugin disabled under `plugins.score`.
+    The same goes for BPL200's negative weights.
 
 Why it matters:
     The plugin's influence is not what the file suggests.
