@@ -18,6 +18,7 @@ import yaml
 from linter.cli import main
 from linter.explain.inputs import load_cluster_objects
 from linter.scoring.apidefaults import stored_node, stored_pod
+from linter.scoring.quantity import QuantityError
 from linter.scoring.requests import actual_request
 
 from .vectorfiles import cases
@@ -146,6 +147,28 @@ def test_stored_pod_defaults_pod_level_hugepages() -> None:
     assert spec["resources"]["requests"] == {"cpu": "1", "memory": "1073741824",
                                              "hugepages-2Mi": "4194304"}
     assert actual_request(stored_pod(pod)) == {"cpu": 1000, "memory": GI, "hugepages-2Mi": 4 * MI}
+
+
+def test_pod_level_requests_default_to_the_containers_with_init_containers_and_sidecars() -> None:
+    """defaultPodRequests aggregates like PodRequests: an init container needs its own requests plus the
+    sidecars started before it; a wrong-typed entry counts as nothing here and is reported later."""
+    containers: list[Any] = [{"name": "a", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]
+    inits: list[Any] = [{"name": "i", "resources": {"limits": {"cpu": "3"}}},
+                        {"name": "s", "restartPolicy": "Always", "resources": {"limits": {"memory": "512Mi"}}},
+                        {"name": "j", "resources": {"requests": {"cpu": "2", "memory": "1280Mi"}}}]
+    level = {"limits": {"cpu": "8", "memory": "4Gi"}}
+    # cpu: max(1, 3, 2); memory: max(1Gi + the sidecar's 512Mi (its limit became its request), j's 1280Mi
+    # + the sidecar's 512Mi)
+    expected = {"cpu": "3", "memory": str(1792 * MI)}
+    spec = stored_pod(_pod("p", {"resources": level, "containers": containers, "initContainers": inits}))["spec"]
+    assert spec["resources"]["requests"] == expected
+    bad = _pod("p", {"resources": level, "containers": [*containers, "x"],
+                     "initContainers": [*inits, {"name": "k", "resources": "bad"}, 5]})
+    assert stored_pod(bad)["spec"]["resources"]["requests"] == expected
+    with pytest.raises(QuantityError, match=r"^spec\.containers\[1\]: expected a mapping, got str$"):
+        actual_request(stored_pod(bad))
+    no_list = stored_pod(_pod("p", {"resources": level, "containers": containers, "initContainers": "x"}))
+    assert no_list["spec"]["resources"]["requests"] == {"cpu": "1", "memory": str(GI)}  # the containers only
 
 
 def test_stored_objects_come_back_unchanged() -> None:

@@ -22,6 +22,7 @@ from linter.scoring.requests import (
 )
 
 MI = 1024 * 1024
+GI = 1024 * MI
 
 
 @pytest.mark.parametrize(("text", "resource", "value"), [
@@ -100,6 +101,67 @@ def test_aggregation_examples_of_section_2_3() -> None:
     ordered = pod([{"cpu": "1"}], [{"req": {"cpu": "3"}}, {"req": {"cpu": "1"}, "policy": "Always"},
                                    {"req": {"cpu": "2.5"}}])
     assert actual_request(ordered)["cpu"] == 3500
+
+
+def _c(requests: dict[str, str] | None = None, policy: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": "c"}
+    if requests is not None:
+        out["resources"] = {"requests": requests}
+    if policy is not None:
+        out["restartPolicy"] = policy
+    return out
+
+
+SIDE = "Always"
+
+
+# PodRequests by hand: containers summed, each sidecar added to the sum and to the sidecars started
+# so far, each init container needing its own requests plus those sidecars; the largest need wins
+# where it exceeds the sum. Keys in the order they are first met (containers first).
+@pytest.mark.parametrize(("spec", "expected"), [
+    pytest.param({"containers": [_c({"cpu": "1"})],
+                  "initContainers": [_c({"cpu": "1200m"}), _c({"cpu": "500m"}, SIDE)]},
+                 {"cpu": 1500}, id="sidecar-after-init"),  # the init ran before the sidecar: max(1.5, 1.2)
+    pytest.param({"containers": [_c({"cpu": "1", "memory": "1Gi"}), _c({"cpu": "500m"})],
+                  "initContainers": [_c({"cpu": "2", "nvidia.com/gpu": "1"})]},
+                 {"cpu": 2000, "memory": GI, "nvidia.com/gpu": 1}, id="init-larger-than-sum"),
+    pytest.param({"containers": [_c({"cpu": "1"})],
+                  "initContainers": [_c({"cpu": "500m"}, SIDE), _c({"cpu": "2"}), _c({"cpu": "250m"}, SIDE),
+                                     _c({"cpu": "1"})]},
+                 {"cpu": 2500}, id="inits-between-sidecars"),  # 2 + 0.5 beats 1.75 and 1 + 0.75
+    pytest.param({"containers": [_c({"cpu": "1", "nvidia.com/gpu": "1"})],
+                  "initContainers": [_c({"memory": "1Gi"}, SIDE)],
+                  "resources": {"requests": {"cpu": "3"}}, "overhead": {"cpu": "100m", "memory": "10Mi"}},
+                 {"cpu": 3100, "nvidia.com/gpu": 1, "memory": GI + 10 * MI}, id="pod-level-and-overhead"),
+    pytest.param({"containers": [_c(), None], "initContainers": [_c(policy=SIDE), _c({})]}, {},
+                 id="missing-fields"),
+])
+def test_init_containers_and_sidecars(spec: dict[str, Any], expected: dict[str, int]) -> None:
+    got = actual_request({"spec": spec})
+    assert got == expected
+    assert list(got) == list(expected)
+
+
+def test_sidecars_get_the_non_zero_defaults_too() -> None:
+    spec = {"containers": [_c()], "initContainers": [_c(policy=SIDE), _c({"cpu": "150m"})]}
+    # sum 2 x 100m and 2 x 200Mi; the init container needs 150m + the sidecar's 100m
+    assert fit_score_request({"spec": spec}) == {"cpu": 250, "memory": 400 * MI}
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ({"initContainers": "x"}, "spec.initContainers: expected a list, got str"),
+    ({"initContainers": [3]}, "spec.initContainers[0]: expected a mapping, got int"),
+    ({"containers": [{"resources": []}]}, "spec.containers[0].resources: expected a mapping, got list"),
+    ({"initContainers": [{"resources": {"requests": "1"}}]},
+     "spec.initContainers[0].resources.requests: expected a mapping, got str"),
+    # every container is read before the init container list is looked at
+    ({"containers": [_c({"cpu": "bad"})], "initContainers": "x"}, "spec.containers[0].resources.requests.cpu: "),
+])
+def test_bad_container_types_are_errors_naming_the_field(spec: dict[str, Any], message: str) -> None:
+    for view in (actual_request, fit_score_request, volcano_request, fit_node_contribution):
+        with pytest.raises(QuantityError) as info:
+            view({"spec": spec})
+        assert str(info.value).startswith(message), view
 
 
 def test_quantities_are_summed_exactly_before_rounding() -> None:
