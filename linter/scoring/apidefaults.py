@@ -22,11 +22,12 @@ for the request readers to report; an unparseable quantity raises
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from fractions import Fraction
 from typing import Any
 
+from linter.scoring.containerwalk import aggregate_containers
 from linter.scoring.quantity import QuantityError, parse_quantity, to_int_rounding_up
 
 __all__ = ["go_trim_space", "stored_node", "stored_pod"]
@@ -100,12 +101,13 @@ def _with_requests_from_limits(container: object) -> object:
     return {**container, "resources": {**resources, "requests": filled}}
 
 
+def _tolerated_list(raw: object, _where: str) -> Iterable[object]:
+    return raw if isinstance(raw, list) else ()
+
+
 def _aggregate(spec: Mapping[str, Any], field: str) -> dict[str, Fraction]:
-    """``AggregateContainerRequests``/``Limits`` (no overhead, no pod level): containers summed, init
-    containers walked in order with sidecars (``restartPolicy: Always``) added to both sums."""
-    total: dict[str, Fraction] = {}
-    sidecars: dict[str, Fraction] = {}
-    init_max: dict[str, Fraction] = {}
+    """``AggregateContainerRequests``/``Limits`` (no overhead, no pod level) of ``field``; wrong types
+    count as nothing (the request readers report them later)."""
 
     def read(container: object, where: str) -> dict[str, Fraction]:
         resources = _container_resources(container)
@@ -114,30 +116,7 @@ def _aggregate(spec: Mapping[str, Any], field: str) -> dict[str, Fraction]:
             return {}
         return {str(k): _parsed(v, f"{where}.resources.{field}.{k}") for k, v in raw.items()}
 
-    def add(into: dict[str, Fraction], extra: Mapping[str, Fraction]) -> None:
-        for k, v in extra.items():
-            into[k] = into.get(k, Fraction(0)) + v
-
-    containers = spec.get("containers")
-    for i, container in enumerate(containers if isinstance(containers, list) else ()):
-        add(total, read(container, f"spec.containers[{i}]"))
-    inits = spec.get("initContainers")
-    for i, container in enumerate(inits if isinstance(inits, list) else ()):
-        own = read(container, f"spec.initContainers[{i}]")
-        if isinstance(container, Mapping) and container.get("restartPolicy") == "Always":
-            add(total, own)
-            add(sidecars, own)
-            usage = dict(sidecars)
-        else:
-            usage = dict(own)
-            add(usage, sidecars)
-        for k, v in usage.items():
-            if k not in init_max or v > init_max[k]:
-                init_max[k] = v
-    for k, v in init_max.items():
-        if k not in total or v > total[k]:
-            total[k] = v
-    return total
+    return aggregate_containers(spec, _tolerated_list, read)
 
 
 def _pod_level_defaults(spec: Mapping[str, Any]) -> Mapping[str, Any]:

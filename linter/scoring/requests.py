@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any
 
 from linter.goint import wrap_int64
 from linter.k8snames import is_extended_resource_name
+from linter.scoring.containerwalk import Amount, add_into, aggregate_containers
 from linter.scoring.goquantity import milli_value
 from linter.scoring.quantity import QuantityError, parse_quantity, to_int_rounding_up, to_scheduler_int
 
@@ -50,8 +51,6 @@ _NON_ZERO_DEFAULTS: dict[str, Fraction] = {
 }
 
 Requests = dict[str, Fraction]
-# An amount as one view adds it up: an exact Fraction (kube-scheduler) or a float64 (Volcano).
-Amount = TypeVar("Amount", Fraction, float)
 ResourceReader = Callable[[object, str], dict[str, Amount]]
 
 # ---------------------------------------------------------------- resource names
@@ -111,17 +110,6 @@ def _resource_list(raw: object, where: str) -> Requests:
     return out
 
 
-def _add_into(total: dict[str, Amount], extra: Mapping[str, Amount]) -> None:
-    for name, q in extra.items():
-        total[name] = total[name] + q if name in total else q
-
-
-def _max_into(total: dict[str, Amount], other: Mapping[str, Amount]) -> None:
-    for name, q in other.items():
-        if name not in total or q > total[name]:
-            total[name] = q
-
-
 def _with_defaults(reqs: dict[str, Amount], defaults: Mapping[str, Fraction] | None) -> dict[str, Amount]:
     """``applyNonMissing``: a default only for a key the container does not list at all."""
     if not defaults:
@@ -155,34 +143,19 @@ def _pod_requests(
 ) -> dict[str, Amount]:
     """``resourcehelper.PodRequests`` (overhead included); ``read`` turns one resource list into amounts."""
     spec = _spec(pod)
-    total: dict[str, Amount] = {}
-    for i, container in enumerate(_list(spec.get("containers"), "spec.containers")):
-        where = f"spec.containers[{i}]"
+
+    def container_requests(container: object, where: str) -> dict[str, Amount]:
         res = _mapping(_mapping(container, where).get("resources"), f"{where}.resources")
         reqs = read(res.get("requests"), f"{where}.resources.requests")
-        _add_into(total, _with_defaults(reqs, defaults))
-    sidecars: dict[str, Amount] = {}
-    init_usage: dict[str, Amount] = {}
-    for i, container in enumerate(_list(spec.get("initContainers"), "spec.initContainers")):
-        where = f"spec.initContainers[{i}]"
-        container = _mapping(container, where)
-        res = _mapping(container.get("resources"), f"{where}.resources")
-        reqs = _with_defaults(read(res.get("requests"), f"{where}.resources.requests"), defaults)
-        if container.get("restartPolicy") == "Always":
-            _add_into(total, reqs)
-            _add_into(sidecars, reqs)
-            usage = dict(sidecars)
-        else:
-            usage = dict(reqs)
-            _add_into(usage, sidecars)
-        _max_into(init_usage, usage)
-    _max_into(total, init_usage)
+        return _with_defaults(reqs, defaults) if defaults else reqs  # no call on the views without defaults
+
+    total = aggregate_containers(spec, _list, container_requests)
     if pod_level and _pod_level_requests(spec) is not None:
         level = read(_mapping(spec.get("resources"), "spec.resources").get("requests"), "spec.resources.requests")
         for name, q in level.items():
             if is_pod_level_resource(name):
                 total[name] = q
-    _add_into(total, read(spec.get("overhead"), "spec.overhead"))
+    add_into(total, read(spec.get("overhead"), "spec.overhead"))
     return total
 
 
