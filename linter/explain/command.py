@@ -14,9 +14,11 @@ from typing import Any, TextIO
 
 from linter.findings import Severity
 from linter.model import KubeSchedulerModel, SchedulerModel, default_kube_scheduler_model
+from linter.scoring.apivalidation import resource_refusal
 from linter.scoring.quantity import QuantityError
 
 from .compute import explain_dump, select_profile
+from .dump import describe
 from .inputs import ExplainInputError, load_cluster, load_cluster_objects, load_pod, read_text
 from .plot import render_plot
 from .render_preemption import render_preemption, render_preemption_plot
@@ -79,6 +81,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if local is None:
             return EXIT_INVALID_CONFIG
         model, pod = local
+        refusal = resource_refusal(pod)
+        if refusal is not None:  # scored anyway: hand-written pods (and the scoring vectors) often skip limits
+            err.write(f"binpack-lint explain: warning: POD {args.pod}: {describe(pod)}: {refusal} (the API server "
+                      "would refuse this pod; it is explained as written)\n")
         dump = load_cluster(args.cluster)
         try:
             pod = admit_runtime_class(pod, dump.runtime_classes)
