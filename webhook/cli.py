@@ -53,7 +53,7 @@ SERVE_FLAGS: tuple[tuple[str, str, Callable[[str], Any], str], ...] = (
     ("--threads", "threads", int, "threads per worker"),
     ("--lease-namespace", "lease_namespace", str, "namespace of the globalDefault claim Lease (default: own)"),
     ("--lease-name", "lease_name", str, "name of the globalDefault claim Lease"),
-    ("--log-level", "log_level", str, "DEBUG, INFO, WARNING or ERROR"),
+    ("--log-level", "log_level", str, "DEBUG, INFO, WARNING, ERROR or CRITICAL"),
 )
 
 
