@@ -1,0 +1,101 @@
+"""The webhook docs list what the code has: every setting (docs/webhook.md's table, docs/server.md's
+environment variables), every metric the server exposes (the metrics tables of docs/operations.md and
+docs/webhook.md), and every field the pod webhook writes into its prediction annotation."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+from linter.scoring.cluster.preemption import FastPreemption
+from linter.scoring.cluster.rank import Ranking
+from webhook.admission.decide.pods import PREDICTION_ANNOTATION, fit_annotations, preemption_summary
+from webhook.cluster.static import StaticClusterView
+from webhook.server.metrics import Metrics
+from webhook.settings import Settings, env_name
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+WEBHOOK_MD = (DOCS / "webhook.md").read_text(encoding="utf-8")
+SERVER_MD = (DOCS / "server.md").read_text(encoding="utf-8")
+OPERATIONS_MD = (DOCS / "operations.md").read_text(encoding="utf-8")
+
+
+def _section(text: str, heading: str) -> str:
+    start = text.index(heading)
+    end = text.find("\n#", start + len(heading))
+    return text[start:] if end < 0 else text[start:end]
+
+
+def _first_cells(table_text: str) -> set[str]:
+    """The backticked names in the first cell of each table row."""
+    names: set[str] = set()
+    for line in table_text.splitlines():
+        if line.startswith("| ") and not line.startswith("| ---"):
+            names.update(re.findall(r"`([^`]+)`", line.split("|")[1]))
+    return names
+
+
+def test_every_setting_is_in_the_webhook_settings_table() -> None:
+    table = _first_cells(_section(WEBHOOK_MD, "## Settings"))
+    missing = [f.name for f in dataclasses.fields(Settings) if f.name not in table]
+    assert not missing, f"docs/webhook.md 'Settings' lacks {missing}"
+    unknown = table - {f.name for f in dataclasses.fields(Settings)}
+    assert not unknown, f"docs/webhook.md 'Settings' lists settings the code does not have: {sorted(unknown)}"
+
+
+def test_every_setting_has_its_environment_variable_in_server_md() -> None:
+    table = _section(SERVER_MD, "## Flags and environment variables")
+    missing = [env_name(f.name) for f in dataclasses.fields(Settings) if f"`{env_name(f.name)}`" not in table]
+    assert not missing, f"docs/server.md's flag table lacks {missing}"
+
+
+def _exposed_metric_families() -> set[str]:
+    text = Metrics(StaticClusterView()).render().decode()
+    return set(re.findall(r"^# TYPE (\S+) \S+$", text, re.M))
+
+
+def test_every_metric_is_in_the_metrics_tables() -> None:
+    exposed = _exposed_metric_families()
+    assert "binpack_guard_admission_requests_total" in exposed and "binpack_guard_cache_synced" in exposed
+    for doc, heading in ((OPERATIONS_MD, "## Metrics and suggested alerts"), (WEBHOOK_MD, "## Logs and metrics")):
+        table = {name for name in _first_cells(_section(doc, heading)) if name.startswith("binpack_guard_")}
+        assert table == exposed, (heading, sorted(exposed ^ table))
+
+
+def _every_prediction_field() -> set[str]:
+    """Keys of the prediction annotation with every optional part present: no node fits (reasons and
+    preemption), scheduling gates, out-of-tree score plugins, and, on a pod whose own annotations leave
+    little room, the truncated scores."""
+    pod = {"metadata": {"name": "p"}, "spec": {"schedulingGates": [{"name": "g"}]}}
+    unschedulable = Ranking(engine="k8s-fit", profile="default-scheduler", strategy="LeastAllocated",
+                            plugin_weight=1, total_nodes=1, feasible_nodes=0, scores=(),
+                            reason_counts={"Insufficient cpu": 1})
+    preemption = preemption_summary(FastPreemption(needed=True))
+    keys = set(json.loads(fit_annotations(pod, "default-scheduler", unschedulable, 10, preemption,
+                                          {"TargetLoadPacking": 3})[PREDICTION_ANNOTATION]))
+    scores = tuple((f"node-{i:05d}", 50) for i in range(100))
+    feasible = Ranking(engine="k8s-fit", profile="default-scheduler", strategy="LeastAllocated", plugin_weight=1,
+                       total_nodes=100, feasible_nodes=100, scores=scores, best_node="node-00000")
+    crowded = {"metadata": {"name": "p", "annotations": {"big": "x" * (256 * 1024 - 1500)}}, "spec": {}}
+    keys |= set(json.loads(fit_annotations(crowded, "default-scheduler", feasible, 100)[PREDICTION_ANNOTATION]))
+    assert {"truncated", "gated", "preemption", "notModelledScorePlugins", "unschedulableReasons"} <= keys
+    return keys
+
+
+def test_prediction_fields_are_the_documented_ones() -> None:
+    fields = _every_prediction_field()
+    table = _first_cells(_section(OPERATIONS_MD, "## Reading the annotations"))
+    assert fields == table, f"docs/operations.md prediction table differs: {sorted(fields ^ table)}"
+    row = next(line for line in WEBHOOK_MD.splitlines() if line.startswith("| `binpack-guard.io/prediction`"))
+    described = set(re.findall(r"`([A-Za-z]+)`", row))
+    assert fields <= described, f"docs/webhook.md prediction row lacks {sorted(fields - described)}"
+
+
+def test_preemption_fields_are_the_documented_ones() -> None:
+    summary = preemption_summary(FastPreemption(needed=True))
+    assert summary is not None
+    listed = re.search(r"`\{\"eligible\".*?\}`", WEBHOOK_MD, re.S)
+    assert listed is not None
+    assert set(summary) == set(re.findall(r'"([A-Za-z]+)"', listed.group(0)))
