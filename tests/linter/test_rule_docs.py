@@ -1,6 +1,7 @@
-"""The rule docs say what the registry says: docs/kube-scheduler-rules.md's table is the registry's rows for
-the kube-scheduler format (name, severity and summary as `binpack-lint rules` prints them), and
-docs/policy-volcano-priorityclass-rules.md names every code of the formats it covers."""
+"""The rule docs say what the registry says: docs/kube-scheduler-rules.md's table is the registry's rows
+for the kube-scheduler format (name, severity and summary as `binpack-lint rules` prints them), and
+docs/policy-volcano-priorityclass-rules.md names every code of the formats it covers. Every binpack-lint
+flag is named in docs/."""
 
 from __future__ import annotations
 
@@ -46,3 +47,15 @@ def test_other_formats_doc_names_every_code() -> None:
     expected = {str(r["code"]) for r in _registry() if set(r["formats"]) & formats}
     missing = sorted(expected - _codes_named(OTHER_DOC))
     assert not missing, f"docs/policy-volcano-priorityclass-rules.md never names {missing}"
+
+
+def test_every_binpack_lint_flag_is_documented() -> None:
+    from linter.cli import build_parser
+
+    docs = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs").glob("*.md"))
+    main, subs = build_parser()
+    options = {o for parser in (main, *subs.values()) for action in parser._actions for o in action.option_strings
+               if o.startswith("--") and o != "--help"}
+    assert "--project-config" in options and "--write" in options
+    missing = sorted(o for o in options if not re.search(rf"`[^`\n]*{re.escape(o)}\b", docs))
+    assert not missing, f"binpack-lint flags no doc names: {missing}"

@@ -4,6 +4,7 @@ docs/webhook.md), and every field the pod webhook writes into its prediction ann
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import re
@@ -11,6 +12,8 @@ from pathlib import Path
 
 from linter.scoring.cluster.preemption import FastPreemption
 from linter.scoring.cluster.rank import Ranking
+from webhook import cli as webhook_cli
+from webhook import kubectl_binpack
 from webhook.admission.decide.pods import PREDICTION_ANNOTATION, fit_annotations, preemption_summary
 from webhook.cluster.static import StaticClusterView
 from webhook.server.metrics import Metrics
@@ -99,3 +102,21 @@ def test_preemption_fields_are_the_documented_ones() -> None:
     listed = re.search(r"`\{\"eligible\".*?\}`", WEBHOOK_MD, re.S)
     assert listed is not None
     assert set(summary) == set(re.findall(r'"([A-Za-z]+)"', listed.group(0)))
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
+    """Every long option of a parser and of its sub-commands, --help left out."""
+    options: set[str] = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                options |= _option_strings(sub)
+        options.update(o for o in action.option_strings if o.startswith("--") and o != "--help")
+    return options
+
+
+def test_every_webhook_and_kubectl_binpack_flag_is_documented() -> None:
+    docs = "\n".join(p.read_text(encoding="utf-8") for p in (*DOCS.glob("*.md"), DOCS.parent / "README.md"))
+    for parser in (webhook_cli.build_parser(), kubectl_binpack.build_parser()):
+        missing = sorted(o for o in _option_strings(parser) if not re.search(rf"`{re.escape(o)}\b", docs))
+        assert not missing, f"{parser.prog}: flags no doc names: {missing}"
