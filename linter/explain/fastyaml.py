@@ -185,8 +185,12 @@ def _entry(s: str, start: int, key_end: int, end: int, k: int, sub: Spec, path: 
         st.out.append(s[start:line_end])
         return _sequence(s, m.start(), end, indent, k, sub[0], path, st)
     if isinstance(sub, dict) and not is_seq and indent > k:
+        at = len(st.out)
         st.out.append(s[start:line_end])
-        return _mapping(s, m.start(), end, indent, k, sub, path, st, None)[1]
+        emitted, stop = _mapping(s, m.start(), end, indent, k, sub, path, st, None)
+        if not emitted:  # none of its keys is kept: an empty mapping, as pruning gives (`spec:` alone is null)
+            st.out[at] = s[start:key_end] + " {}"
+        return stop
     if indent < k or (indent == k and not is_seq):  # an empty value: null
         st.out.append(s[start:m.start()])
         return m.start()

@@ -224,6 +224,36 @@ def test_odd_but_valid_layouts_match_the_plain_load(tmp_path: Path, text: str) -
     assert _node_fields(streamed) == _node_fields(plain)
 
 
+CLOUD_NODE = """\
+apiVersion: v1
+items:
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: n1
+  spec:
+    podCIDR: 10.244.1.0/24
+    providerID: aws:///eu-west-1a/i-0abc
+  status:
+    allocatable:
+      cpu: "2"
+kind: List
+metadata:
+  resourceVersion: ""
+"""
+
+
+def test_a_block_with_no_field_explain_reads_is_an_empty_mapping(tmp_path: Path) -> None:
+    # kubectl's layout (fast reader) and the same text after "---" (general reader) give one model: the
+    # spec of a cloud Node, whose fields are all dropped, is {} in both (the fast reader gave null)
+    fast, general = tmp_path / "fast.yaml", tmp_path / "general.yaml"
+    fast.write_text(CLOUD_NODE)
+    general.write_text("---\n" + CLOUD_NODE)
+    assert load_cluster(str(fast)).nodes == load_cluster(str(general)).nodes
+    assert load_cluster(str(fast)).nodes[0]["spec"] == {}
+    assert load_cluster_objects(str(fast)) == load_cluster_objects(str(general))
+
+
 PENDING = "kind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n"
 
 
