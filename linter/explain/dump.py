@@ -29,7 +29,7 @@ from linter.scoring.requests import actual_request, fit_node_contribution, fit_s
 from linter.scoring.resize import placed_pod_level, resize_fingerprint, volcano_placed_pod
 
 from .fields import prune, spec_for_kind
-from .fieldtypes import NODE_TYPES, PLACEMENT_TYPES, type_problem
+from .fieldtypes import NODE_TYPES, placement_problem, type_problem
 
 __all__ = [
     "ClusterDump",
@@ -130,14 +130,18 @@ def request_fingerprint(pod: Mapping[str, Any]) -> Hashable | None:
     if not isinstance(spec, Mapping):
         return None
 
-    def items(raw: object, fields: tuple[str, ...]) -> object:
-        if not isinstance(raw, list):
-            return ("!", raw)
-        return [tuple(c.get(f) for f in fields) if isinstance(c, Mapping) else ("!", c) for c in raw]
-
-    return repr((items(spec.get("containers"), ("resources",)),
-                 items(spec.get("initContainers"), ("resources", "restartPolicy")),
+    return repr((_containers_key(spec.get("containers"), False), _containers_key(spec.get("initContainers"), True),
                  spec.get("resources"), spec.get("overhead"), resize_fingerprint(pod)))
+
+
+def _containers_key(raw: object, init: bool) -> object:
+    """The fields of a container list the request functions read (an init container's restartPolicy too)."""
+    if not isinstance(raw, list):
+        return ("!", raw)
+    if init:
+        return [(c.get("resources"), c.get("restartPolicy")) if type(c) is dict or isinstance(c, Mapping)
+                else ("!", c) for c in raw]
+    return [(c.get("resources"),) if type(c) is dict or isinstance(c, Mapping) else ("!", c) for c in raw]
 
 
 @dataclass(frozen=True)
@@ -190,25 +194,21 @@ def pod_shape(pod: Mapping[str, Any]) -> Shape:
     try:
         pod = stored_pod(pod)
         fit_score_request(pod)  # the order the checks always ran in: its error wins
-        actual_request(pod)
-        volcano_request(pod)
-        fit_node_contribution(pod)
+        actual, volcano, fit = actual_request(pod), volcano_request(pod), fit_node_contribution(pod)
         negative = negative_request(pod)
-        # a STATE pod is counted on a node (bound or nominated): with any in-place resize
-        volcano_placed = volcano_placed_pod(pod)  # Volcano reads pod-level requests from the spec only
-        volcano = volcano_request(volcano_placed)
+        # a STATE pod is counted on a node (bound or nominated): with any in-place resize;
+        # views recomputed only for what a resize changes (Volcano reads pod-level requests from the spec only)
+        volcano_placed = volcano_placed_pod(pod)
+        if volcano_placed is not pod:
+            volcano = volcano_request(volcano_placed)
         placed = placed_pod_level(volcano_placed)
-        actual, fit = actual_request(placed), fit_node_contribution(placed)
+        if placed is not pod:
+            actual, fit = actual_request(placed), fit_node_contribution(placed)
     except QuantityError as exc:
         return Shape(str(exc))
     if negative:
         return Shape(negative)
     return Shape(None, fit, actual, volcano)
-
-
-def _add(total: dict[str, Any], extra: Mapping[str, Any]) -> None:
-    for name, value in extra.items():
-        total[name] = total.get(name, 0) + value
 
 
 @dataclass
@@ -222,9 +222,13 @@ class PodTotals:
 
     def add(self, shape: Shape) -> None:
         self.pod_count += 1
-        _add(self.fit_requested, shape.fit)
-        _add(self.requested, shape.actual)
-        _add(self.volcano_used, shape.volcano)
+        # _add three times, inlined: this runs once per counted pod
+        pairs: tuple[tuple[dict[str, Any], Mapping[str, Any]], ...] = (
+            (self.fit_requested, shape.fit), (self.requested, shape.actual), (self.volcano_used, shape.volcano))
+        for total, extra in pairs:
+            get = total.get
+            for name, value in extra.items():
+                total[name] = get(name, 0) + value
 
 
 @dataclass
@@ -323,7 +327,11 @@ class DumpBuilder:
             if self._named(obj, where):
                 self.runtime_classes.append(prune(obj, spec_for_kind(kind)))
         elif kind == "Pod":
-            if not self._named(obj, where) or not self._typed(obj, PLACEMENT_TYPES):
+            if not self._named(obj, where):
+                return
+            problem = placement_problem(obj)
+            if problem is not None:
+                self.error = f"STATE {self.path}: {describe(obj)}: {problem}"
                 return
             key = shape_key if shape_key is not None else request_fingerprint(obj)
             shape = self.shapes.get(key) if key is not None else None

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["NODE_TYPES", "PLACEMENT_TYPES", "POD_TYPES", "ListOf", "MapOf", "type_problem"]
+__all__ = ["NODE_TYPES", "PLACEMENT_TYPES", "POD_TYPES", "ListOf", "MapOf", "placement_problem", "type_problem"]
 
 STRING, BOOLEAN, INTEGER = "a string", "a boolean", "an integer"
 
@@ -109,3 +109,16 @@ def type_problem(obj: Mapping[str, Any], types: Mapping[str, Any], prefix: str =
             if found:
                 return found
     return None
+
+
+_STRING_OR_NULL = (str, type(None))
+
+
+def placement_problem(pod: Mapping[str, Any]) -> str | None:
+    """``type_problem(pod, PLACEMENT_TYPES)``, checked on every STATE pod: the common case (a decoded
+    ``spec`` and ``status`` whose two fields are strings or absent) without the general walk."""
+    spec, status = pod.get("spec"), pod.get("status")
+    if (type(spec) is dict and type(spec.get("nodeName")) in _STRING_OR_NULL
+            and type(status) is dict and type(status.get("phase")) in _STRING_OR_NULL):
+        return None
+    return type_problem(pod, PLACEMENT_TYPES)
