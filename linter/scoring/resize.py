@@ -59,7 +59,7 @@ def _resize_infeasible(status: Mapping[str, Any]) -> bool:
     """``IsPodResizeInfeasible``: the first PodResizePending condition decides."""
     conditions = status.get("conditions")
     for condition in conditions if isinstance(conditions, list) else ():
-        if isinstance(condition, Mapping) and condition.get("type") == _RESIZE_PENDING:
+        if (type(condition) is dict or isinstance(condition, Mapping)) and condition.get("type") == _RESIZE_PENDING:
             return condition.get("reason") == "Infeasible"
     return False
 
@@ -167,19 +167,58 @@ def placed_pod(pod: Mapping[str, Any]) -> Mapping[str, Any]:
     return placed_pod_level(volcano_placed_pod(pod))
 
 
-def resize_fingerprint(pod: Mapping[str, Any]) -> object:
-    """What :func:`placed_pod` reads from ``status``, for request caches (None when it reads nothing)."""
-    status = _mapping(pod.get("status"))
-    if status is None:
+def _fingerprint_entries(listed: object) -> tuple[list[object] | None, bool]:
+    """One status list as :func:`_statuses` reads it, and whether an entry reports resources. A skipped
+    entry stays as a None: it moves the index that names the entries after it in messages."""
+    if not isinstance(listed, list):
+        return None, False
+    out: list[object] = []
+    reported = False
+    for entry in listed:
+        if type(entry) is dict or isinstance(entry, Mapping):
+            resources = entry.get("resources")
+            if resources is None:
+                out.append((entry.get("name"),))
+                continue
+            reported = True  # of resources, only the requests are read (a non-mapping reads as none)
+            actuated = resources.get("requests") if type(resources) is dict or isinstance(resources, Mapping) else None
+            out.append((entry.get("name"), actuated, entry.get("allocatedResources")))
+        else:
+            out.append(None)
+    return out, reported
+
+
+def _names(containers: object) -> list[object] | None:
+    if not isinstance(containers, list):
         return None
-    statuses = _statuses(status)
-    reported = sorted((name, repr(entry.get("resources")), repr(entry.get("allocatedResources")))
-                      for name, (entry, _) in statuses.items() if entry.get("resources") is not None)
+    return [c.get("name") if type(c) is dict or isinstance(c, Mapping) else None for c in containers]
+
+
+def _pod_level_entry(status: Mapping[str, Any]) -> object:
+    """What :func:`placed_pod_level` reads of ``status.resources`` and ``status.allocatedResources``
+    (None when ``status.resources`` is unset: then it reads nothing). Of a mapping, only the requests
+    are read; anything else is kept as it is (its type names the error), in a tuple of another length."""
     level = status.get("resources")
-    pod_level = None if level is None else (repr(level), repr(status.get("allocatedResources")))
-    if not reported and pod_level is None:
+    if level is None:
+        return None
+    if not (type(level) is dict or isinstance(level, Mapping)):
+        return (level,)
+    return (level.get("requests"), status.get("allocatedResources"))
+
+
+def resize_fingerprint(pod: Mapping[str, Any]) -> object:
+    """What :func:`placed_pod` reads from ``status`` and the container names, to be ``repr``-ed into a
+    request cache's key beside the spec's requests (None when no container status reports resources and
+    ``status.resources`` is unset: then it reads nothing). The status entries are kept in order, with
+    their positions: they name the fields of its errors."""
+    status = pod.get("status")
+    if not (type(status) is dict or isinstance(status, Mapping)):
+        return None
+    regular, regular_reported = _fingerprint_entries(status.get("containerStatuses"))
+    init, init_reported = _fingerprint_entries(status.get("initContainerStatuses"))
+    pod_level = _pod_level_entry(status)
+    if not (regular_reported or init_reported) and pod_level is None:
         return None
     spec = _mapping(pod.get("spec")) or {}
-    names = [[c.get("name") if isinstance(c, Mapping) else None for c in field]
-             for field in (spec.get("containers"), spec.get("initContainers")) if isinstance(field, list)]
-    return (names, reported, pod_level, _resize_infeasible(status))
+    return (regular, init, _names(spec.get("containers")), _names(spec.get("initContainers")), pod_level,
+            _resize_infeasible(status))
