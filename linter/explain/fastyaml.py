@@ -12,9 +12,10 @@ loader gives. Pods are parsed once per distinct pruned text, with their names pu
 
 Anything outside that layout (several documents, flow style, a tab anywhere, keys in
 quotes or merge keys where explain reads, an alias into a kept field, a typed list, an item
-that is not a mapping) raises :class:`NotKubectlLayout`; the caller then reads the file with
-the general event-based reader, which accepts all of YAML within its limits. The one
-difference allowed: text this reader skips is not checked for YAML errors.
+that is not a mapping, a scalar on the line below a key whose mapping explain reads) raises
+:class:`NotKubectlLayout`; the caller then reads the file with the general event-based reader,
+which accepts all of YAML within its limits. The one difference allowed: text this reader skips
+is not checked for YAML errors.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ __all__ = ["NotKubectlLayout", "Scan", "check_top", "read_kubectl_yaml", "scan_k
 
 _FIRST = re.compile(r"\n( *)([^ \n#])")  # the next line with content
 _KEY_AT = re.compile(r"([^ \n#'\"&*!|>%@`{}\[\],?:<-][^\n]*?|[-?:][^ \n][^\n]*?) *:(?![^ \n])")
+# _KEY_AT within one line, and with no " #" in the key: "a #b: 1" is the scalar "a" and a comment
+_KEY_BODY = r"(?:[^ \n]| (?!#))*?"
+_PLAIN_KEY = re.compile(f"([^ \\n#'\"&*!|>%@`{{}}\\[\\],?:<-]{_KEY_BODY}|[-?:][^ \\n]{_KEY_BODY}) *:(?![^ \\n])")
 _SINGLE = re.compile(r"'((?:[^'\n]|'')*)'")
 _DOUBLE = re.compile(r'"([^"\\\n]*)"')
 _PLAIN_BAD_START = frozenset("-?:,[]{}#&*!|>'\"%@`")
@@ -124,6 +128,7 @@ class _Pruned:
 
     out: list[str] = field(default_factory=list)
     names: dict[tuple[str, ...], Any] = field(default_factory=dict)
+    refused: str | None = None  # why the item is not in the layout, once the walk is known to be complete
 
 
 def _region_end(s: str, line_end: int, end: int, n: int, seq_ok: bool) -> int:
@@ -134,6 +139,15 @@ def _region_end(s: str, line_end: int, end: int, n: int, seq_ok: bool) -> int:
 def _line_end(s: str, pos: int, end: int) -> int:
     line_end = s.find("\n", pos, end)
     return end if line_end < 0 else line_end
+
+
+def _block_mapping_below(s: str, first: re.Match[str], end: int, st: _Pruned) -> None:
+    """An empty ``key:`` (or ``-``) whose value the walk reads as a block mapping: its first line must be a
+    plain key. Anything else there (``status:`` with ``1.5`` on the next line, a quoted or complex key) is
+    refused, as the key search would skip a scalar line and read the value as null. Noted, not raised: the
+    line may be cut off by the end of the text read so far (the walk is then done again with more)."""
+    if _PLAIN_KEY.match(s, first.start(2), end) is None and st.refused is None:
+        st.refused = "a block value that is not a mapping of plain keys"
 
 
 def _mapping(s: str, pos: int, end: int, k: int, p: int, spec: dict[str, Spec], path: tuple[str, ...],
@@ -185,6 +199,7 @@ def _entry(s: str, start: int, key_end: int, end: int, k: int, sub: Spec, path: 
         st.out.append(s[start:line_end])
         return _sequence(s, m.start(), end, indent, k, sub[0], path, st)
     if isinstance(sub, dict) and not is_seq and indent > k:
+        _block_mapping_below(s, m, end, st)
         at = len(st.out)
         st.out.append(s[start:line_end])
         emitted, stop = _mapping(s, m.start(), end, indent, k, sub, path, st, None)
@@ -218,11 +233,12 @@ def _seq_item(s: str, a: int, end: int, d: int, spec: Spec, path: tuple[str, ...
     if isinstance(spec, dict) and (not stripped or stripped[0] == "#"):  # "-" alone: content below
         m = _FIRST.search(s, line_end, end)
         if m is not None and m.group(2) != "-" and len(m.group(1)) > d:
+            _block_mapping_below(s, m, end, st)
             emitted, stop = _mapping(s, m.start(), end, len(m.group(1)), d, spec, path, st, lead)
             if not emitted:
                 st.out.append(lead + " {}")
             return stop
-    km = _KEY_AT.match(s, line_end - len(stripped), line_end) if isinstance(spec, dict) and stripped else None
+    km = _PLAIN_KEY.match(s, line_end - len(stripped), line_end) if isinstance(spec, dict) and stripped else None
     if km is None:
         if isinstance(spec, dict) and stripped[:1] in ("\"", "'", "?", "<", "&", "*", "!"):
             raise NotKubectlLayout("a sequence item with a quoted, complex or aliased key")
@@ -324,6 +340,8 @@ class _Items:
         if has_marker:
             st = _Pruned()
             _seq_item(buf, a, end, 0, spec, (), st)
+        if st.refused is not None:
+            raise NotKubectlLayout(st.refused)
         where = f"document 1.items[{self.count}]"
         self.count += 1
         text = "".join(st.out) + "\n"
@@ -337,6 +355,8 @@ class _Items:
             if lighter is not None and not _may_name_resize_condition(buf, a, stop):
                 spec = lighter
             _seq_item(buf, a, end, 0, spec, (), st)
+            if st.refused is not None:
+                raise NotKubectlLayout(st.refused)
             text = "".join(st.out) + "\n"
             obj = self._parse(text)
         if real == "Node":
