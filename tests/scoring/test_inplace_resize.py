@@ -224,3 +224,30 @@ def test_explain_yaml_finds_a_resize_condition_spelt_with_an_escape(tmp_path: Pa
     assert escaped != text and yaml.safe_load(escaped) == yaml.safe_load(text)
     # Infeasible: the spec's 5 cpu is left out
     assert requested_cpu(run_explain(tmp_path, escaped, "yaml", "--format", "json")) == 1000 + 1000
+
+
+def test_explain_tells_apart_pods_that_differ_only_in_their_pod_level_status(tmp_path: Path) -> None:
+    # explain reuses a request shape's arithmetic for pods with one key: the key must hold the pod-level
+    # status.resources requests and status.allocatedResources (here the only differences between the pods)
+    pods = [pod_level("500m", "3", "3"), pod_level("500m", "1", "2"), pod_level("500m", "1", "5")]
+    for i, pod in enumerate(pods):
+        pod["metadata"]["name"] = f"resized-{i}"
+    node = {**NODE, "status": {"allocatable": {"cpu": "16", "memory": "8Gi", "pods": "110"}}}
+    text = json.dumps({"apiVersion": "v1", "kind": "List", "items": [node, *pods]})
+    assert requested_cpu(run_explain(tmp_path, text, "json", "--format", "json")) == 3000 + 2000 + 5000 + 1000
+
+
+@pytest.mark.parametrize("as_yaml", [False, True], ids=["json", "yaml"])
+@pytest.mark.parametrize(("pod", "cpu", "volcano_cpu"), POD_LEVEL_CASES[:4])
+def test_explain_volcano_reads_pod_level_requests_from_the_spec(tmp_path: Path, pod: dict[str, Any], cpu: int,
+                                                                volcano_cpu: int, as_yaml: bool) -> None:
+    config = tmp_path / "volcano-scheduler.conf"
+    config.write_text("actions: allocate\ntiers:\n- plugins:\n  - name: predicates\n  - name: binpack\n")
+    node = {**NODE, "status": {"allocatable": {"cpu": "8", "memory": "8Gi", "pods": "110"}}}
+    doc = {"apiVersion": "v1", "kind": "List", "items": [node, pod]}
+    text = yaml.safe_dump(doc, sort_keys=False) if as_yaml else json.dumps(doc)
+    proc = run_explain(tmp_path, text, "yaml" if as_yaml else "json", "--config", str(config), "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    (node_out,) = json.loads(proc.stdout)["nodes"]
+    (cpu_row,) = [r for r in node_out["resources"] if r["name"] == "cpu"]
+    assert cpu_row["used"] == volcano_cpu
