@@ -21,7 +21,7 @@ from linter.scoring.nodes import NodeView, is_counted_pod
 from linter.scoring.nominated import Nominee, check_node_with_nominated, counts_for, nominee_of, pod_key
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.strategies import balanced_score_node, fit_score_node
-from linter.scoring.volcano import binpack_score_node
+from linter.scoring.volcano import binpack_score_node, node_order_binpack
 
 from .dump import ClusterDump, ExplainInputError, describe
 from .objects import ClusterObjects
@@ -177,8 +177,10 @@ class Cluster:
 
 
 def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -> Json:
-    # The first binpack entry is explained (a second one in another tier would add its own score).
-    args = model.binpack[0] if model.binpack else None
+    # Volcano calls one binpack function (the last registering entry's) once per entry with node ordering on.
+    registered, calls = node_order_binpack(model.binpack)
+    args = registered or (model.binpack[0] if model.binpack else None)
+    ordered = registered is not None and calls > 0
     task, real_request = volcano_request(pod), actual_request(pod)
     out: list[Json] = []
     for view in views:
@@ -186,9 +188,10 @@ def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -
         node["score"] = node["weightedScore"] = None
         if args is not None:
             res = binpack_score_node(args, task, view.volcano_used, view.volcano_allocatable)
-            ordered = res.node_order_registered and args.enable_node_order  # enableNodeOrder: false adds nothing
-            score = res.score if ordered else 0.0
-            node.update(score=score, weightedScore=score, weightSum=res.weight_sum,
+            score = 0.0
+            for _ in range(calls if ordered else 0):  # Session.NodeOrderFn adds each call's float64
+                score += res.score
+            node.update(score=score, weightedScore=score, weightSum=res.weight_sum, binpackScore=res.score,
                         rejectedBy=res.rejected_by, nodeOrderRegistered=ordered,
                         resources=[{"name": t.name, "weight": t.weight, "podRequest": t.request, "used": t.used,
                                     "requested": t.request + t.used, "allocatable": t.capacity, "term": t.term}
@@ -201,6 +204,7 @@ def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -
         "pluginWeight": args.weight if args is not None else None,
         "effectiveWeights": {"binpack.weight": args.weight, "resources": dict(args.resources)} if args else None,
         "binpackEntries": len(model.binpack),
+        "binpackCalls": calls if ordered else 0,
         "podRequest": task,
         "nodes": _sorted(out, "score"),
     }

@@ -96,7 +96,10 @@ def _volcano_node(doc: Json, node: Json) -> list[str]:
         lines.append(f"    binpack = 0: {node['rejectedBy']} request + used exceeds allocatable")
         return lines
     terms = " + ".join(f"{r['term']:.6g}" for r in node["resources"]) or "0"
-    lines.append(f"    binpack = ({terms}) / {node['weightSum']} * (100 * {weight}) = {node['score']:.10g}")
+    lines.append(f"    binpack = ({terms}) / {node['weightSum']} * (100 * {weight}) = {node['binpackScore']:.10g}")
+    if doc["binpackCalls"] > 1:
+        lines.append(f"    called {doc['binpackCalls']} times (once per binpack entry with node ordering on) "
+                     f"= {node['score']:.10g}")
     return lines
 
 
@@ -115,7 +118,9 @@ def render_text(doc: Json) -> str:
         pts = " ".join(f"({p['utilization']},{p['score']})" for p in doc["shape"])
         lines.append(f"  shape {pts}{scale}")
     if doc.get("binpackEntries", 0) > 1:
-        lines.append(f"  note: {doc['binpackEntries']} binpack entries; the first is explained, each adds its score")
+        lines.append(f"  note: {doc['binpackEntries']} binpack entries; Volcano calls the last one with a "
+                     f"binpack.weight other than 0 once per entry whose enableNodeOrder is not false "
+                     f"({doc['binpackCalls']} times), and that entry is explained")
     if doc.get("notModelledScorePlugins"):
         names = ", ".join(f"{p['name']} (weight {p['weight']})" for p in doc["notModelledScorePlugins"])
         lines.append(f"  not modelled, left out of every total: the scores of {names}")

@@ -10,7 +10,7 @@ matches bit for bit where Volcano's own order is fixed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from linter.goint import wrap_int64, yaml_int
@@ -21,6 +21,7 @@ __all__ = [
     "VolcanoNodeScore",
     "binpack_score_node",
     "go_trim_space",
+    "node_order_binpack",
     "node_score_factor",
     "parse_binpack_arguments",
 ]
@@ -102,6 +103,21 @@ class VolcanoNodeScore:
 def node_score_factor(weight: int) -> float:
     """``float64(MaxNodeScore * int64(binpack.weight))``: the product is int64 and wraps around."""
     return float(wrap_int64(MAX_NODE_SCORE * weight))
+
+
+def node_order_binpack(entries: Sequence[VolcanoBinpackArgs]) -> tuple[VolcanoBinpackArgs | None, int]:
+    """The binpack node-order function Volcano calls, and how many times per node.
+
+    Every entry with ``binpack.weight != 0`` registers its function under the plugin's name, so the last
+    one wins (``Session.AddNodeOrderFn`` stores by name); ``Session.NodeOrderFn`` then calls the function
+    of that name once for each entry whose ``enableNodeOrder`` is not false, whatever that entry's weight.
+    None when no entry registers one.
+    """
+    registered: VolcanoBinpackArgs | None = None
+    for entry in entries:
+        if entry.weight != 0:
+            registered = entry
+    return registered, sum(1 for entry in entries if entry.enable_node_order)
 
 
 def _scored_names(args: VolcanoBinpackArgs, task_request: Mapping[str, float]) -> list[str]:

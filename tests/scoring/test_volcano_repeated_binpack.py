@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from linter.explain import explain
 from linter.formats.volcano.handler import analyze
 from linter.model import VolcanoModel
 from linter.scoring.cluster.state import ClusterState
@@ -45,3 +46,20 @@ def test_an_occurrence_with_node_ordering_off_adds_nothing() -> None:
 def test_no_occurrence_with_a_weight_registers_nothing() -> None:
     only_zero = HEAD.replace("binpack.weight: 5", "binpack.weight: 0")
     assert _score(only_zero) == 0
+
+
+def _explained(text: str) -> dict[str, Any]:
+    node = {"metadata": {"name": "n1"}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi"}}}
+    pod: dict[str, Any] = {"metadata": {"name": "p", "namespace": "default"}, "spec": {
+        "schedulerName": "volcano", "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}}
+    ((explained,),) = [explain(_model(text), [node], [], pod)["nodes"]]
+    return explained
+
+
+def test_explain_scores_the_registered_function_once_per_enabled_entry_as_the_webhook_does() -> None:
+    # The weight-0 entry comes first: explaining it alone would say binpack adds nothing.
+    text = HEAD.replace("binpack.weight: 5", "binpack.weight: 0") + HEAD.split("tiers:\n")[1]
+    node = _explained(text)
+    assert node["nodeOrderRegistered"] is True
+    assert node["binpackScore"] == 125.0  # cpu 1/4 alone, * 100 * 5
+    assert node["score"] == 250.0 == _score(text)

@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 
-from linter.model import FitArgs, KubeSchedulerModel, VolcanoBinpackArgs, VolcanoModel
+from linter.model import FitArgs, KubeSchedulerModel, VolcanoModel
 from linter.scoring import feasibility
 from linter.scoring.cluster.filters import NOT_A_NODE, FilterCache, Reasons, enabled_filters, run_filters
 from linter.scoring.cluster.nominated import nominated_load
@@ -25,6 +25,7 @@ from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.nominated import scheduler_name_of
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.strategies import MAX_NODE_SCORE
+from linter.scoring.volcano import node_order_binpack
 
 ENGINE_FIT = "k8s-fit"
 ENGINE_VOLCANO = "volcano-binpack"
@@ -70,13 +71,8 @@ class Ranking:
 def _volcano_scores(
     store: NodeStore, memo: PodMemo, shape: str | None, pod: Mapping[str, Any], model: VolcanoModel
 ) -> tuple[FloatArray, int]:
-    """Volcano calls the binpack node-order function registered last (weight != 0) once per
-    binpack entry whose node ordering is enabled, summing the float64 results."""
-    registered: VolcanoBinpackArgs | None = None
-    for entry in model.binpack:
-        if entry.weight != 0:
-            registered = entry
-    calls = sum(1 for entry in model.binpack if entry.enable_node_order)
+    """The float64 sum of binpack's node-order calls (:func:`~linter.scoring.volcano.node_order_binpack`)."""
+    registered, calls = node_order_binpack(model.binpack)
     total = np.zeros(store.size, np.float64)
     if registered is None or calls == 0:
         return total, 0
