@@ -210,9 +210,22 @@ class VolcanoBinpackArgs:
 
 
 @dataclass(frozen=True)
+class VolcanoNodeOrderPlugin:
+    """A plugin entry other than binpack whose node-order score Volcano adds and this tool does not model.
+
+    ``weights``: nodeorder's effective priority weights (None for the other plugins).
+    """
+
+    name: str
+    weights: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True)
 class VolcanoModel:
     actions: tuple[str, ...]
     binpack: tuple[VolcanoBinpackArgs, ...]
+    # Entries with node ordering on, in tier order, whose scores are left out of every total.
+    other_node_order: tuple[VolcanoNodeOrderPlugin, ...] = ()
 
 
 @dataclass(frozen=True)

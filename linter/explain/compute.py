@@ -205,6 +205,9 @@ def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -
         "effectiveWeights": {"binpack.weight": args.weight, "resources": dict(args.resources)} if args else None,
         "binpackEntries": len(model.binpack),
         "binpackCalls": calls if ordered else 0,
+        "notModelledNodeOrderPlugins": [
+            {"name": p.name, "weights": dict(p.weights) if p.weights is not None else None}
+            for p in model.other_node_order],
         "podRequest": task,
         "nodes": _sorted(out, "score"),
     }

@@ -103,6 +103,13 @@ def _volcano_node(doc: Json, node: Json) -> list[str]:
     return lines
 
 
+def _plugin_label(plugin: Json) -> str:
+    weights = plugin["weights"]
+    if not weights:
+        return str(plugin["name"])
+    return f"{plugin['name']} (" + ", ".join(f"{k} {v}" for k, v in weights.items()) + ")"
+
+
 def render_text(doc: Json) -> str:
     engine = doc["engine"]
     title = {"k8s-fit": "kube-scheduler 1.36", "volcano-binpack": "Volcano binpack",
@@ -124,6 +131,9 @@ def render_text(doc: Json) -> str:
     if doc.get("notModelledScorePlugins"):
         names = ", ".join(f"{p['name']} (weight {p['weight']})" for p in doc["notModelledScorePlugins"])
         lines.append(f"  not modelled, left out of every total: the scores of {names}")
+    if doc.get("notModelledNodeOrderPlugins"):
+        lines.append("  not modelled, left out of every total: the node-order scores Volcano adds to binpack's "
+                     "from " + ", ".join(map(_plugin_label, doc["notModelledNodeOrderPlugins"])))
     request = ", ".join(f"{n} {format_amount(n, v, volcano=engine == 'volcano-binpack')}"
                         for n, v in doc["podRequest"].items())
     lines.append(f"  pod request as the scorer sees it: {request}")

@@ -19,9 +19,11 @@ from webhook_helpers import (
     review,
 )
 
+from linter.formats.volcano.handler import analyze
 from linter.model import FitArgs, KubeSchedulerModel, Profile, VolcanoBinpackArgs, VolcanoModel
 from linter.scoring.requests import fit_score_request, node_allocatable
 from linter.scoring.strategies import fit_score_node
+from linter.source import parse_documents
 from webhook.admission.decide import pods
 from webhook.admission.decide.pods import PREDICTION_ANNOTATION, SCORES_ANNOTATION, TOTAL_ANNOTATION_SIZE_LIMIT
 from webhook.admission.encode import encode
@@ -331,3 +333,12 @@ def test_subresources_are_allowed_untouched_whatever_their_kind(
     document["request"].update(kind=kind, subResource=subresource)
     decision = pods.decide(request_of(document), cluster, Settings(), SchedulerModels.static())
     assert decision.allowed is True and decision.patch == () and decision.warnings == ()
+
+
+def test_volcano_prediction_names_the_node_order_plugins_it_leaves_out(cluster: StaticClusterView) -> None:
+    conf = 'actions: "allocate"\ntiers:\n- plugins:\n  - name: nodeorder\n  - name: binpack\n  - name: usage\n'
+    volcano = analyze(parse_documents(conf, "volcano-scheduler.conf")[0]).model
+    assert isinstance(volcano, VolcanoModel)
+    batch = pod(schedulerName="volcano", requests={"cpu": "2", "memory": "1Gi"})
+    _, prediction = _annotations(batch, _decide(batch, cluster, models=SchedulerModels.static(None, volcano)))
+    assert prediction["notModelledNodeOrderPlugins"] == ["nodeorder", "usage"]

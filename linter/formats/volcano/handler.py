@@ -22,6 +22,7 @@ from linter.formats.volcano.decode import (
     unmarshal_errors,
     yaml_v2_message,
 )
+from linter.formats.volcano.nodeorder import node_order_plugin
 from linter.formats.volcano.structs import struct_view
 from linter.model import SchedulerModel, VolcanoBinpackArgs, VolcanoModel
 from linter.scoring.volcano import go_trim_space, parse_binpack_arguments
@@ -174,6 +175,9 @@ def analyze(document: Document) -> VolcanoContext:
         ctx.model = VolcanoModel(
             actions=tuple(a.name for a in ctx.actions),
             binpack=tuple(effective_binpack(p) for p in ctx.binpack_entries()),
+            other_node_order=tuple(
+                plugin for p in ctx.plugins if p.switch("enableNodeOrder")
+                and (plugin := node_order_plugin(p.name, p.arguments)) is not None),
         )
     return ctx
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -115,7 +115,8 @@ def annotation_ops(
         return _unscored(pod, scheduler, reason)
     chosen = model.profile(profile) if isinstance(model, KubeSchedulerModel) and profile is not None else None
     not_modelled = chosen.unmodelled_scores if chosen is not None else {}
-    return _ops(pod, fit_annotations(pod, scheduler, ranking, settings.top, preemption, not_modelled))
+    node_order = [p.name for p in model.other_node_order] if isinstance(model, VolcanoModel) else []
+    return _ops(pod, fit_annotations(pod, scheduler, ranking, settings.top, preemption, not_modelled, node_order))
 
 
 def preemption_summary(fast: FastPreemption) -> dict[str, Any] | None:
@@ -140,10 +141,12 @@ def preemption_summary(fast: FastPreemption) -> dict[str, Any] | None:
 def fit_annotations(
     pod: Mapping[str, Any], scheduler: str, ranking: Ranking, requested_top: int,
     preemption: dict[str, Any] | None = None, not_modelled: Mapping[str, int] | None = None,
+    not_modelled_node_order: Sequence[str] = (),
 ) -> dict[str, str]:
     """Both annotations, with as many scores as the 256 KiB total-annotations limit allows.
 
-    ``not_modelled``: out-of-tree score plugins (name -> weight) whose scores the ranking leaves out.
+    ``not_modelled``: out-of-tree score plugins (name -> weight) whose scores the ranking leaves out;
+    ``not_modelled_node_order``: the Volcano plugins (one per entry) whose node-order scores it leaves out.
     Linear in the number of scored nodes: the annotations are built and measured once; only when they
     do not fit is each score's encoded size measured, and the largest count that fits found by
     bisection over those prefix sums, not by encoding every candidate.
@@ -160,6 +163,8 @@ def fit_annotations(
             prediction["preemption"] = preemption
         if not_modelled:
             prediction["notModelledScorePlugins"] = dict(not_modelled)
+        if not_modelled_node_order:
+            prediction["notModelledNodeOrderPlugins"] = list(not_modelled_node_order)
         return prediction
 
     def build(count: int, truncated: bool) -> dict[str, str]:
