@@ -106,6 +106,56 @@ def test_an_invalid_chunk_size_is_a_client_error(server: ServerProcess, ca: KeyP
     assert answer.startswith(b"HTTP/1.1 400")
 
 
+# Requests gunicorn itself refuses before the app sees them: each is answered with the HTTP code gunicorn
+# picks and a failed v1 Status carrying a one-line message (the apiserver reads no other error body).
+UNPARSABLE = [
+    (b"\x16\x03\x01hello\r\n\r\n", 400),
+    (b"G@T /readyz HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    (b"POST /mutate/pods HTTP/9.9\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}", 400),
+    (b"POST /mutate/pods HTTP/1.1\r\nHost: x\r\nBad Header: v\r\nContent-Length: 2\r\n\r\n{}", 400),
+    (b"POST /mutate/pods HTTP/1.1\r\nHost: x\r\nContent-Length: 12abc\r\n\r\n{}", 400),
+    (b"POST /mutate/pods HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n"
+     b"2\r\n{}\r\n0\r\n\r\n", 400),
+    (b"POST /validate/configmaps HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n", 400),
+    (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+    (b"GET /readyz HTTP/1.1\r\n" + b"".join(b"X-H%d: v\r\n" % i for i in range(150)) + b"\r\n", 431),
+]
+
+
+def _exchange(context: ssl.SSLContext, address: tuple[str, int], data: bytes) -> tuple[int, dict[str, str], bytes]:
+    with context.wrap_socket(socket.create_connection(address, timeout=WEBHOOK_TIMEOUT),
+                             server_hostname="localhost") as sock:
+        sock.sendall(data)
+        answer = b""
+        while chunk := sock.recv(65536):  # gunicorn closes the connection after such an answer
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+@pytest.mark.parametrize(("data", "code"), UNPARSABLE, ids=["line", "method", "version", "header-name",
+                                                            "content-length", "length-and-chunked", "chunk-size",
+                                                            "uri-too-long", "too-many-headers"])
+def test_a_request_gunicorn_cannot_parse_gets_a_status_body(
+    server: ServerProcess, ca: KeyPair, data: bytes, code: int
+) -> None:
+    status, headers, body = _exchange(client_context(ca), server.address, data)
+    assert (status, headers["content-type"], int(headers["content-length"])) == (code, "application/json", len(body))
+    document = json.loads(body)
+    message = document["message"]
+    assert {k: document[k] for k in ("kind", "apiVersion", "status", "code")} == {
+        "kind": "Status", "apiVersion": "v1", "status": "Failure", "code": code}
+    assert message and message == document["error"] and message.isprintable()
+
+
+def test_a_request_line_error_names_what_was_wrong(server: ServerProcess, ca: KeyPair) -> None:
+    _, _, body = _exchange(client_context(ca), server.address, b"G@T /readyz HTTP/1.1\r\nHost: x\r\n\r\n")
+    # gunicorn's own text (its handle_error wraps the parser's message), on one line
+    assert json.loads(body)["message"] == "Invalid Method 'Invalid HTTP method: 'G@T''"
+
+
 def _labelled_configmap(index: int, size: int) -> bytes:
     head = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
     line = "- schedulerName: s{}\n"

@@ -52,7 +52,7 @@ def encode(uid: str, decision: Decision) -> dict[str, Any]:
 
 # metav1.StatusReason of each HTTP code an error body is sent with (apimachinery's errors.go pairs them so).
 _STATUS_REASONS = {
-    400: "BadRequest", 404: "NotFound", 405: "MethodNotAllowed", 413: "RequestEntityTooLarge",
+    400: "BadRequest", 403: "Forbidden", 404: "NotFound", 405: "MethodNotAllowed", 413: "RequestEntityTooLarge",
     500: "InternalError", 503: "ServiceUnavailable",
 }
 

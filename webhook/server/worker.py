@@ -29,6 +29,7 @@ not go ahead of the others.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import ssl
 import time
@@ -40,9 +41,11 @@ import gevent
 from gevent.monkey import MonkeyPatchWarning
 from gevent.pool import Pool
 from gevent.server import StreamServer
+from gunicorn import util as gunicorn_util
 from gunicorn.sock import ssl_context
 from gunicorn.workers.ggevent import GeventWorker
 
+from webhook.admission.encode import error_body
 from webhook.server.balance import ConnectionBalance
 
 REQUEST_TIMEOUT_ENV = "BINPACK_GUARD_REQUEST_TIMEOUT"
@@ -60,6 +63,17 @@ def request_timeout() -> float:
     return float(raw) if raw else DEFAULT_REQUEST_TIMEOUT
 
 
+def write_status_error(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's answer to a request it refused before the app saw it (a bad request line, method, version or
+    header, a request line or header block over its limits), as a failed v1 ``Status`` instead of gunicorn's
+    HTML page: the apiserver reads a non-2xx body only as a ``Status``. Same status line; the connection closes."""
+    text = "".join(c if c.isprintable() else "?" for c in " ".join(mesg.split()))[:200] or reason
+    body = json.dumps(error_body(text, None, status_int), separators=(",", ":")).encode()
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")
+    gunicorn_util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
 class _RequestDeadline(BaseException):
     """Raised in a connection's greenlet when its current phase ran out of time. Not an ``Exception``, so
     the app's error handler cannot turn it into a 500: the connection is closed without an answer."""
@@ -75,6 +89,9 @@ class AdmissionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn is untype
         warnings.filterwarnings("ignore", category=MonkeyPatchWarning)
         self._deadline = request_timeout()
         self._servers: list[StreamServer] = []
+        # gunicorn's handle_error keeps choosing the status and logging; only the body it writes changes.
+        # write_error has no other caller, and this runs in the worker process only.
+        gunicorn_util.write_error = write_status_error
         super().init_process()  # monkey-patches, loads the app, then run()
 
     def timeout_ctx(self) -> Any:
