@@ -13,6 +13,7 @@ import socket
 import ssl
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -192,3 +193,55 @@ def test_eight_big_configmaps_in_flight_leave_health_and_admission_answering(
         assert status == 200, body
         response = body["response"]
         assert response["allowed"] or "ConfigMap" in response["status"]["message"]
+
+
+def _peak_rss_mib(pid: int) -> int:
+    """The process's resident-memory high-water mark (``VmHWM``), in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) // 1024
+    raise AssertionError(f"no VmHWM for {pid}")
+
+
+def _bloated_configmap(index: int, body_bytes: int) -> bytes:
+    """A labelled ConfigMap review whose object carries an unread field of empty JSON objects up to
+    ``body_bytes``: decoded, each ``{}`` of 3 bytes is a 64-byte dict, 25 times the body."""
+    review = _labelled_configmap(index, 400_000)
+    filler = body_bytes - len(review) - 100
+    return review.replace(b'"metadata": {', b'"metadata": {"x": [' + b"{}," * (filler // 3) + b"{}], ", 1)
+
+
+def test_concurrent_bloated_reviews_do_not_add_up_in_a_worker(tmp_path: Path, ca: KeyPair) -> None:
+    # One worker, six ConfigMap reviews of 7 MiB at once (each 170 MiB decoded). Each waits for the lint
+    # child, or for another's, while decoded; all held at once would be over 1 GiB.
+    replay = ReplayServer().serve_fixtures().start()
+    proc = ServerProcess(tmp_path, replay.kubeconfig(tmp_path / "kubeconfig"), tls=make_leaf(ca),
+                         extra=["--workers", "1"])
+    try:
+        proc.wait_listening()
+        context = client_context(ca)
+        assert wait_until(lambda: _call(context, proc.address, "GET", "/readyz")[0] == 200, timeout=60)
+        (worker,) = proc.worker_pids()
+        bodies = [_bloated_configmap(i, 7 * 1024 * 1024 - 1000) for i in range(6)]
+        answers: list[tuple[int, Any]] = []
+        threads = [threading.Thread(target=lambda b=b: answers.append(
+            _call(context, proc.address, "POST", "/validate/configmaps", b))) for b in bodies]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        peak = _peak_rss_mib(worker)
+        assert peak < 450, f"worker peak RSS {peak} MiB"
+        assert len(answers) == 6
+        busy = {f"busy deciding other large reviews: this {len(b)}-byte one waited 2.5 s for memory; retry"
+                for b in bodies}
+        for status, body in answers:  # a verdict, or the 503 that says why there was none
+            if status == 200:
+                assert body["response"]["uid"].startswith("u"), body
+            else:
+                assert (status, body["reason"]) == (503, "ServiceUnavailable"), body
+                assert body["message"] in busy, body
+        assert proc.worker_pids() == [worker]
+    finally:
+        proc.stop()
+        replay.stop()

@@ -18,6 +18,7 @@ from webhook.admission.encode import error_body
 from webhook.admission.ports import ClusterView, DefaultClassClaim
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.server.boundedlint import BoundedLinter
+from webhook.server.decodegate import RESERVE, DecodeGate
 from webhook.server.metrics import Metrics
 from webhook.server.routes import EXTENSION, Deps, build_blueprint, json_response
 from webhook.settings import Settings
@@ -45,6 +46,7 @@ def create_app(
         settings=settings, view=view, models=models, claim=default_class_claim, metrics=Metrics(view),
         lint=config_linter or BoundedLinter(settings.lint_timeout_ms / 1000.0, settings.lint_memory_mib,
                                                    settings.scheduler_build),
+        gate=DecodeGate(settings.max_body_bytes + RESERVE),
     )
     app.register_blueprint(build_blueprint(benchmark_routes=settings.benchmark_routes))
 

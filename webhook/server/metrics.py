@@ -2,7 +2,7 @@
 
 Request counters and latency histograms are labelled by endpoint, outcome, ``operation`` (CREATE, UPDATE,
 DELETE, CONNECT; ``unknown`` when the body was not a readable review) and ``dry_run`` (true/false), and by outcome
-(``allowed``, ``patched``, ``denied``, ``bad_request``, ``too_large``, ``unready``, ``error``);
+(``allowed``, ``patched``, ``denied``, ``bad_request``, ``too_large``, ``unready``, ``busy``, ``error``);
 denials by endpoint and Status reason. Cache gauges are read from the view at
 scrape time.
 

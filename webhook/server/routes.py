@@ -16,7 +16,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
@@ -29,6 +29,7 @@ from webhook.admission.decode import AdmissionRequest, MalformedReview, decode
 from webhook.admission.encode import Decision, encode, error_body
 from webhook.admission.ports import ClusterView, DefaultClassClaim, ViewNotReady
 from webhook.admission.scheduler_models import SchedulerModels
+from webhook.server.decodegate import RESERVE, DecodeGate
 from webhook.server.jsonlog import JsonLine
 from webhook.server.metrics import CONTENT_TYPE, Metrics
 from webhook.server.readiness import all_workers_ready, readiness_dir
@@ -54,6 +55,7 @@ class Deps:
     claim: DefaultClassClaim | None
     metrics: Metrics
     lint: Linter = configmaps.lint_in_process  # the server passes a bounded one (webhook.server.boundedlint)
+    gate: DecodeGate = field(default_factory=lambda: DecodeGate(Settings().max_body_bytes + RESERVE))
 
 
 Policy = Callable[[AdmissionRequest, Deps], Decision]
@@ -123,25 +125,36 @@ def admission_view(endpoint: str, policy: Policy) -> Callable[[], Response]:
             reply.headers["Connection"] = "close"
             return _finish(d, endpoint, started, "too_large" if reply.status_code == 413 else "bad_request",
                            reply, None, message=too_large)
-        try:
-            review = decode(body)
-        except MalformedReview as exc:
-            reply = json_response(error_body(str(exc), exc.uid, 400), 400)
-            return _finish(d, endpoint, started, "bad_request", reply, None, uid=exc.uid, message=str(exc))
-        try:
-            decision = policy(review, d)
-        except ViewNotReady as exc:  # HTTP 503 without a review: the webhook's failurePolicy decides
-            reply = json_response(error_body(str(exc), review.uid, 503), 503)
-            return _finish(d, endpoint, started, "unready", reply, review, uid=review.uid, message=str(exc))
-        except Exception as exc:  # a bug: counted as outcome="error" (the shipped alert) with one log line
-            message = f"internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
-            reply = json_response(error_body(message, review.uid, 500), 500)
-            return _finish(d, endpoint, started, "error", reply, review, uid=review.uid, message=message)
-        outcome = "patched" if decision.allowed and decision.patch else "allowed" if decision.allowed else "denied"
-        return _finish(d, endpoint, started, outcome, json_response(encode(review.uid, decision)), review, decision)
+        with d.gate.admitted(len(body)) as admitted:
+            if not admitted:  # HTTP 503 without a review, as for an unsynced cache: failurePolicy decides
+                message = (f"busy deciding other large reviews: this {len(body)}-byte one waited "
+                           f"{d.gate.wait_seconds:g} s for memory; retry")
+                reply = json_response(error_body(message, None, 503), 503)
+                return _finish(d, endpoint, started, "busy", reply, None, message=message)
+            return _decide(d, endpoint, policy, started, body)
 
     view.__name__ = f"admission_{endpoint}"
     return view
+
+
+def _decide(d: Deps, endpoint: str, policy: Policy, started: float, body: bytes) -> Response:
+    """Decode, decide and encode one admitted body."""
+    try:
+        review = decode(body)
+    except MalformedReview as exc:
+        reply = json_response(error_body(str(exc), exc.uid, 400), 400)
+        return _finish(d, endpoint, started, "bad_request", reply, None, uid=exc.uid, message=str(exc))
+    try:
+        decision = policy(review, d)
+    except ViewNotReady as exc:  # HTTP 503 without a review: the webhook's failurePolicy decides
+        reply = json_response(error_body(str(exc), review.uid, 503), 503)
+        return _finish(d, endpoint, started, "unready", reply, review, uid=review.uid, message=str(exc))
+    except Exception as exc:  # a bug: counted as outcome="error" (the shipped alert) with one log line
+        message = f"internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+        reply = json_response(error_body(message, review.uid, 500), 500)
+        return _finish(d, endpoint, started, "error", reply, review, uid=review.uid, message=message)
+    outcome = "patched" if decision.allowed and decision.patch else "allowed" if decision.allowed else "denied"
+    return _finish(d, endpoint, started, outcome, json_response(encode(review.uid, decision)), review, decision)
 
 
 def _read_body(limit: int) -> tuple[bytes, str | None]:
