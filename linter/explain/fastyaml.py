@@ -131,11 +131,26 @@ class _Pruned:
     out: list[str] = field(default_factory=list)
     names: dict[tuple[str, ...], Any] = field(default_factory=dict)
     refused: str | None = None  # why the item is not in the layout, once the walk is known to be complete
+    # The last kept region runs to the end of the text (nothing is kept after such a region). Every other
+    # region stops before the newline that ends its last line, which the item's text puts back.
+    to_end: bool = False
 
 
 def _region_end(s: str, line_end: int, end: int, n: int, seq_ok: bool) -> int:
     m = _end_rx(n, seq_ok).search(s, line_end, end)
     return m.start() if m else end
+
+
+def _keep_region(s: str, start: int, line_end: int, end: int, n: int, seq_ok: bool, st: _Pruned) -> int:
+    """Keep ``s[start:]`` up to the end of the entry whose key (or ``-``) is at indent ``n`` and whose first
+    line ends at ``line_end``; returns where the entry ends."""
+    m = _end_rx(n, seq_ok).search(s, line_end, end)
+    if m is None:
+        st.to_end = True
+        st.out.append(s[start:end])
+        return end
+    st.out.append(s[start:m.start()])
+    return m.start()
 
 
 def _line_end(s: str, pos: int, end: int) -> int:
@@ -187,13 +202,13 @@ def _entry(s: str, start: int, key_end: int, end: int, k: int, sub: Spec, path: 
         else:
             st.names[path] = _VERBATIM
             st.out.append(s[start:rend])
+            st.to_end = rend == end
         return rend
     if sub == KEEP or not empty:
-        rend = _region_end(s, line_end, end, k, empty)
-        st.out.append(s[start:rend])
-        return rend
+        return _keep_region(s, start, line_end, end, k, empty, st)
     m = _FIRST.search(s, line_end, end)
     if m is None:
+        st.to_end = True
         st.out.append(s[start:end])
         return end
     indent, first = len(m.group(1)), m.group(2)
@@ -212,9 +227,7 @@ def _entry(s: str, start: int, key_end: int, end: int, k: int, sub: Spec, path: 
     if indent < k or (indent == k and not is_seq):  # an empty value: null
         st.out.append(s[start:m.start()])
         return m.start()
-    rend = _region_end(s, line_end, end, k, True)
-    st.out.append(s[start:rend])
-    return rend
+    return _keep_region(s, start, line_end, end, k, True, st)
 
 
 def _sequence(s: str, pos: int, end: int, d: int, p: int, spec: Spec, path: tuple[str, ...],
@@ -246,9 +259,7 @@ def _seq_item(s: str, a: int, end: int, d: int, spec: Spec, path: tuple[str, ...
     if km is None:
         if isinstance(spec, dict) and stripped[:1] in ("\"", "'", "?", "<", "&", "*", "!"):
             raise NotKubectlLayout("a sequence item with a quoted, complex or aliased key")
-        rend = _region_end(s, line_end, end, d, False)
-        st.out.append(s[a:rend])  # a scalar, flow or nested-sequence item: kept whole
-        return rend
+        return _keep_region(s, a, line_end, end, d, False, st)  # a scalar, flow or nested-sequence item: kept whole
     assert isinstance(spec, dict)
     col = km.start() - a - 1
     key = km.group(1)
@@ -302,6 +313,13 @@ def _may_name_resize_condition(buf: str, a: int, stop: int) -> bool:
     return any(buf.find(mark, a, stop) >= 0 for mark in (RESIZE_CONDITION, "\\", "*"))
 
 
+def _item_text(st: _Pruned, eof: bool) -> str:
+    """The kept lines of an item as one text. A region that runs to the end of the whole text keeps the text's
+    own end: a final newline or none, and blank lines after a ``|+`` or ``>+`` scalar, all part of its value."""
+    text = "".join(st.out)
+    return text if eof and st.to_end else text + "\n"
+
+
 class _Items:
     """Turns each ``- `` entry of ``items`` into a pruned object for the builder."""
 
@@ -348,7 +366,7 @@ class _Items:
             raise NotKubectlLayout(st.refused)
         where = f"document 1.items[{self.count}]"
         self.count += 1
-        text = "".join(st.out) + "\n"
+        text = _item_text(st, eof)
         cached = self.parsed.get(text)
         obj = cached if cached is not None else self._parse(text)
         real = obj.get("kind")
@@ -361,7 +379,7 @@ class _Items:
             _seq_item(buf, a, end, 0, spec, (), st)
             if st.refused is not None:
                 raise NotKubectlLayout(st.refused)
-            text = "".join(st.out) + "\n"
+            text = _item_text(st, eof)
             obj = self._parse(text)
         if real == "Node":
             self.builder.add(obj, where)

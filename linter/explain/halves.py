@@ -18,6 +18,7 @@ message.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable
@@ -64,8 +65,12 @@ def _yaml_layout(specs: Callable[[object], Spec]) -> _Layout[Scan]:
             return False
         return True
 
-    return _Layout(b"\n- ", 0, lambda chunks, sink: scan_kubectl_yaml(chunks, sink, specs),
-                   lambda chunks, sink: scan_kubectl_yaml(chunks, sink, specs, tail=True), joins)
+    def head(chunks: Iterable[str], sink: Any) -> Scan:
+        # The first part stops before the newline in front of the cut, which ends its last line: the reader
+        # takes the end of its text for the end of the file, where a "|" scalar has no final line break.
+        return scan_kubectl_yaml(itertools.chain(chunks, ["\n"]), sink, specs)
+
+    return _Layout(b"\n- ", 0, head, lambda chunks, sink: scan_kubectl_yaml(chunks, sink, specs, tail=True), joins)
 
 
 def _json_layout(path: str) -> _Layout[Top]:

@@ -556,3 +556,45 @@ def test_a_value_the_safe_constructor_rejects(item: str) -> None:
     # (explain printed "internal error: KeyError: 'tag:yaml.org,2002:value'").
     with pytest.raises(NotKubectlLayout):
         read_kubectl_yaml([LIST.format(item)], Recorder())
+
+
+# A kept value that runs to the end of the file: a block scalar keeps the file's own end (its final newline,
+# or none, and the blank lines after it with "+"). The reader put a newline after every item's kept lines,
+# so "|+" there read "0\n\n" where the whole load gives "0\n", and "|" read "0\n" at the end of a file
+# without a final newline, where the whole load gives "0". kubectl writes items before "kind: List";
+# hand-written files put them last.
+
+TAIL_VALUES = {  # an item whose last line is the start of a value, for the block scalar lines to follow
+    "label": "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: n\n    labels:\n      zone: {}",
+    "priority": "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\n  spec:\n    priority: {}",
+    "name": "- apiVersion: v1\n  kind: Pod\n  spec:\n    nodeName: n\n  metadata:\n    name: {}",  # lifted names
+    "list-item": "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\n  spec:\n    containers:\n    - {}",
+    "value-below": "- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\n  spec:\n    containers:\n     {}",
+}
+NEXT_ITEM = "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: last\n"
+
+
+@pytest.mark.parametrize("final_newline", [True, False], ids=["newline", "no-newline"])
+@pytest.mark.parametrize("blank_lines", [0, 1, 2])
+@pytest.mark.parametrize("indicator", ["|+", "|", "|-", ">+", ">", "|2+"])
+@pytest.mark.parametrize("where", ["file-end", "before-item", "before-comment", "before-unkept-key"])
+@pytest.mark.parametrize("field", sorted(TAIL_VALUES))
+def test_a_block_scalar_at_the_end_of_an_item(field: str, where: str, indicator: str, blank_lines: int,
+                                              final_newline: bool) -> None:
+    value = f"{indicator}\n" + " " * 8 + "0 a" + "\n" * (1 + blank_lines)
+    item = TAIL_VALUES[field].format(value)
+    item += {"file-end": "", "before-item": NEXT_ITEM, "before-comment": "# c\n",
+             "before-unkept-key": "  other:\n    x: 1\n"}[where]
+    text = "apiVersion: v1\nkind: List\nmetadata: {}\nitems:\n" + NEXT_ITEM + item
+    if not final_newline:
+        text = text.rstrip("\n")
+    whole = _load(text)
+    assert whole is not None
+    for specs in SPECS:
+        seen = _read([text], specs)
+        _check_read(seen, whole, specs, must_accept=True)
+        for cut in range(len(text) - 12, len(text) + 1):  # a chunk ending in the last lines, or none
+            _same_reads(seen, _read([text[:cut], text[cut:]], specs))
+        assert seen is not None
+        for start in range(len(whole["items"])):
+            _check_tail(text, seen, len(whole["items"]), start, specs)

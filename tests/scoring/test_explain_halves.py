@@ -158,3 +158,19 @@ def test_no_child_can_start_means_one_process(tmp_path: Path, monkeypatch: pytes
     assert not _taken(path, False)
     one, two = _both(monkeypatch, load_cluster, path)
     assert isinstance(one, ClusterDump) and _facts(two) == _facts(one)
+
+
+def test_a_block_scalar_ending_the_first_part(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each node ends with a label in a block scalar, so the cut falls right after one. The first part ends
+    # before the newline that ends that scalar's line; without it the label read "zone-3" where one
+    # process reads "zone-3\n" ("|" keeps the final line break).
+    node = ("- apiVersion: v1\n  kind: Node\n  status:\n    allocatable:\n      cpu: '4'\n      pods: '110'\n"
+            "  metadata:\n    name: node-{0}\n    labels:\n      zone: |\n        zone-{0}\n")
+    nodes = "".join(node.format(i) for i in range(40))
+    path = tmp_path / "dump.yaml"
+    path.write_text(f"apiVersion: v1\nitems:\n{nodes}kind: List\nmetadata:\n  resourceVersion: ''\n")
+    assert _taken(path, False)
+    one, two = _both(monkeypatch, load_cluster, path)
+    assert isinstance(one, ClusterDump) and isinstance(two, ClusterDump)
+    assert [node["metadata"]["labels"]["zone"] for node in one.nodes] == [f"zone-{i}\n" for i in range(40)]
+    assert _facts(two) == _facts(one)
