@@ -347,7 +347,12 @@ class _Items:
         if head is None:
             raise NotKubectlLayout("an item that is not a block mapping")
         k = head.end() - a - 1
-        guess = _kind_rx(k).search(buf, a, min(end, a + 4096))  # kubectl writes kind second
+        window = a + 4096  # kubectl writes kind second
+        guess = _kind_rx(k).search(buf, a, min(end, window))
+        if not eof and (guess.end() >= end if guess else end < window):
+            # Read on: a guess from text cut short (no kind yet, or half of its line) is a wrong spec, whose
+            # walk may refuse a key the right one skips, so the outcome would depend on where chunks end.
+            return None
         if guess is not None and _LINE0.search(buf, a + 1, guess.start()) is not None:
             guess = None  # that was a later item's kind
         kind = guess.group(1).strip(" ") if guess else None

@@ -598,3 +598,21 @@ def test_a_block_scalar_at_the_end_of_an_item(field: str, where: str, indicator:
         assert seen is not None
         for start in range(len(whole["items"])):
             _check_tail(text, seen, len(whole["items"]), start, specs)
+
+
+@pytest.mark.parametrize("item", [
+    "- status:\n    conditions:\n    - 'yes': 1\n  kind: Node\n  metadata:\n    name: n\n",
+    "- status:\n    conditions:\n    - 'yes': 1\n  kind: PodDisruptionBudget\n  metadata:\n    name: n\n",
+], ids=["node", "pdb"])
+def test_the_kind_guess_does_not_depend_on_where_chunks_end(item: str) -> None:
+    # A chunk that ended before the item's kind line (or inside it) gave no guess (or "No"), so the item was
+    # walked with the fields of every kind, pod conditions among them, and the quoted key there was refused;
+    # the whole text, whose kind line is in reach, was read. The reader now reads on before it guesses.
+    text = LIST.format(item)
+    whole = _load(text)
+    assert whole is not None
+    for specs in SPECS:
+        seen = _read([text], specs)
+        _check_read(seen, whole, specs, must_accept=True)
+        for cut in range(len(text) + 1):
+            _same_reads(seen, _read([text[:cut], text[cut:]], specs))
