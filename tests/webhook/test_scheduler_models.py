@@ -124,7 +124,7 @@ def test_app_scores_pods_with_the_loaded_configs(tmp_path: Path, make_app: Any, 
     client = make_app(view, SchedulerModels(str(kube_file), str(volcano_file))).test_client()
     for scheduler, engine, strategy, weight in (
         ("binpack-scheduler", "k8s-fit", "RequestedToCapacityRatio", 1),
-        ("volcano", "volcano-binpack", None, 10),
+        ("volcano", "volcano-binpack", "binpack", 10),  # as explain names it
     ):
         obj = pod(schedulerName=scheduler, requests={"cpu": "2", "memory": "4Gi"})
         response = client.post("/mutate/pods", json=review("Pod", "CREATE", obj)).get_json()["response"]

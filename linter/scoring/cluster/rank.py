@@ -105,7 +105,7 @@ def rank_pod(
     scores: Int64Array | FloatArray
     in_range = False  # scores known to lie in 0..100
     if isinstance(model, VolcanoModel):
-        engine, strategy = ENGINE_VOLCANO, None
+        engine, strategy = ENGINE_VOLCANO, ("binpack" if model.binpack else None)  # as explain names it
         profile_name = profile or VOLCANO_PROFILE
         scores, weight = _volcano_scores(store, memo, shape, pod, model)
         plugin_weight: int | float = weight
