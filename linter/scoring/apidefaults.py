@@ -30,7 +30,8 @@ from typing import Any
 from linter.scoring.containerwalk import aggregate_containers
 from linter.scoring.quantity import QuantityError, parse_quantity, to_int_rounding_up
 
-__all__ = ["go_trim_space", "stored_node", "stored_pod"]
+__all__ = ["aggregate_containers_of", "container_resources", "go_trim_space", "stored_node", "stored_pod",
+           "tolerated_list"]
 
 # unicode.IsSpace, which Go's strings.TrimSpace strips (Python's str.strip also strips U+001C..U+001F)
 _GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
@@ -80,7 +81,7 @@ def _decoded_list(raw: object) -> object:
     return {k: _decoded(v) for k, v in raw.items()} if isinstance(raw, Mapping) else raw
 
 
-def _container_resources(container: object) -> Mapping[str, Any] | None:
+def container_resources(container: object) -> Mapping[str, Any] | None:
     if not isinstance(container, Mapping):
         return None
     resources = container.get("resources")
@@ -88,7 +89,7 @@ def _container_resources(container: object) -> Mapping[str, Any] | None:
 
 
 def _with_requests_from_limits(container: object) -> object:
-    resources = _container_resources(container)
+    resources = container_resources(container)
     if resources is None:
         return container
     limits, requests = resources.get("limits"), resources.get("requests")
@@ -101,22 +102,22 @@ def _with_requests_from_limits(container: object) -> object:
     return {**container, "resources": {**resources, "requests": filled}}
 
 
-def _tolerated_list(raw: object, _where: str) -> Iterable[object]:
+def tolerated_list(raw: object, _where: str) -> Iterable[object]:
     return raw if isinstance(raw, list) else ()
 
 
-def _aggregate(spec: Mapping[str, Any], field: str) -> dict[str, Fraction]:
+def aggregate_containers_of(spec: Mapping[str, Any], field: str) -> dict[str, Fraction]:
     """``AggregateContainerRequests``/``Limits`` (no overhead, no pod level) of ``field``; wrong types
     count as nothing (the request readers report them later)."""
 
     def read(container: object, where: str) -> dict[str, Fraction]:
-        resources = _container_resources(container)
+        resources = container_resources(container)
         raw = resources.get(field) if resources is not None else None
         if not isinstance(raw, Mapping):
             return {}
         return {str(k): _parsed(v, f"{where}.resources.{field}.{k}") for k, v in raw.items()}
 
-    return aggregate_containers(spec, _tolerated_list, read)
+    return aggregate_containers(spec, tolerated_list, read)
 
 
 def _pod_level_defaults(spec: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -130,11 +131,11 @@ def _pod_level_defaults(spec: Mapping[str, Any]) -> Mapping[str, Any]:
     pod_limits: dict[str, Any] = dict(limits or {})
     pod_requests: dict[str, Any] = dict(requests or {})
     if pod_limits or pod_requests:
-        for name, q in _aggregate(spec, "limits").items():
+        for name, q in aggregate_containers_of(spec, "limits").items():
             if name.startswith("hugepages-") and name not in pod_requests and name not in pod_limits:
                 pod_limits[name] = _milli_text(q)
     if pod_limits:
-        for name, q in _aggregate(spec, "requests").items():
+        for name, q in aggregate_containers_of(spec, "requests").items():
             if name in ("cpu", "memory") and name not in pod_requests:
                 pod_requests[name] = _milli_text(q)
         for name, value in pod_limits.items():
@@ -156,7 +157,7 @@ def _each_container(spec: dict[str, Any], change: Any) -> None:
 
 
 def _rounded_container(container: object, where: str) -> object:
-    resources = _container_resources(container)
+    resources = container_resources(container)
     if resources is None:
         return container
     assert isinstance(container, Mapping)
@@ -168,7 +169,7 @@ def _rounded_container(container: object, where: str) -> object:
 
 
 def _decoded_container(container: object, _where: str) -> object:
-    resources = _container_resources(container)
+    resources = container_resources(container)
     if resources is None:
         return container
     assert isinstance(container, Mapping)

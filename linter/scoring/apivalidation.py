@@ -19,11 +19,10 @@ Negative amounts are refused outright (:func:`linter.explain.dump.negative_reque
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from fractions import Fraction
+from collections.abc import Mapping
 from typing import Any
 
-from linter.scoring.containerwalk import aggregate_containers
+from linter.scoring.apidefaults import aggregate_containers_of, container_resources, tolerated_list
 from linter.scoring.quantity import parse_quantity
 from linter.scoring.quantitytext import quantity_text, quantity_text_like
 
@@ -72,14 +71,6 @@ def _container_refusal(resources: Mapping[str, Any], where: str) -> str | None:
     return None
 
 
-def _listed(raw: object, _where: str) -> Iterable[object]:
-    return raw if isinstance(raw, list) else ()
-
-
-def _requests_of(container: object, _where: str) -> dict[str, Fraction]:
-    return {str(name): parse_quantity(raw) for name, raw in _requests_of_raw(container).items()}
-
-
 def _pod_level_refusal(spec: Mapping[str, Any]) -> str | None:
     level = spec.get("resources")
     if not isinstance(level, Mapping):
@@ -89,7 +80,7 @@ def _pod_level_refusal(spec: Mapping[str, Any]) -> str | None:
         if name in limits and parse_quantity(raw) > parse_quantity(limits[name]):
             return _invalid(f"spec.resources.requests[{name}]", raw,
                             f"must be less than or equal to {name} limit of {quantity_text(limits[name])}")
-    aggregate = aggregate_containers(spec, _listed, _requests_of)
+    aggregate = aggregate_containers_of(spec, "requests")
     for name, raw in requests.items():
         if name in aggregate and parse_quantity(raw) < aggregate[name]:
             total = quantity_text_like(aggregate[name], _first_written(spec, name))
@@ -102,16 +93,12 @@ def _first_written(spec: Mapping[str, Any], name: str) -> str | int | float:
     """The first container request of ``name``: the Go sum starts from a copy of it and keeps its format
     (an init container that outgrows the sum would lend its own; the first one stands in for it)."""
     for field in ("containers", "initContainers"):
-        for container in _listed(spec.get(field), field):
-            raw = _requests_of_raw(container).get(name)
+        for container in tolerated_list(spec.get(field), field):
+            resources = container_resources(container)
+            raw = _list(resources.get("requests")).get(name) if resources is not None else None
             if raw is not None:
                 return raw  # type: ignore[no-any-return]
     return "0"
-
-
-def _requests_of_raw(container: object) -> Mapping[str, Any]:
-    resources = container.get("resources") if isinstance(container, Mapping) else None
-    return _list(resources.get("requests")) if isinstance(resources, Mapping) else {}
 
 
 def resource_refusal(pod: Mapping[str, Any]) -> str | None:
@@ -120,10 +107,9 @@ def resource_refusal(pod: Mapping[str, Any]) -> str | None:
     if not isinstance(spec, Mapping):
         return None
     for field in ("containers", "initContainers"):
-        containers = spec.get(field)
-        for i, container in enumerate(containers if isinstance(containers, list) else ()):
-            resources = container.get("resources") if isinstance(container, Mapping) else None
-            if isinstance(resources, Mapping):
+        for i, container in enumerate(tolerated_list(spec.get(field), field)):
+            resources = container_resources(container)
+            if resources is not None:
                 found = _container_refusal(resources, f"spec.{field}[{i}].resources")
                 if found:
                     return found
