@@ -137,14 +137,6 @@ def test_explain_counts_the_resized_request(tmp_path: Path, pod: dict[str, Any],
     assert explain_cpu(tmp_path, pod, as_yaml) == cpu + 1000  # already requested + the incoming pod's 1000m
 
 
-def test_explain_names_a_bad_status_quantity(tmp_path: Path) -> None:
-    pod = resized("500m", "three", "3")
-    proc = run_explain(tmp_path, state_list(pod), "json")
-    assert proc.returncode == 2
-    assert "Traceback" not in proc.stderr
-    assert "Pod default/resized: status.containerStatuses[0].resources.requests.cpu" in proc.stderr
-
-
 # Pod-level resources resized in place (InPlacePodLevelResourcesVerticalScaling, beta and on by default in
 # 1.36): for a pod with pod-level requests whose status.resources is set, PodRequests counts each supported
 # pod-level name as max(spec.resources.requests, status.resources.requests, status.allocatedResources), the
@@ -208,12 +200,15 @@ def test_explain_counts_the_pod_level_resize(tmp_path: Path, pod: dict[str, Any]
     assert explain_cpu(tmp_path, pod, as_yaml) == cpu + 1000  # already requested + the incoming pod's 1000m
 
 
-def test_explain_names_a_bad_pod_level_status_quantity(tmp_path: Path) -> None:
-    pod = pod_level("500m", "three", "3")
+@pytest.mark.parametrize(("pod", "field"), [
+    pytest.param(resized("500m", "three", "3"), "status.containerStatuses[0].resources.requests.cpu", id="container"),
+    pytest.param(pod_level("500m", "three", "3"), "status.resources.requests.cpu", id="pod-level"),
+])
+def test_explain_names_a_bad_status_quantity(tmp_path: Path, pod: dict[str, Any], field: str) -> None:
     proc = run_explain(tmp_path, state_list(pod), "json")
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
-    assert "Pod default/resized: status.resources.requests.cpu" in proc.stderr
+    assert f"Pod default/resized: {field}" in proc.stderr
 
 
 def test_explain_yaml_finds_a_resize_condition_spelt_with_an_escape(tmp_path: Path) -> None:
