@@ -77,19 +77,22 @@ def decide(request: AdmissionRequest, lint: Linter = lint_in_process) -> Decisio
         findings = [f for f in lint({str(k): v for k, v in data.items()}) if f.rule != CODE_UNRECOGNIZED]
     except LintLimitExceeded as exc:
         if _data_unchanged(request):
-            return Decision.allow(warnings=[_shorten(f"ConfigMap {go_quote(_name(obj))}: data unchanged, so this "
-                                                     f"update is allowed; it was not checked: {exc}")])
+            return Decision.allow(warnings=[_unchanged_note(obj, f"it was not checked: {exc}")])
         return Decision.deny(422, "Invalid", f"ConfigMap {go_quote(_name(obj))} was not checked: {exc}; "
                              "lint it with binpack-lint before applying it")
     errors = [f for f in findings if f.severity is Severity.ERROR]
     others = [f for f in findings if f.severity is not Severity.ERROR]
     if errors and _data_unchanged(request):
-        head = (f"ConfigMap {go_quote(_name(obj))}: data unchanged, so this update is allowed; "
-                f"it holds {len(errors)} error(s)")
-        return Decision.allow(warnings=[_shorten(head), *_warnings([*errors, *others], len(errors))])
+        head = _unchanged_note(obj, f"it holds {len(errors)} error(s)")
+        return Decision.allow(warnings=[head, *_warnings([*errors, *others], len(errors))])
     if errors:
         return Decision.deny(422, "Invalid", _denial(obj, errors), _warnings(others))
     return Decision.allow(warnings=_warnings(others))
+
+
+def _unchanged_note(obj: Mapping[str, object], what: str) -> str:
+    """The first warning of an UPDATE allowed because it keeps the stored data."""
+    return _shorten(f"ConfigMap {go_quote(_name(obj))}: data unchanged, so this update is allowed; {what}")
 
 
 def _data_unchanged(request: AdmissionRequest) -> bool:
