@@ -27,6 +27,16 @@ def test_canonical_text(written: str | int | float, printed: str) -> None:
     assert quantity_text(written) == printed
 
 
+@pytest.mark.parametrize(("written", "printed"), [
+    ("+1", "+1"), ("01", "01"), ("1.500", "1.500"), ("+3Ki", "+3Ki"), ("01e3", "01e3"), (" +1 ", "+1"),
+    ("8Ki", "8Ki"), ("0.500", "500m"), ("2.000k", "2k"), ("1.2340", "1234m"),  # not kept: canonical text
+])
+def test_text_parse_quantity_kept_is_printed_as_written(written: str, printed: str) -> None:
+    """ParseQuantity keeps the string of a fast-path whole number that looks canonical (q.s) and String()
+    returns it; a multiple of 8 Ki, a leading 0 digit or a finer than milli scale is recomputed."""
+    assert quantity_text(written) == printed
+
+
 def test_a_sum_keeps_the_format_it_started_from() -> None:
     assert quantity_text_like(Fraction(6 * 2**30), "3Gi") == "6Gi"
     assert quantity_text_like(Fraction(6 * 2**30), "3221225472") == "6442450944"
