@@ -44,7 +44,7 @@ def go_trim_space(text: str) -> str:
 
 def _is_pod_level(name: str) -> bool:
     """``IsSupportedPodLevelResource``: cpu, memory and hugepages-*."""
-    return name in ("cpu", "memory") or name.startswith("hugepages-")
+    return name in ("cpu", "memory") or str(name).startswith("hugepages-")
 
 
 def _decoded(raw: object) -> object:

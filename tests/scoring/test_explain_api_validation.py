@@ -50,8 +50,9 @@ def _one(resources: dict[str, Any]) -> dict[str, Any]:
         "requests": {"cpu": "3"}, "limits": {"cpu": "2"}}}]},
      'spec.initContainers[0].resources.requests: Invalid value: "3": must be less than or equal to cpu limit of 2'),
     # pod level: a request above its limit, or below what the containers ask for together
+    # as for a container, the path is the requests list, not the resource (validateResourceRequirements)
     ({"resources": {"requests": {"cpu": "2"}, "limits": {"cpu": "1"}}, "containers": [{"name": "a"}]},
-     'spec.resources.requests[cpu]: Invalid value: "2": must be less than or equal to cpu limit of 1'),
+     'spec.resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1'),
     ({"resources": {"requests": {"cpu": "1", "memory": "576Mi"}},
       "containers": [{"name": "a", "resources": {"requests": {"cpu": "1", "memory": "3Gi"}}},
                      {"name": "b", "resources": {"requests": {"cpu": "500m", "memory": "3Gi"}}}]},
@@ -67,6 +68,64 @@ def test_the_api_servers_refusal(spec: dict[str, Any], error: str) -> None:
     assert resource_refusal(stored_pod(_pod(spec))) == error
 
 
+def _pod_level(level: dict[str, Any], *containers: dict[str, Any]) -> dict[str, Any]:
+    return {"resources": level, "containers": [{"name": f"c{i}", "resources": r} for i, r in enumerate(containers)]}
+
+
+_REGEX_HELP = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+               "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+               "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')")
+
+
+@pytest.mark.parametrize(("spec", "error"), [
+    # validatePodResourceConsistency: each container's limit against the pod-level limit of the same resource
+    (_pod_level({"requests": {"cpu": "1"}, "limits": {"cpu": "1"}},
+                {"requests": {"cpu": "250m"}, "limits": {"cpu": "500m"}},
+                {"requests": {"cpu": "250m"}, "limits": {"cpu": "1500m"}}),
+     'spec.resources.containers[1][cpu].limits: Invalid value: "1500m": must be less than or equal to pod limits of 1'),
+    (_pod_level({"requests": {"memory": "1Gi"}, "limits": {"memory": "1Gi"}},
+                {"requests": {"memory": "512Mi"}, "limits": {"memory": "2Gi"}}),
+     'spec.resources.containers[0][memory].limits: Invalid value: "2Gi": must be less than or equal to pod limits of '
+     "1Gi"),
+    # validateContainerResourceName
+    (_one({"requests": {"foo": "1"}}),
+     'spec.containers[0].resources.requests[foo]: Invalid value: "foo": must be a standard resource type or fully '
+     "qualified"),
+    (_one({"limits": {"requests.cpu": "1"}}),
+     'spec.containers[0].resources.limits[requests.cpu]: Invalid value: "requests.cpu": must be a standard resource '
+     "for containers"),
+    (_one({"limits": {"pods": "1"}}),
+     'spec.containers[0].resources.limits[pods]: Invalid value: "pods": must be a standard resource for containers'),
+    (_one({"limits": {"requests.example.com/gpu": "1"}}),
+     'spec.containers[0].resources.limits[requests.example.com/gpu]: Invalid value: "requests.example.com/gpu": '
+     "doesn't follow extended resource name standard"),
+    # the name is printed as encoding/json quotes it, HTML-safe
+    (_one({"limits": {"example.com/a<b": "1"}}),
+     'spec.containers[0].resources.limits[example.com/a<b]: Invalid value: "example.com/a\\u003cb": name part '
+     + _REGEX_HELP),
+    # validatePodResourceName: only cpu, memory and hugepages-* at pod level
+    ({"resources": {"requests": {"ephemeral-storage": "1Gi"}}, "containers": [{"name": "a"}]},
+     'spec.resources.requests[ephemeral-storage]: Unsupported value: "ephemeral-storage": supported values: "cpu", '
+     '"hugepages-", "memory"'),
+    # hugepages: a whole number of pages, and never alone (validateResourceRequirements)
+    (_one({"limits": {"hugepages-2Mi": "3Mi", "memory": "1Gi"}}),
+     'spec.containers[0].resources.limits[hugepages-2Mi]: Invalid value: "3Mi": 3Mi is not positive integer multiple '
+     "of hugepages-2Mi"),
+    (_one({"limits": {"hugepages-2Mi": "2Mi"}}),
+     "spec.containers[0].resources: Forbidden: HugePages require cpu or memory"),
+    # Quantity.String() returns the text ParseQuantity kept, so a non-canonical spelling is printed as written
+    (_one({"limits": {"nvidia.com/gpu": "1.500"}}),
+     'spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: "1.500": must be an integer'),
+    (_one({"requests": {"cpu": "02"}, "limits": {"cpu": "+1"}}),
+     'spec.containers[0].resources.requests: Invalid value: "02": must be less than or equal to cpu limit of +1'),
+    # the limits are checked before the requests, each name's errors together
+    (_one({"requests": {"cpu": "2"}, "limits": {"cpu": "1", "nvidia.com/gpu": "0.5"}}),
+     'spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: "500m": must be an integer'),
+])
+def test_more_of_the_api_servers_refusals(spec: dict[str, Any], error: str) -> None:
+    assert resource_refusal(stored_pod(_pod(spec))) == error
+
+
 @pytest.mark.parametrize("spec", [
     _one({"requests": {"cpu": "1"}, "limits": {"cpu": "1"}}),
     _one({"requests": {"cpu": "500m"}, "limits": {"cpu": "1"}}),  # cpu and memory may be overcommitted
@@ -77,6 +136,12 @@ def test_the_api_servers_refusal(spec: dict[str, Any], error: str) -> None:
     {"resources": {"requests": {"cpu": "2"}},
      "containers": [{"name": "a", "resources": {"requests": {"cpu": "1"}}}],
      "initContainers": [{"name": "i", "resources": {"requests": {"cpu": "2"}}}]},
+    # init containers' limits are not compared with the pod-level limit
+    {"resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "1"}},
+     "containers": [{"name": "a", "resources": {"requests": {"cpu": "500m"}}}],
+     "initContainers": [{"name": "i", "resources": {"requests": {"cpu": "500m"}, "limits": {"cpu": "2"}}}]},
+    _one({"limits": {"hugepages-2Mi": "4Mi", "cpu": "1"}, "requests": {"ephemeral-storage": "1Gi"}}),
+    _one({"limits": {"example.com/gpu": "1", "kubernetes.io/thing": "1"}}),
 ])
 def test_pods_the_api_server_accepts(spec: dict[str, Any]) -> None:
     assert resource_refusal(stored_pod(_pod(spec))) is None
@@ -105,3 +170,20 @@ def test_explain_warns_in_one_line_and_explains_the_pod_as_written(tmp_path: Pat
 def test_a_valid_pod_gets_no_warning(tmp_path: Path) -> None:
     code, _out, err = _explain(tmp_path, [NODE], _pod(_one({"requests": {"cpu": "1"}, "limits": {"cpu": "2"}})))
     assert (code, err) == (0, "")
+
+
+def test_a_resource_name_yaml_reads_as_a_number_is_checked_as_its_text(tmp_path: Path) -> None:
+    """kubectl sends the key as JSON text ("1"), which is a qualified name but not a standard resource; the
+    pod-level list with such a key must not stop explain either."""
+    (tmp_path / "state.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [NODE]}))
+    (tmp_path / "pod.yaml").write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\nspec:\n"
+                                       "  resources: {limits: {1: '1'}}\n  containers:\n  - name: c\n"
+                                       "    resources: {requests: {1: '1'}}\n")
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["explain", "--cluster", str(tmp_path / "state.json"), "--pod", str(tmp_path / "pod.yaml")],
+                out=out, err=err)
+    assert code == 0
+    assert err.getvalue() == (f"binpack-lint explain: warning: POD {tmp_path / 'pod.yaml'}: Pod default/p: "
+                              'spec.containers[0].resources.requests[1]: Invalid value: "1": must be a standard '
+                              "resource type or fully qualified (the API server would refuse this pod; it is "
+                              "explained as written)\n")
