@@ -62,7 +62,8 @@ class Settings:
     # (object and oldObject) plus the envelope: 7 MiB refuses no review the API server can send.
     max_body_bytes: int = 7 * MIB
     # ConfigMap linting runs in a child process with these bounds (webhook.server.boundedlint); the time
-    # budget stays under the chart's 3 s ConfigMap webhook timeout so the answer arrives in time.
+    # budget, counted from the review's arrival (webhook.server.deadline), stays under the chart's 3 s
+    # ConfigMap webhook timeout so the answer arrives in time.
     lint_timeout_ms: int = 2500
     lint_memory_mib: int = 256
     log_level: str = "INFO"

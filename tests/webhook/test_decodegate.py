@@ -1,6 +1,8 @@
-"""``DecodeGate``: which bodies are decoded at once (no waiting here: a refusal is asked for with no wait)."""
+"""``DecodeGate``: which bodies are decoded at once (no waiting here: a refusal is asked for with no wait left)."""
 
 from __future__ import annotations
+
+import time
 
 from webhook.server.decodegate import RESERVE, DecodeGate
 
@@ -27,3 +29,12 @@ def test_a_body_over_the_capacity_is_decoded_when_nothing_else_is() -> None:
         assert alone is True
         with gate.admitted(10) as beside:
             assert beside is False
+
+
+def test_the_wait_ends_at_the_reviews_deadline() -> None:
+    # the deadline counts from the review's arrival: one that has passed leaves no wait, though the gate's own
+    # wait (2.5 s) would; a body that fits is still admitted
+    gate = DecodeGate(LIMIT + RESERVE)
+    past = time.monotonic() - 1.0
+    with gate.admitted(LIMIT, until=past) as first, gate.admitted(2 * 1024 * 1024, until=past) as second:
+        assert (first, second) == (True, False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -150,6 +151,18 @@ def test_a_configmap_over_the_lint_budget_is_denied_with_the_reason(timeout: flo
         linter.close()
     assert not decision.allowed and decision.code == 422
     assert reason in decision.message and "was not checked" in decision.message
+
+
+def test_a_configmap_whose_budget_went_to_waiting_is_denied_saying_so() -> None:
+    linter = BoundedLinter(timeout_seconds=1.5, memory_mib=512)
+    try:
+        small = review("ConfigMap", "CREATE", _configmap({"c.yaml": _profiles(1)}))
+        decision = configmaps.decide(request_of(small), linter.until(time.monotonic() - 0.1))  # deadline passed
+    finally:
+        linter.close()
+    assert (decision.allowed, decision.code) == (False, 422)
+    assert decision.message == ('ConfigMap "cm" was not checked: the 1.5 s budget was spent waiting before linting '
+                                "could start; lint it with binpack-lint before applying it")
 
 
 VOLCANO_REFUSAL = ("volcano-scheduler.conf:1:1 [BPL400] Volcano rejects this file and keeps its previous "

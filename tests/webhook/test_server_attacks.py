@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import socket
 import ssl
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -242,6 +244,48 @@ def test_concurrent_bloated_reviews_do_not_add_up_in_a_worker(tmp_path: Path, ca
                 assert (status, body["reason"]) == (503, "ServiceUnavailable"), body
                 assert body["message"] in busy, body
         assert proc.worker_pids() == [worker]
+    finally:
+        proc.stop()
+        replay.stop()
+
+
+def _padded_configmap(index: int, body_bytes: int) -> bytes:
+    """A labelled ConfigMap review (a config that takes seconds to lint) padded to ``body_bytes`` with one
+    unread string: it fills the decode gate as its size says, yet decodes in milliseconds."""
+    review = _labelled_configmap(index, 400_000)
+    pad = body_bytes - len(review) - 20
+    return review.replace(b'"metadata": {', b'"metadata": {"pad": "' + b"a" * pad + b'", ', 1)
+
+
+def test_a_configmap_that_waited_for_room_is_answered_within_its_budget(tmp_path: Path, ca: KeyPair) -> None:
+    # Budget 2 s. A 4.2 MiB review holds the gate (capacity 8 MiB) for its whole budget, linting; a second
+    # one arrives 0.6 s later and waits about 1.4 s for room. Its answer must come by its arrival + 2 s: the
+    # lint gets only what is left. Before, it was linted for another full 2 s (answer after about 3.4 s).
+    budget, later, slack = 2.0, 0.6, 0.7
+    replay = ReplayServer().serve_fixtures().start()
+    proc = ServerProcess(tmp_path, replay.kubeconfig(tmp_path / "kubeconfig"), tls=make_leaf(ca),
+                         extra=["--workers", "1"], env={"BINPACK_GUARD_LINT_TIMEOUT_MS": str(int(budget * 1000))})
+    try:
+        proc.wait_listening()
+        context = client_context(ca)
+        assert wait_until(lambda: _call(context, proc.address, "GET", "/readyz")[0] == 200, timeout=60)
+        first, second = (_padded_configmap(i, int(4.2 * 1024 * 1024)) for i in range(2))
+        holder: list[tuple[int, Any]] = []
+        thread = threading.Thread(target=lambda: holder.append(
+            _call(context, proc.address, "POST", "/validate/configmaps", first)))
+        thread.start()
+        time.sleep(later)
+        sent = time.monotonic()
+        status, body = _call(context, proc.address, "POST", "/validate/configmaps", second)
+        took = time.monotonic() - sent
+        thread.join(60)
+        assert holder and holder[0][0] == 200, holder
+        assert status == 200, body
+        assert took < budget + slack, f"answered {took:.2f} s after it was sent"
+        message = body["response"]["status"]["message"]
+        assert re.fullmatch(r'ConfigMap "big-1" was not checked: linting took longer than the \d\.\d s left of the '
+                            r"2 s budget after 1\.\d s of waiting; lint it with binpack-lint before applying it",
+                            message), message
     finally:
         proc.stop()
         replay.stop()

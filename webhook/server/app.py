@@ -9,6 +9,7 @@ produce is JSON; an unexpected exception is logged and answered with a JSON 500.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
@@ -36,7 +37,8 @@ def create_app(
 ) -> Flask:
     """Build the app. Without ``scheduler_models`` the config files named in ``settings`` are loaded
     (``webhook.admission.scheduler_models.ModelLoadError`` if one is unusable). ConfigMaps are linted by
-    ``config_linter``, by default in a child process bounded by the settings' lint budget."""
+    ``config_linter``, by default in a child process bounded by the settings' lint budget (counted from each
+    review's arrival, like its wait for room to decode: ``webhook.server.deadline``)."""
     app = Flask("webhook")
     # Werkzeug refuses (413) a body over the limit even before our own bounded read sees it.
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
@@ -44,8 +46,7 @@ def create_app(
                                                      settings.scheduler_build)
     app.extensions[EXTENSION] = Deps(
         settings=settings, view=view, models=models, claim=default_class_claim, metrics=Metrics(view),
-        lint=config_linter or BoundedLinter(settings.lint_timeout_ms / 1000.0, settings.lint_memory_mib,
-                                                   settings.scheduler_build),
+        lint_until=_lint_until(settings, config_linter),
         gate=DecodeGate(settings.max_body_bytes + RESERVE),
     )
     app.register_blueprint(build_blueprint(benchmark_routes=settings.benchmark_routes))
@@ -61,3 +62,11 @@ def create_app(
         return json_response(error_body(f"internal error: {type(exc).__name__}", None, 500), 500)
 
     return app
+
+
+def _lint_until(settings: Settings, config_linter: Linter | None) -> Callable[[float], Linter]:
+    """The given linter whatever the deadline, else a child process bounded by the settings' lint budget,
+    counted from each review's arrival."""
+    if config_linter is not None:
+        return lambda deadline: config_linter
+    return BoundedLinter(settings.lint_timeout_ms / 1000.0, settings.lint_memory_mib, settings.scheduler_build).until

@@ -4,9 +4,11 @@ Why a child process: linting is CPU work that cannot be interrupted inside a gev
 tenant chooses its size. In the child it can be stopped: the parent waits at most the time budget
 (``lint_timeout_ms``) and kills the child after it, and the child caps its own address space
 (``RLIMIT_AS`` = ``lint_memory_mib``) and CPU time before reading anything, so one ConfigMap can neither
-hold the worker past the webhook's timeout nor push the pod past its memory limit. One child per worker
-at a time: a second ConfigMap waits for the first, inside the same budget. Any limit that is hit becomes
-``LintLimitExceeded``, which the ConfigMap policy turns into a clear denial.
+hold the worker past the webhook's timeout nor push the pod past its memory limit. The budget is counted
+from the review's arrival (the caller passes its deadline, ``webhook.server.deadline``), so the time the
+review waited for room to decode comes out of it too. One child per worker at a time: a second ConfigMap
+waits for the first, inside the same budget. Any limit that is hit becomes ``LintLimitExceeded``, which the
+ConfigMap policy turns into a clear denial; its message says how much of the budget went to waiting.
 
 The child is ``webhook.server.lintchild``.
 """
@@ -23,7 +25,8 @@ import time
 from collections.abc import Mapping
 
 from linter.findings import Finding, Severity
-from webhook.admission.decide.configmaps import LintLimitExceeded
+from webhook.admission.decide.configmaps import Linter, LintLimitExceeded
+from webhook.server.deadline import remaining, waited
 
 
 class BoundedLinter:
@@ -34,18 +37,30 @@ class BoundedLinter:
         self._one_at_a_time: threading.Semaphore | None = None  # made on first use: after gevent's patching
         self._spare: subprocess.Popen[bytes] | None = None  # a started child, waiting for its input
 
-    def __call__(self, data: Mapping[str, str]) -> list[Finding]:
-        deadline = time.monotonic() + self.timeout
+    def __call__(self, data: Mapping[str, str], deadline: float | None = None) -> list[Finding]:
+        """Lint ``data`` by ``deadline`` (``time.monotonic()``: the end of the budget counted from the review's
+        arrival), else within the whole budget from now."""
+        now = time.monotonic()
+        deadline = now + self.timeout if deadline is None else deadline
+        if remaining(deadline, now) <= 0:
+            raise LintLimitExceeded(spent_waiting(self.timeout))
         if self._one_at_a_time is None:
             self._one_at_a_time = threading.Semaphore(1)
-        if not self._one_at_a_time.acquire(timeout=self.timeout):
-            raise LintLimitExceeded(f"other ConfigMaps were being linted for the whole {self.timeout:g} s budget")
+        if not self._one_at_a_time.acquire(timeout=remaining(deadline, now)):
+            raise LintLimitExceeded(others_linting(self.timeout, waited(self.timeout, deadline, now)))
         try:
-            return self._run(data, deadline)
+            started = time.monotonic()
+            if remaining(deadline, started) <= 0:
+                raise LintLimitExceeded(spent_waiting(self.timeout))
+            return self._run(data, deadline, started)
         finally:
             self._one_at_a_time.release()
 
-    def _run(self, data: Mapping[str, str], deadline: float) -> list[Finding]:
+    def until(self, deadline: float) -> Linter:
+        """This linter for one review whose budget ends at ``deadline``."""
+        return lambda data: self(data, deadline)
+
+    def _run(self, data: Mapping[str, str], deadline: float, started: float) -> list[Finding]:
         payload = json.dumps(dict(data), ensure_ascii=True).encode()  # ASCII: lone surrogates survive the pipe
         child = self._spare if self._spare is not None and self._spare.poll() is None else None
         if child is None:
@@ -57,7 +72,7 @@ class BoundedLinter:
             out, err = child.communicate(payload, timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             _reap(child)
-            raise LintLimitExceeded(f"linting took longer than the {self.timeout:g} s budget") from None
+            raise LintLimitExceeded(too_slow(self.timeout, deadline, started)) from None
         if child.returncode != 0:
             if b"MemoryError" in err:
                 raise LintLimitExceeded(f"linting needed more than the {self.memory_mib} MiB memory budget")
@@ -78,6 +93,32 @@ class BoundedLinter:
         if self._spare is not None:
             _reap(self._spare)
             self._spare = None
+
+
+def _after_waiting(seconds: float) -> str:
+    """`` after N s of waiting``, or nothing when the wait rounds to 0.0 s (the message's precision)."""
+    return f" after {seconds:.1f} s of waiting" if f"{seconds:.1f}" != "0.0" else ""
+
+
+def too_slow(budget: float, deadline: float, started: float) -> str:
+    """Linting that started at ``started`` did not finish by ``deadline``."""
+    before = waited(budget, deadline, started)
+    if not _after_waiting(before):
+        return f"linting took longer than the {budget:g} s budget"
+    return (f"linting took longer than the {remaining(deadline, started):.1f} s left of the {budget:g} s budget"
+            f"{_after_waiting(before)}")
+
+
+def others_linting(budget: float, before: float) -> str:
+    """No room to lint by the deadline; ``before`` seconds of the budget had gone when the linter was called."""
+    if not _after_waiting(before):
+        return f"other ConfigMaps were being linted for the whole {budget:g} s budget"
+    return f"other ConfigMaps were being linted for the rest of the {budget:g} s budget{_after_waiting(before)}"
+
+
+def spent_waiting(budget: float) -> str:
+    """Nothing of the budget was left once linting could start."""
+    return f"the {budget:g} s budget was spent waiting before linting could start"
 
 
 _LIVE: set[BoundedLinter] = set()  # linters holding a spare child, stopped at exit

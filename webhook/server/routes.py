@@ -29,6 +29,7 @@ from webhook.admission.decode import AdmissionRequest, MalformedReview, decode
 from webhook.admission.encode import Decision, encode, error_body
 from webhook.admission.ports import ClusterView, DefaultClassClaim, ViewNotReady
 from webhook.admission.scheduler_models import SchedulerModels
+from webhook.server.deadline import arrival, gate_seconds
 from webhook.server.decodegate import RESERVE, DecodeGate
 from webhook.server.jsonlog import JsonLine
 from webhook.server.metrics import CONTENT_TYPE, Metrics
@@ -54,19 +55,29 @@ class Deps:
     models: SchedulerModels
     claim: DefaultClassClaim | None
     metrics: Metrics
-    lint: Linter = configmaps.lint_in_process  # the server passes a bounded one (webhook.server.boundedlint)
+    # a linter for a review whose budget ends at the given time.monotonic(); the server's is bounded
+    # (webhook.server.boundedlint), this default is not
+    lint_until: Callable[[float], Linter] = lambda deadline: configmaps.lint_in_process
     gate: DecodeGate = field(default_factory=lambda: DecodeGate(Settings().max_body_bytes + RESERVE))
 
 
-Policy = Callable[[AdmissionRequest, Deps], Decision]
+# the float: when the review's time budget ends (time.monotonic(), webhook.server.deadline)
+Policy = Callable[[AdmissionRequest, Deps, float], Decision]
+CONFIGMAPS = "configmaps"
 
 POLICIES: dict[str, tuple[str, Policy]] = {
-    "/mutate/pods": ("pods", lambda r, d: pods.decide(r, d.view, d.settings, d.models)),
+    "/mutate/pods": ("pods", lambda r, d, _: pods.decide(r, d.view, d.settings, d.models)),
     "/validate/priorityclasses": (
-        "priorityclasses", lambda r, d: priorityclasses.decide(r, d.view, claim_for_caller(d))
+        "priorityclasses", lambda r, d, _: priorityclasses.decide(r, d.view, claim_for_caller(d))
     ),
-    "/validate/configmaps": ("configmaps", lambda r, d: configmaps.decide(r, d.lint)),
+    "/validate/configmaps": (CONFIGMAPS, lambda r, d, deadline: configmaps.decide(r, d.lint_until(deadline))),
 }
+
+
+def budget_seconds(d: Deps, endpoint: str) -> float:
+    """How long after its arrival a review may take (webhook.server.deadline): a ConfigMap its lint budget,
+    any other review the decode gate's wait."""
+    return d.settings.lint_timeout_ms / 1000.0 if endpoint == CONFIGMAPS else d.gate.wait_seconds
 
 
 def claim_for_caller(d: Deps) -> DefaultClassClaim | None:
@@ -80,7 +91,7 @@ def claim_for_caller(d: Deps) -> DefaultClassClaim | None:
     return d.claim
 
 
-def allow_all(review: AdmissionRequest, deps: Deps) -> Decision:
+def allow_all(review: AdmissionRequest, deps: Deps, deadline: float) -> Decision:
     """The benchmark baseline's policy: allow, without looking at the review."""
     return Decision.allow()
 
@@ -116,6 +127,7 @@ def admission_view(endpoint: str, policy: Policy) -> Callable[[], Response]:
 
     def view() -> Response:
         started = time.perf_counter()
+        arrived = arrival(time.monotonic())
         d = deps()
         body, too_large = _read_body(d.settings.max_body_bytes)
         if too_large is not None:
@@ -125,27 +137,29 @@ def admission_view(endpoint: str, policy: Policy) -> Callable[[], Response]:
             reply.headers["Connection"] = "close"
             return _finish(d, endpoint, started, "too_large" if reply.status_code == 413 else "bad_request",
                            reply, None, message=too_large)
-        with d.gate.admitted(len(body)) as admitted:
+        budget = budget_seconds(d, endpoint)
+        gate_wait = gate_seconds(d.gate.wait_seconds, budget)
+        with d.gate.admitted(len(body), until=arrived + gate_wait) as admitted:
             if not admitted:  # HTTP 503 without a review, as for an unsynced cache: failurePolicy decides
                 message = (f"busy deciding other large reviews: this {len(body)}-byte one waited "
-                           f"{d.gate.wait_seconds:g} s for memory; retry")
+                           f"{gate_wait:g} s for memory; retry")
                 reply = json_response(error_body(message, None, 503), 503)
                 return _finish(d, endpoint, started, "busy", reply, None, message=message)
-            return _decide(d, endpoint, policy, started, body)
+            return _decide(d, endpoint, policy, started, body, arrived + budget)
 
     view.__name__ = f"admission_{endpoint}"
     return view
 
 
-def _decide(d: Deps, endpoint: str, policy: Policy, started: float, body: bytes) -> Response:
-    """Decode, decide and encode one admitted body."""
+def _decide(d: Deps, endpoint: str, policy: Policy, started: float, body: bytes, deadline: float) -> Response:
+    """Decode, decide and encode one admitted body, whose budget ends at ``deadline``."""
     try:
         review = decode(body)
     except MalformedReview as exc:
         reply = json_response(error_body(str(exc), exc.uid, 400), 400)
         return _finish(d, endpoint, started, "bad_request", reply, None, uid=exc.uid, message=str(exc))
     try:
-        decision = policy(review, d)
+        decision = policy(review, d, deadline)
     except ViewNotReady as exc:  # HTTP 503 without a review: the webhook's failurePolicy decides
         reply = json_response(error_body(str(exc), review.uid, 503), 503)
         return _finish(d, endpoint, started, "unready", reply, review, uid=review.uid, message=str(exc))

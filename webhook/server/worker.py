@@ -47,6 +47,7 @@ from gunicorn.workers.ggevent import GeventWorker
 
 from webhook.admission.encode import error_body
 from webhook.server.balance import ConnectionBalance
+from webhook.server.deadline import ARRIVAL
 
 REQUEST_TIMEOUT_ENV = "BINPACK_GUARD_REQUEST_TIMEOUT"
 DEFAULT_REQUEST_TIMEOUT = 30.0
@@ -168,6 +169,8 @@ class AdmissionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn is untype
             return None
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
+        # The request's arrival (its headers are read): every time budget of the review counts from here.
+        stamp = ARRIVAL.set(time.monotonic())
         setattr(gevent.getcurrent(), _SERVED, True)
         timer = gevent.Timeout(self._deadline, _RequestDeadline)
         timer.start()
@@ -178,6 +181,7 @@ class AdmissionWorker(GeventWorker):  # type: ignore[misc]  # gunicorn is untype
             raise StopIteration() from None
         finally:
             timer.close()
+            ARRIVAL.reset(stamp)
         # The answer is sent and the connection stays open (a closing one raised StopIteration). Let every
         # other connection with a request waiting go first: this one's next request may already be read
         # into gunicorn's buffer or the socket's, and serving it now would let one busy connection hold the
