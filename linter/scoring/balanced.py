@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from linter.goint import wrap_int64
 from linter.model import BalancedArgs
 from linter.scoring.gomath import go_div
 from linter.scoring.requests import gate_resource
@@ -93,10 +94,11 @@ def balanced_score_node(
         pod = pod_request.get(spec.name, 0)
         already = node_requested.get(spec.name, 0)
         a, r = gate_resource(spec.name, pod, already, node_allocatable)
+        without = wrap_int64(r - pod) if a else 0  # Go's int64: the node's sum without the pod
         with_req.append(r)
-        without_req.append(r - pod if a else 0)
+        without_req.append(without)
         alloc.append(a)
-        rows.append(BalancedResource(spec.name, pod, r, r - pod if a else 0, a))
+        rows.append(BalancedResource(spec.name, pod, r, without, a))
     b_with = balanced_allocation(with_req, alloc)
     b_without = balanced_allocation(without_req, alloc)
     score = 50 + go_div(50 + b_with - b_without, 2)

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from linter.goint import in_int64
+from linter.goint import in_int64, wrap_int64
 from linter.scoring.requests import is_extended_resource, is_scalar_resource
 
 __all__ = [
@@ -237,6 +237,8 @@ def fit_filter(
     """NodeResourcesFit's filter (``fitsRequest``) on actual requests; reasons in Go's order.
 
     Scalar resources are checked in name order (Go iterates a map, so its order varies).
+    The free amount ``allocatable - requested`` is Go's int64 difference: it wraps when the
+    node's requests sum past int64.
     """
     reasons: list[str] = []
     if pod_count + 1 > node_allocatable.get("pods", 0):
@@ -246,7 +248,7 @@ def fit_filter(
         return reasons
     for name in ("cpu", "memory", "ephemeral-storage"):
         want = pod_request.get(name, 0)
-        if want > 0 and want > node_allocatable.get(name, 0) - node_requested.get(name, 0):
+        if want > 0 and want > wrap_int64(node_allocatable.get(name, 0) - node_requested.get(name, 0)):
             reasons.append(f"Insufficient {name}")
     for name in sorted(scalars):
         want = scalars[name]
@@ -256,7 +258,7 @@ def fit_filter(
             name in ignored_resources or name.split("/")[0] in ignored_resource_groups
         ):
             continue
-        if want > node_allocatable.get(name, 0) - node_requested.get(name, 0):
+        if want > wrap_int64(node_allocatable.get(name, 0) - node_requested.get(name, 0)):
             reasons.append(f"Insufficient {name}")
     return reasons
 

@@ -19,6 +19,7 @@ from linter.model import (
     LEAST_ALLOCATED,
     MOST_ALLOCATED,
     REQUESTED_TO_CAPACITY_RATIO,
+    BalancedArgs,
     FitArgs,
     KubeSchedulerModel,
     Profile,
@@ -27,7 +28,9 @@ from linter.model import (
     VolcanoBinpackArgs,
     VolcanoModel,
 )
+from linter.scoring.balanced import balanced_score_node
 from linter.scoring.cluster.state import ClusterState
+from linter.scoring.feasibility import fit_filter
 from linter.scoring.nodes import node_views
 from linter.scoring.requests import fit_score_request, volcano_request
 from linter.scoring.strategies import fit_score_node
@@ -94,6 +97,32 @@ def test_least_allocated_wraps_like_go(memory: str, score: int) -> None:
     assert fit_score_node(FitArgs(), fit_score_request(pod), view.fit_requested, view.allocatable).score == score
     model = KubeSchedulerModel(profiles=(Profile("default-scheduler"),))
     assert dict(cluster(nodes, []).rank(pod, model, top=0, filters=False).scores) == {"n": score}
+
+
+def test_fit_filter_free_amount_wraps_like_go() -> None:
+    # The bound pods request 13,611,686,018,427,387,000m cpu: NodeInfo's int64 sum wraps to
+    # -4,835,058,055,282,164,616, so fitsRequest's allocatable - requested is 4,835,058,055,282,172,616
+    # and 64 cpu is not insufficient.
+    nodes = [_node("n", {"cpu": "8", "pods": "110"})]
+    pods = [_pod("a", {"cpu": "4611686018427387"}, "n"), _pod("b", {"cpu": "9e15"}, "n")]
+    view = node_views(nodes, pods)[0]
+    assert fit_filter({"cpu": 64000}, 2, view.requested, view.allocatable) == []
+    assert fit_filter({"cpu": 64000}, 2, {"cpu": 9000}, view.allocatable) == ["Insufficient cpu"]
+
+
+def test_balanced_without_pod_is_the_int64_node_sum() -> None:
+    # cpu: node 9e18m, pod 4,611,686,018,427,387,000m; with the pod the int64 sum wraps to
+    # -4,835,058,055,282,164,616 (fraction -4835.06), without it it is 9e18 (fraction 9000, capped at 1).
+    # memory 1.5Gi/1Gi and 1Gi/1Gi: both 1. b_with = int64((1 - |(-4835.06 - 1) / 2|) * 100) = -241702,
+    # b_without = 100, score = 50 + (50 - 241702 - 100) / 2 = -120826 (balanced_allocation.go).
+    nodes = [_node("n", {"cpu": "1e12", "memory": "1Gi"})]
+    pods = [_pod("a", {"cpu": "9e15", "memory": "1Gi"}, "n")]
+    view = node_views(nodes, pods)[0]
+    got = balanced_score_node(BalancedArgs(), {"cpu": 4611686018427387000, "memory": 536870912},
+                              view.requested, view.allocatable)
+    assert [(r.requested, r.allocated) for r in got.resources] == [
+        (-4835058055282164616, 9000000000000000000), (1610612736, 1073741824)]
+    assert (got.with_pod, got.without_pod, got.score) == (-241702, 100, -120826)
 
 
 def test_node_past_volcano_int64_is_stored_and_scored() -> None:
