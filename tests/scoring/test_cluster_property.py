@@ -22,6 +22,7 @@ from linter.model import (
     LEAST_ALLOCATED,
     MOST_ALLOCATED,
     REQUESTED_TO_CAPACITY_RATIO,
+    BalancedArgs,
     FitArgs,
     KubeSchedulerModel,
     Profile,
@@ -42,7 +43,7 @@ from linter.scoring.nominated import (
     pod_priority,
 )
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
-from linter.scoring.strategies import fit_score_node
+from linter.scoring.strategies import balanced_score_node, fit_score_node
 from linter.scoring.volcano import binpack_score_node
 
 NODE_NAMES = ["n-a", "n-b", "n-c", "n-d", "n-e", "n-f"]
@@ -322,6 +323,18 @@ def expected_feasibility(
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+def expected_order(pod: dict[str, Any], feasible: dict[str, Any], args: FitArgs, weight: int) -> list[Any]:
+    """The scalar model's (node, Fit score) pairs in the order kube-scheduler picks: by the total of Fit (after
+    ``weight``) and the default BalancedAllocation (weight 1, nothing when skipped), as explain's, then name."""
+    fit_request, real = fit_score_request(pod), actual_request(pod)
+    rows = []
+    for name, v in feasible.items():
+        fit = fit_score_node(args, fit_request, v.fit_requested, v.allocatable).score
+        bal = balanced_score_node(BalancedArgs(), real, v.requested, v.allocatable)
+        rows.append((-(fit * weight + (0 if bal.skipped else bal.score)), name, fit))
+    return [(name, fit) for _, name, fit in sorted(rows)]
+
+
 @SETTINGS
 @given(
     nodes=st.lists(node(), max_size=6).map(unique_by_name),
@@ -347,9 +360,7 @@ def test_fit_rank_equals_scalar_model(
     )
     ranking = cluster(nodes, pods).rank(pod, model, top=0, filters=filters)
     feasible, reasons = expected_feasibility(pod, nodes, pods, args, filters, nominations=True)
-    request = fit_score_request(pod)
-    want = {name: fit_score_node(args, request, v.fit_requested, v.allocatable).score for name, v in feasible.items()}
-    assert list(ranking.scores) == sorted(want.items(), key=lambda kv: (-kv[1], kv[0]))
+    assert list(ranking.scores) == expected_order(pod, feasible, args, weight)
     assert dict(ranking.reason_counts) == dict(reasons)
     assert ranking.total_nodes == len(nodes) and ranking.feasible_nodes == len(feasible)
     assert ranking.plugin_weight == weight and ranking.strategy == args.strategy
@@ -402,9 +413,7 @@ def test_fit_rank_counts_nominated_pods_as_the_scalar_model(
     ranking = cluster(nodes, pods).rank(pod, model, top=0)
     feasible, reasons = expected_feasibility(pod, nodes, pods, args, nominations=True,
                                              scheduler_names=model.scheduler_names)
-    request = fit_score_request(pod)
-    want = {name: fit_score_node(args, request, v.fit_requested, v.allocatable).score for name, v in feasible.items()}
-    assert list(ranking.scores) == sorted(want.items(), key=lambda kv: (-kv[1], kv[0]))
+    assert list(ranking.scores) == expected_order(pod, feasible, args, 1)
     assert dict(ranking.reason_counts) == dict(reasons)
 
 

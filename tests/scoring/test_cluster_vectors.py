@@ -24,11 +24,13 @@ VOLCANO = cases("scoring.json", "volcano-binpack")
 ORACLE = load("oracle-scoring.json")["cases"]
 
 
-def _fit_model(args: dict[str, Any] | None, weight: int) -> KubeSchedulerModel:
+def _fit_model(args: dict[str, Any] | None, weight: int, *, balanced: bool = True) -> KubeSchedulerModel:
+    """``balanced``: BalancedAllocation on with its defaults (it adds to the total the ranking orders by)."""
     profile = Profile(
         scheduler_name="default-scheduler",
         fit=FitArgs.from_args(args),
         score_plugin_weights={"NodeResourcesFit": weight},
+        **({} if balanced else {"balanced": None}),
     )
     return KubeSchedulerModel(profiles=(profile,))
 
@@ -50,7 +52,8 @@ def _vector_state(case: dict[str, Any]) -> ClusterState:
 def test_fit_vector_ranked(case: dict[str, Any]) -> None:
     weight = case.get("pluginWeight") or 1
     state = _vector_state(case)
-    ranking = state.rank(case["pod"], _fit_model(case["args"], weight), top=0, filters=False)
+    # scoring.json models NodeResourcesFit alone: so is the ranking's total here
+    ranking = state.rank(case["pod"], _fit_model(case["args"], weight, balanced=False), top=0, filters=False)
     assert ranking.engine == "k8s-fit"
     assert ranking.total_nodes == ranking.feasible_nodes == len(case["nodes"])
     got = dict(ranking.scores)
@@ -103,5 +106,9 @@ def test_oracle_case_ranked(case: dict[str, Any]) -> None:
     raw = {name: per_plugin["NodeResourcesFit"]["rawScore"] for name, per_plugin in outcome["internal"].items()}
     assert dict(ranking.scores) == raw
     assert sum(ranking.reason_counts.values()) == len(outcome["infeasibleNodes"])
-    top = max(outcome["fitScore"].values())
-    assert ranking.best_node is not None and outcome["fitScore"][ranking.best_node] == top
+    # the node the real scheduler bound the pod to, where the modelled total (Fit + BalancedAllocation; the
+    # other plugins score every node alike in these cases) has a single best
+    totals = {n: f + outcome["balancedScore"].get(n, 0) for n, f in outcome["fitScore"].items()}
+    best = [n for n, t in totals.items() if t == max(totals.values())]
+    if len(best) == 1 and outcome.get("boundTo"):
+        assert ranking.best_node == best[0] == outcome["boundTo"]

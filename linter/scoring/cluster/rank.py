@@ -4,7 +4,9 @@ Steps: resolve the scorer (a kube-scheduler profile's NodeResourcesFit args or V
 binpack), run the filters (:mod:`linter.scoring.cluster.filters`; for kube-scheduler counting the
 pods nominated to a node, :mod:`linter.scoring.cluster.nominated`) to get the feasible
 rows and one reason per infeasible node, score all rows at once
-(:mod:`linter.scoring.cluster.scores`) and pick the top K, best first, ties by node name.
+(:mod:`linter.scoring.cluster.scores`) and pick the top K, best first, ties by node name. For kube-scheduler
+"best" is the modelled total, NodeResourcesFit and BalancedAllocation after their profile weights
+(:mod:`linter.scoring.cluster.balanced`), as explain's ``total``: the scheduler picks the best sum.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 
 from linter.model import FitArgs, KubeSchedulerModel, VolcanoModel
 from linter.scoring import feasibility
+from linter.scoring.cluster.balanced import balanced_scores
 from linter.scoring.cluster.filters import NOT_A_NODE, FilterCache, Reasons, enabled_filters, run_filters
 from linter.scoring.cluster.nominated import nominated_load
 from linter.scoring.cluster.podtable import PodTable
@@ -49,7 +52,8 @@ _DEFAULT_FIT_FILTER = FitArgs()
 class Ranking:
     """Result of :meth:`ClusterState.rank`.
 
-    ``scores`` holds the top-K feasible nodes, best first, ties by node name, with the
+    ``scores`` holds the top-K feasible nodes, best first (kube-scheduler: by the modelled total, Fit and
+    BalancedAllocation after their weights), ties by node name, with the
     plugin's own score: NodeResourcesFit 0..100 *before* the profile weight
     (``plugin_weight``), or Volcano's binpack value (already on the 0..100 x binpack.weight
     scale Volcano adds to the node order; ``plugin_weight`` is binpack.weight).
@@ -104,6 +108,7 @@ def rank_pod(
     plugins: tuple[str, ...] = feasibility.DEFAULT_FILTERS
     scores: Int64Array | FloatArray
     in_range = False  # scores known to lie in 0..100
+    totals: Int64Array | None = None  # the order by the modelled total, when it is not the score's
     if isinstance(model, VolcanoModel):
         engine, strategy = ENGINE_VOLCANO, ("binpack" if model.binpack else None)  # as explain names it
         profile_name = profile or VOLCANO_PROFILE
@@ -124,6 +129,13 @@ def rank_pod(
         else:
             strategy, plugin_weight = prof.fit.strategy, prof.fit_weight
             scores, in_range = fit_scores(store, prof.fit, memo.lookup("fit-score", shape, pod, fit_score_request))
+        balanced = None
+        if prof.balanced is not None and prof.balanced_weight:
+            balanced = balanced_scores(store, prof.balanced, memo.lookup("actual", shape, pod, actual_request))
+        if balanced is not None:  # kube-scheduler picks the best sum of weighted scores, as explain's total
+            with np.errstate(over="ignore"):
+                fit_part = scores * np.int64(prof.fit_weight) if prof.fit is not None else 0
+                totals = fit_part + balanced * np.int64(prof.balanced_weight)
     total_nodes = store.present_count()
     all_present = total_nodes == store.size  # the usual case: no row is held only by early pods
     reason_counts: Mapping[str, int]
@@ -141,7 +153,12 @@ def rank_pod(
     else:
         infeasible, feasible_count = ~store.present[: store.size], total_nodes
         reason_counts = {}
-    if engine == ENGINE_FIT and (in_range or _keyable_scores(scores, store.size)):
+    if totals is not None:
+        if _keyable_scores(totals, store.size):
+            chosen = _top_rows_by_key(store, infeasible, feasible_count, totals, top, False)
+        else:
+            chosen = _top_rows(store, np.flatnonzero(~infeasible), totals, top)
+    elif engine == ENGINE_FIT and (in_range or _keyable_scores(scores, store.size)):
         chosen = _top_rows_by_key(store, infeasible, feasible_count, scores, top, in_range)
     else:
         chosen = _top_rows(store, np.flatnonzero(~infeasible), scores, top)

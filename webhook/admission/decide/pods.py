@@ -10,7 +10,8 @@ kube-scheduler profile (NodeResourcesFit) or, for the configured Volcano schedul
 name, Volcano's binpack. Results go into two annotations:
 
 * ``binpack-guard.io/scores``: compact JSON ``{"<node>": <score>}``, top K feasible nodes,
-  best first, plugin score before the profile weight;
+  best first (kube-scheduler: by Fit and BalancedAllocation after their weights, as explain's total),
+  plugin score before the profile weight;
 * ``binpack-guard.io/prediction``: JSON describing how the scores were made; for a pod that fits on no
   node (kube-scheduler profiles), also ``preemption``: the predicted nomination, the victim count and the
   first few victims, PDB violations, what is random, and the FailedScheduling event text; for a pod
