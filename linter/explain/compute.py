@@ -241,10 +241,13 @@ def explain_views(model: SchedulerModel, views: Sequence[NodeView], pod: Obj, pr
     """The full explanation for ``pod`` on prepared node views.
 
     For kube-scheduler models it has a ``preemption`` key: None when some node passes the
-    filters, else :func:`~linter.explain.preemption.preemption_section`. Raises LookupError when
-    the pod names a PriorityClass that neither ``cluster.priority_classes`` nor the built-ins hold.
+    filters, else :func:`~linter.explain.preemption.preemption_section`. Raises LookupError, whatever
+    the model, when the pod names a PriorityClass that neither ``cluster.priority_classes`` nor the built-ins
+    hold: the API server's Priority plugin rejects it.
     """
     head: Json = {"pod": describe(pod)}
+    if not isinstance(model, KubeSchedulerModel):  # kube-scheduler resolves it itself, for the filters
+        admitted_priority(pod, cluster.priority_classes)  # the Priority plugin rejects any scheduler's pod
     if isinstance(model, KubeSchedulerModel):
         body = _explain_k8s(model, views, pod, profile, cluster)
     elif isinstance(model, VolcanoModel):

@@ -278,3 +278,18 @@ def test_the_pod_is_checked_before_the_cluster_dump_is_read(tmp_path: Path) -> N
     proc = run("--cluster", tmp_path / "missing.yaml", "--pod", pod)
     assert (proc.returncode, proc.stdout, proc.stderr) == (
         2, "", f"binpack-lint explain: error: POD {pod}: not a Pod (kind: 'Deployment'); give the pending Pod object\n")
+
+
+def test_an_unknown_priority_class_is_refused_for_a_volcano_pod_too(tmp_path: Path) -> None:
+    # the API server's Priority plugin rejects the pod whatever its scheduler, as the webhook does (403)
+    examples = Path(__file__).resolve().parents[2] / "examples" / "explain"
+    pod = tmp_path / "pod.yaml"
+    text = (examples / "cce-pod.yaml").read_text()
+    pod.write_text(text.replace("spec:\n", "spec:\n  priorityClassName: no-such\n", 1))
+    proc = run("--config", examples / "cce-volcano-scheduler.conf", "--cluster", examples / "cce-cluster.yaml",
+               "--pod", pod, "-f", "json")
+    assert (proc.returncode, proc.stdout) == (2, "")
+    # (the line before it warns that the GPU request has no limit, as for the example pod itself)
+    assert proc.stderr.splitlines()[-1] == (f"binpack-lint explain: error: POD {pod}: spec.priorityClassName: no "
+                                            "PriorityClass with name no-such was found (the API server would reject "
+                                            "this pod)")
