@@ -80,7 +80,7 @@ def choose_rows(run: DryRun, cand: Int64Array, potential: int, args: PreemptionA
     random: list[str] = []
     if decided == "tie":
         random.append(f"{len(best)} nodes tie on all five criteria: the scheduler picks one at random")
-    if (keys[4][best] == 0).any() and decided in (CRITERIA[4], "tie"):
+    if decided == "tie" and (keys[4][best] == 0).any():  # as the scalar choose(): one "now" winner is certain
         random.append("the deciding victims have no status.startTime: the scheduler compares them with 'now'")
     low_rank, high_rank, clean, violating = _ranks(keys, cand, ranges or {})
     chosen = set(cand[_possible(low_rank, high_rank)].tolist())

@@ -113,7 +113,9 @@ def choose(candidates: Sequence[NodeVictims], potential_nodes: int, args: Preemp
     random: list[str] = []
     if decided == "tie":
         random.append(f"{len(best)} nodes tie on all five criteria: the scheduler picks one at random")
-    if any(selection_key(c)[4] == (0, 0.0) for c in best) and decided in (CRITERIA[4], "tie"):
+    # "now" beats every real start, so one such node winning criterion 5 is certain; only a tie among
+    # several (each evaluated at its own "now", in random order) is random
+    if decided == "tie" and any(selection_key(c)[4] == (0, 0.0) for c in best):
         random.append("the deciding victims have no status.startTime: the scheduler compares them with 'now'")
     ranges = ranges or {}
     low = [ranges[c.node][0] if c.node in ranges else selection_key(c) for c in candidates]

@@ -65,6 +65,22 @@ def test_oracle_case_fast(case: dict[str, Any]) -> None:
     assert fast.nominated_node == case["outcome"]["nominatedNode"] or not case["outcome"]["preemptionNeeded"]
 
 
+@pytest.mark.parametrize("starts, nominated, random", [
+    (("2026-01-03T00:00:00Z", None), "n1", ()),
+    ((None, None), None, ("2 nodes tie on all five criteria: the scheduler picks one at random",
+                          "the deciding victims have no status.startTime: the scheduler compares them with 'now'")),
+])
+def test_victims_without_start_time_are_random_only_in_a_tie(
+    starts: tuple[str | None, str | None], nominated: str | None, random: tuple[str, ...],
+) -> None:
+    """'now' beats a real start for certain; only two nodes both at 'now' are a random pick."""
+    nodes = [node("n0"), node("n1")]
+    pods = [pod("a", "n0", 0, "4", starts[0]), pod("b", "n1", 0, "4", starts[1])]
+    scalar, fast = both(pod("p", None, 1000, "4"), nodes, pods, [])
+    assert_equal(scalar, fast)
+    assert fast.nominated_node == nominated and fast.random == random
+
+
 STARTS = ["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z", "2026-01-03T00:00:00Z", None]
 PRIORITIES = [-2**31, -1000, 0, 100, 200, 500, 1000]
 LABELS = [{}, {"app": "web"}, {"app": "db"}, {"app": "web", "tier": "x"}]

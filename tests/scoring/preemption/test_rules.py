@@ -240,11 +240,25 @@ def test_tie_on_all_criteria_is_random() -> None:
     assert any("at random" in r for r in got.random)
 
 
+NOW_TIE = ("2 nodes tie on all five criteria: the scheduler picks one at random",
+           "the deciding victims have no status.startTime: the scheduler compares them with 'now'")
+
+
 def test_victims_without_start_time_count_as_now() -> None:
+    """'now' is later than every real start, so n1 wins criterion 5 for certain: nothing is random."""
     nodes = [node("n0"), node("n1")]
     pods = [pod("a", "n0", 0, "4", T3), pod("b", "n1", 0, "4", None)]
     got = predict_preemption(pod("p", None, P, "4"), nodes, pods)
-    assert got.nominated_node == "n1"
+    assert got.nominated_node == "n1" and got.possible_nodes == ("n1",) and got.random == ()
+    assert got.choice is not None and got.choice.decided_by == "latest start of the highest-priority victims"
+
+
+def test_two_nodes_whose_top_victims_never_started_tie_at_random() -> None:
+    """Each node's 'now' is read when it is scored, in random (map) order: the later one wins."""
+    nodes = [node("n0"), node("n1")]
+    pods = [pod("a", "n0", 0, "4", None), pod("b", "n1", 0, "4", None)]
+    got = predict_preemption(pod("p", None, P, "4"), nodes, pods)
+    assert got.nominated_node is None and got.possible_nodes == ("n0", "n1") and got.random == NOW_TIE
 
 
 # §7 messages
