@@ -259,7 +259,7 @@ def _order_notes(store: NodeStore, run: DryRun, possible: Sequence[int], outcome
     def name(row: int) -> str:
         return str(store.row_names[row])
 
-    shown = {name(r): o for r, o in outcomes.items() if o.notes or not o.exhaustive}
+    shown = {name(r): o for r, o in outcomes.items() if o.notes or o.rank_notes or not o.exhaustive}
     bounded = [r for r, o in outcomes.items() if not o.exhaustive]
     keys = {name(r): row_key(run, r) for r in bounded}
     best = {name(r): ranges[r][0] if r in ranges else row_key(run, r) for r in possible} if bounded else {}

@@ -20,7 +20,7 @@ from linter.scoring.cluster.reprieve import BudgetIndex, DryRun, Entries, dry_ru
 from linter.scoring.cluster.store import Int64Array
 from linter.scoring.preemption.choice import Key
 from linter.scoring.preemption.orders import OrderBudget, count_orders, orders_of_groups
-from linter.scoring.preemption.outcomes import Kind, bound_keys, mixed_fates, tie_note, varying_note
+from linter.scoring.preemption.outcomes import Kind, bound_keys, mixed_fates, tie_note, varying_note, violations_note
 
 __all__ = ["RowOutcomes", "tie_entries", "tie_outcomes"]
 
@@ -33,6 +33,7 @@ class RowOutcomes:
     worst: Key
     exhaustive: bool
     notes: tuple[str, ...]
+    rank_notes: tuple[str, ...] = ()
 
 
 def _runs(e: Entries) -> list[tuple[int, int]]:
@@ -166,7 +167,8 @@ def _enumerated(
                  if f or len(seen) > 1]
         if len(sets) > 1 and not notes:
             notes.append(varying_note(name_of(row)))
-        out[row] = RowOutcomes(min(keys), max(keys), True, tuple(notes))
+        rank = (violations_note(name_of(row)),) if len(sets) == 1 and min(keys) != max(keys) else ()
+        out[row] = RowOutcomes(min(keys), max(keys), True, tuple(notes), rank)
     return out
 
 

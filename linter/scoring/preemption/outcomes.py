@@ -25,19 +25,21 @@ from .pods import PodFacts, posix_seconds
 from .victims import NodeVictims, importance_key, victims_in_order
 
 __all__ = ["NodeOutcomes", "OrderOutcome", "bound_keys", "bounded_note", "mixed_fates", "node_outcomes", "order_notes",
-           "pod_kind", "tie_note", "varying_note"]
+           "pod_kind", "tie_note", "varying_note", "violations_note"]
 
 
 @dataclass(frozen=True)
 class NodeOutcomes:
     """``best``/``worst``: the node's selection keys over the orders (bounds when not ``exhaustive``);
-    ``notes``: why its victims are not fixed, for when it may be nominated."""
+    ``notes``: why its victims are not fixed, for when it may be nominated; ``rank_notes``: why its
+    key varies though its victims do not, for when it is one of several possible nodes."""
 
     node: str
     best: Key
     worst: Key
     exhaustive: bool
     notes: tuple[str, ...]
+    rank_notes: tuple[str, ...] = ()
 
 
 class OrderOutcome(Protocol):
@@ -50,18 +52,24 @@ class OrderOutcome(Protocol):
     @property
     def notes(self) -> tuple[str, ...]: ...
 
+    @property
+    def rank_notes(self) -> tuple[str, ...]: ...
+
 
 def order_notes(possible: Sequence[str], outcomes: Mapping[str, OrderOutcome], keys: Mapping[str, Key],
                 best: Mapping[str, Key]) -> list[str]:
     """Per node in name order: on a possible node, why its victims depend on the order of equally
-    important pods; on a node ranked by bounds whose real key (``keys``) could change the answer, that
-    too. ``best``: each possible node's best key; ``keys`` is read for the bounded nodes only."""
+    important pods (and, when it is one of several, why its rank does); on a node ranked by bounds whose
+    real key (``keys``) could change the answer, that too. ``best``: each possible node's best key;
+    ``keys`` is read for the bounded nodes only."""
     chosen = set(possible)
     notes: list[str] = []
     for name in sorted(outcomes):
         o = outcomes[name]
         if name in chosen:
             notes += o.notes
+            if len(chosen) > 1:
+                notes += o.rank_notes
         if not o.exhaustive and (name in chosen or any(best[x] > keys[name] for x in chosen)):
             notes.append(bounded_note(name))
     return notes
@@ -83,6 +91,11 @@ def tie_note(node: str, keys: Sequence[str]) -> str:
 
 def varying_note(node: str) -> str:
     return f"on {node}, the order of equally important pods changes which other pods are victims"
+
+
+def violations_note(node: str) -> str:
+    return (f"on {node}, the order of equally important pods changes which of them use up a PodDisruptionBudget's "
+            "allowance, and so the node's PDB violation count (its victims stay the same)")
 
 
 def bounded_note(node: str) -> str:
@@ -166,4 +179,6 @@ def node_outcomes(
     notes = [tie_note(node.name, [potential[i].key for i in g]) for g, f in zip(groups, flagged, strict=True) if f]
     if len(seen_sets) > 1 and not notes:
         notes.append(varying_note(node.name))
-    return NodeOutcomes(node.name, best, worst, True, tuple(notes))
+    # one victim set, several keys: only the violation count varies (the rest of the key follows the set)
+    rank = (violations_note(node.name),) if len(seen_sets) == 1 and best != worst else ()
+    return NodeOutcomes(node.name, best, worst, True, tuple(notes), rank)

@@ -94,6 +94,41 @@ def test_tie_that_cannot_change_the_winner_stays_certain() -> None:
     assert got.nominated_node == "n2" and got.victims == ("default/y", "default/z") and got.random == ()
 
 
+VIOLATIONS_NOTE = ("on n1, the order of equally important pods changes which of them use up a PodDisruptionBudget's "
+                   "allowance, and so the node's PDB violation count (its victims stay the same)")
+
+
+def test_an_order_that_changes_only_the_violation_count_is_reported() -> None:
+    """a (1 cpu) and b (2 cpu) share a PDB with one disruption allowed; b is the victim in both orders, but
+    it violates the PDB only when a comes first. Without the violation n1 wins criterion 5 (b started
+    after z), with it n2 wins criterion 1: two possible nodes, and the note says why."""
+    nodes = [node("n1", cpu="3"), node("n2", cpu="2")]
+    web = {"app": "web"}
+    pods = [pod("a", "n1", 10, "1", start=LATER, labels=web), pod("b", "n1", 10, "2", start=LATER, labels=web),
+            pod("z", "n2", 10, "2")]
+    pdbs = [pdb("web", {"matchLabels": web}, 1)]
+    pending = pod("pre", None, 1000, "2")
+    section = explain(pending, nodes, pods, pdbs)
+    assert section["nominatedNode"] is None and section["possibleNodes"] == ["n1", "n2"]
+    assert section["random"] == [VIOLATIONS_NOTE]
+    got = fast(pending, nodes, pods, pdbs)
+    assert got.possible_nodes == ("n1", "n2") and got.random == (VIOLATIONS_NOTE,)
+
+
+def test_a_violation_count_that_cannot_change_the_winner_stays_certain() -> None:
+    """The same n1 alone: it is nominated whatever its violation count, with b."""
+    nodes = [node("n1", cpu="3")]
+    web = {"app": "web"}
+    pods = [pod("a", "n1", 10, "1", start=LATER, labels=web), pod("b", "n1", 10, "2", start=LATER, labels=web)]
+    pdbs = [pdb("web", {"matchLabels": web}, 1)]
+    pending = pod("pre", None, 1000, "2")
+    section = explain(pending, nodes, pods, pdbs)
+    assert section["nominatedNode"] == "n1" and [v["name"] for v in section["victims"]] == ["b"]
+    assert section["random"] == []
+    got = fast(pending, nodes, pods, pdbs)
+    assert got.nominated_node == "n1" and got.victims == ("default/b",) and got.random == ()
+
+
 def test_a_node_with_more_orders_than_the_limit_is_ranked_by_bounds() -> None:
     """Seven different pods tied on n1: 5,040 orders, more than ORDER_LIMIT. n1 is not tried in every
     order, so it may be nominated (its best bound: one victim), and the note says so."""
