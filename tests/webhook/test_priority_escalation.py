@@ -89,6 +89,17 @@ def test_an_apiserver_that_cannot_answer_the_live_read_denies_with_503(
     assert "sneaky" in response["status"]["message"] and "HTTP 500" in response["status"]["message"]
 
 
+def test_a_live_read_that_times_out_is_not_retried(live: tuple[ReplayServer, ClusterCache]) -> None:
+    # urllib3 would retry the GET after its 2 s timeout, and the retry finds no scripted answer (404): a pod
+    # denied 403 on a second guess, after 2 s x the tries; one try answers 503 after 2 s
+    server, cache = live
+    server.enqueue("priorityclasses", "get", Reply(delay=8.0, body=json.dumps(priority_class("sneaky", 5)).encode()))
+    response = _decide(pod(priorityClassName="sneaky"), cache)
+    assert (response["allowed"], response["status"]["code"]) == (False, 503)
+    assert "Read timed out" in response["status"]["message"]
+    assert server.requests_for("priorityclasses", "get") == [{"name": "sneaky"}]
+
+
 def test_update_that_drops_priority_gets_the_old_values_back() -> None:
     view = StaticClusterView(priority_classes=[priority_class("high", 1000, policy="Never")])
     old = pod(priorityClassName="high", priority=1000, preemptionPolicy="Never")

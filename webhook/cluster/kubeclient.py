@@ -10,6 +10,7 @@ client's own exception type. Clients are built on first use, i.e. inside a gunic
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import socket
 import threading
@@ -182,8 +183,9 @@ def runtime_class_source(configuration: ClientConfiguration, watch_timeout: int)
 
 def read_priority_class(configuration: ClientConfiguration, name: str,
                         timeout: float = LIVE_READ_TIMEOUT) -> dict[str, Any] | None:
-    """GET one PriorityClass as raw JSON (None on 404); ``SourceError`` when the apiserver cannot answer."""
-    api = client.SchedulingV1Api(client.ApiClient(configuration))
+    """GET one PriorityClass as raw JSON (None on 404); ``SourceError`` when the apiserver cannot answer within
+    ``timeout`` seconds (one try: the caller's deadline is the whole budget)."""
+    api = client.SchedulingV1Api(client.ApiClient(tried_once(configuration)))
     try:
         response: Any = api.read_priority_class(name, _preload_content=False,
                                                 _request_timeout=(min(timeout, CONNECT_TIMEOUT), timeout))
@@ -197,6 +199,15 @@ def read_priority_class(configuration: ClientConfiguration, name: str,
     if not isinstance(found, dict):
         raise SourceError(f"get priorityclass {name}: the answer is not a JSON object")
     return found
+
+
+def tried_once(configuration: ClientConfiguration) -> ClientConfiguration:
+    """A copy whose requests are sent once. By default urllib3 retries a GET that timed out (up to 3 times,
+    each with the whole timeout), so a read bounded by a review's deadline could take four times as long, and
+    a retry can get a different answer; the webhook's callers retry themselves where that is safe."""
+    once = copy.deepcopy(configuration)
+    once.retries = False
+    return once
 
 
 class ApiError(Exception):
@@ -221,7 +232,7 @@ class LeaseClient:
 
     def _coordination(self) -> client.CoordinationV1Api:
         if self._api is None:  # built on first use, i.e. inside the worker after fork
-            self._api = client.CoordinationV1Api(client.ApiClient(self._configuration))
+            self._api = client.CoordinationV1Api(client.ApiClient(tried_once(self._configuration)))
         return self._api
 
     def read(self) -> tuple[str, str, datetime | None] | None:
