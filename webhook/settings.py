@@ -65,6 +65,11 @@ class Settings:
     # budget, counted from the review's arrival (webhook.server.deadline), stays under the chart's 3 s
     # ConfigMap webhook timeout so the answer arrives in time.
     lint_timeout_ms: int = 2500
+    # The time budget of one pod / PriorityClass review, counted from its arrival: its wait for room to
+    # decode, then a live PriorityClass read (pods) or the globalDefault Lease claim (PriorityClasses) get
+    # only what is left of it. The chart sets each to its webhook's timeoutSeconds minus 0.5 s.
+    pod_timeout_ms: int = 2500
+    priority_class_timeout_ms: int = 2500
     lint_memory_mib: int = 256
     log_level: str = "INFO"
     # How long a new worker waits for its cache to sync before it takes connections (then it answers
@@ -74,7 +79,8 @@ class Settings:
 
     def __post_init__(self) -> None:
         for name, minimum in (("top", 0), ("workers", 1), ("threads", 1), ("max_body_bytes", 1),
-                              ("lint_timeout_ms", 1), ("lint_memory_mib", 64), ("sync_wait_seconds", 1)):
+                              ("lint_timeout_ms", 1), ("pod_timeout_ms", 1),
+                              ("priority_class_timeout_ms", 1), ("lint_memory_mib", 64), ("sync_wait_seconds", 1)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
                 raise SettingsError(f"{env_name(name)}: must be an integer >= {minimum}, got {value!r}")

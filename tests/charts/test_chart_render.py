@@ -240,14 +240,21 @@ def test_failure_policy_and_timeout_are_configurable(render: Any) -> None:
     assert (pods["failurePolicy"], pods["timeoutSeconds"], pods["reinvocationPolicy"]) == ("Fail", 7, "Never")
 
 
+@pytest.mark.parametrize(("values_key", "kind", "webhook_name", "setting"), [
+    ("configMaps", "ValidatingWebhookConfiguration", "configmaps.binpack-guard.io", "lint_timeout_ms"),
+    ("pods", "MutatingWebhookConfiguration", "pods.binpack-guard.io", "pod_timeout_ms"),
+    ("priorityClasses", "ValidatingWebhookConfiguration", "priorityclasses.binpack-guard.io",
+     "priority_class_timeout_ms"),
+])
 @pytest.mark.parametrize(("seconds", "budget"), [(1, "500"), (3, "2500"), (10, "9500")])
-def test_the_lint_budget_follows_the_configmap_webhook_timeout(render: Any, seconds: int, budget: str) -> None:
-    m = render({"webhooks": {"configMaps": {"timeoutSeconds": seconds}}}, RELEASE, NAMESPACE)
-    webhook = next(w for w in m.one("ValidatingWebhookConfiguration")["webhooks"]
-                   if w["name"] == "configmaps.binpack-guard.io")
+def test_each_review_budget_follows_its_webhook_timeout(
+    render: Any, values_key: str, kind: str, webhook_name: str, setting: str, seconds: int, budget: str
+) -> None:
+    m = render({"webhooks": {values_key: {"timeoutSeconds": seconds}}}, RELEASE, NAMESPACE)
+    webhook = next(w for w in m.one(kind)["webhooks"] if w["name"] == webhook_name)
     env = {e["name"]: e.get("value") for e in m.one("Deployment")["spec"]["template"]["spec"]["containers"][0]["env"]}
-    assert (webhook["timeoutSeconds"], env[env_name("lint_timeout_ms")]) == (seconds, budget)
-    assert Settings.from_env({env_name("lint_timeout_ms"): budget}).lint_timeout_ms == int(budget)
+    assert (webhook["timeoutSeconds"], env[env_name(setting)]) == (seconds, budget)
+    assert getattr(Settings.from_env({env_name(setting): budget}), setting) == int(budget)
 
 
 def certs_parser() -> argparse.ArgumentParser:

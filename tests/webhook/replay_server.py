@@ -119,7 +119,8 @@ class LeaseReadGate:
     instead of depending on how the OS schedules the claimers. If fewer than ``parties`` come within ``timeout``
     seconds of the first, everyone held is let go (and the gate stays open): a test sees the missing race in its
     own checks rather than hanging. ``timeout`` must stay below the client's read timeout (the webhook's
-    Lease calls allow 5 s), or the held reader gives up before its answer comes.
+    Lease calls allow 5 s, and never more than what is left of the review's time budget, 2.5 s by default),
+    or the held reader gives up before its answer comes; a test that wants it to give up holds it longer.
     """
 
     def __init__(self, parties: int, timeout: float = 3.0) -> None:
@@ -328,7 +329,10 @@ def _make_handler(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
                 scripted = queue.popleft() if queue else None
             if isinstance(scripted, Reply):
                 time.sleep(scripted.delay)
-                self._send(scripted.status, scripted.body)
+                try:
+                    self._send(scripted.status, scripted.body)
+                except (BrokenPipeError, ConnectionResetError):  # a delayed answer whose reader gave up
+                    self.close_connection = True
             elif name in server.classes:
                 self._send(200, json.dumps(server.classes[name]).encode())
             else:

@@ -157,6 +157,29 @@ def test_read_gate_lets_a_lone_reader_go_after_its_timeout_and_then_stays_open(
     assert gate.held == 1  # the gate is spent: later reads of the absent Lease pass without being held
 
 
+def test_a_claim_that_would_outlast_the_reviews_deadline_ends_at_it(kubeconfig: str, server: ReplayServer) -> None:
+    # a lone reader of the absent Lease is held 20 s: far past the claim's own bounds (5 s a request, 3 s of
+    # retrying) and the review's deadline, 0.5 s away
+    server.leases.absent_read_gate = LeaseReadGate(parties=2, timeout=20.0)
+    started = time.monotonic()
+    with pytest.raises(LeaseUnavailable) as caught:
+        LeaseDefaultClassClaim(store(kubeconfig)).claim("late", is_still_default=never_default, until=started + 0.5)
+    elapsed = time.monotonic() - started
+    assert str(caught.value).startswith(
+        f"this review's time budget ran out before the claim was decided; last error: lease {NAMESPACE}/{NAME}: ")
+    assert "timed out" in str(caught.value)
+    assert lease_writes(server) == [] and len(server.requests_for("leases", "GET")) == 1  # one try, no retries
+    assert elapsed < 1.5
+
+
+def test_a_claim_with_no_time_left_sends_nothing(kubeconfig: str, server: ReplayServer) -> None:
+    with pytest.raises(LeaseUnavailable) as caught:
+        LeaseDefaultClassClaim(store(kubeconfig)).claim("late", is_still_default=never_default,
+                                                        until=time.monotonic() - 0.1)
+    assert str(caught.value) == "this review's time budget ran out before the claim was decided"
+    assert server.requests_for("leases", "GET") == []
+
+
 def test_unreachable_apiserver_is_reported_not_guessed(tmp_path: Path) -> None:
     dead = ReplayServer().start()
     url = dead.url

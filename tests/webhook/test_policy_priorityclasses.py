@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -42,10 +43,11 @@ def _decide(
     view: StaticClusterView | None = None,
     claim: Any = None,
     dry_run: bool = False,
+    until: float | None = None,
 ) -> Decision:
     document = review("PriorityClass", operation, obj, old, dry_run=dry_run)
     view = view or StaticClusterView(priority_classes=builtin_priority_classes())
-    return priorityclasses.decide(request_of(document), view, claim)
+    return priorityclasses.decide(request_of(document), view, claim, until)
 
 
 def _invalid(name: str, errors: list[str]) -> str:
@@ -142,13 +144,13 @@ def test_concurrent_default_creates_admit_exactly_one() -> None:
     writes = threading.Lock()  # the apiserver serializes writes; reads interleave freely
     create, replace = store.create, store.replace
 
-    def locked_create(*args: Any) -> None:
+    def locked_create(*args: Any, **options: Any) -> None:
         with writes:
-            create(*args)
+            create(*args, **options)
 
-    def locked_replace(*args: Any) -> None:
+    def locked_replace(*args: Any, **options: Any) -> None:
         with writes:
-            replace(*args)
+            replace(*args, **options)
 
     store.create, store.replace = locked_create, locked_replace  # type: ignore[method-assign]
     claim = LeaseDefaultClassClaim(store)
@@ -192,16 +194,30 @@ def test_un_defaulting_releases(lease_store: InMemoryLeaseStore) -> None:
 
 def test_a_failing_claim_denies_instead_of_crashing() -> None:
     class Broken:
-        def claim(self, class_name: str, *, is_still_default: Callable[[str], bool]) -> str | None:
+        def claim(
+            self, class_name: str, *, is_still_default: Callable[[str], bool], until: float | None = None
+        ) -> str | None:
             raise OSError("apiserver unreachable")
 
-        def release(self, class_name: str) -> None:
+        def release(self, class_name: str, *, until: float | None = None) -> None:
             raise OSError("apiserver unreachable")
 
     decision = _decide("CREATE", priority_class("d", 1, global_default=True), claim=Broken())
     assert (decision.allowed, decision.code, decision.reason) == (False, 500, "InternalError")
     assert "apiserver unreachable" in decision.message
     assert _decide("DELETE", None, priority_class("d", 1, global_default=True), claim=Broken()).allowed
+
+
+def test_a_claim_past_the_reviews_deadline_denies_as_a_lease_failure_and_writes_nothing(
+    lease_store: InMemoryLeaseStore,
+) -> None:
+    decision = _decide("CREATE", priority_class("d", 1, global_default=True), claim=LeaseDefaultClassClaim(lease_store),
+                       until=time.monotonic() - 0.1)
+    assert (decision.allowed, decision.code, decision.reason, decision.message) == (
+        False, 500, "InternalError",
+        "cannot claim the cluster-wide globalDefault lease for d: this review's time budget ran out before the "
+        "claim was decided")
+    assert lease_store.record is None
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """Issue 9 §2: with the Priority plugin off a pod cannot pick its own priority, an UPDATE keeps it, and a
-globalDefault claim naming a class that does not exist (read live) blocks no real default.
+globalDefault claim naming a class that does not exist (read live) blocks no real default. A live read waits
+no longer than what is left of the review's time budget.
 
 A class missing from the cache snapshot is read live from a local apiserver stand-in (the replay server) through
 the real ``ClusterCache`` and kubernetes client: not found -> the plugin's 403, found -> resolved from it, the
@@ -9,6 +10,8 @@ apiserver failing -> 503. The UPDATE carry-over is the plugin's: omitted fields 
 from __future__ import annotations
 
 import json
+import re
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,7 +28,8 @@ from webhook.cluster.cache import ClusterCache
 from webhook.cluster.lease import LeaseDefaultClassClaim
 from webhook.cluster.reflector import Backoff
 from webhook.cluster.static import StaticClusterView
-from webhook.settings import Settings
+from webhook.server.app import create_app
+from webhook.settings import Settings, env_name
 
 FORGED = 2_000_001_000  # system-node-critical's value, chosen by the pod itself
 
@@ -148,3 +152,48 @@ def test_a_claim_whose_class_exists_live_but_not_yet_in_the_cache_still_holds(
     decision = priorityclasses.decide(_claim_review("second"), cache, LeaseDefaultClassClaim(store))
     assert not decision.allowed and "PriorityClass lagging is already marked as default" in decision.message
     assert store.record is not None and store.record.holder == "lagging"
+
+
+def test_a_live_read_gets_only_what_is_left_of_the_reviews_time(live: tuple[ReplayServer, ClusterCache]) -> None:
+    server, cache = live
+    server.enqueue("priorityclasses", "get", Reply(delay=8.0, body=json.dumps(priority_class("sneaky", 5)).encode()))
+    started = time.monotonic()
+    decision = pods.decide(request_of(review("Pod", "CREATE", pod(priorityClassName="sneaky"))), cache, Settings(),
+                           SchedulerModels.static(), until=started + 0.5)
+    elapsed = time.monotonic() - started
+    assert (decision.allowed, decision.code, decision.reason) == (False, 503, "ServiceUnavailable")
+    assert re.fullmatch(
+        r"PriorityClass sneaky is not in binpack-guard's cache and the apiserver could not be asked \(get "
+        r"priorityclass sneaky: no answer within the 0\.[45]\d s left of this review's time budget\); the pod's "
+        r"priority cannot be checked, retry", decision.message), decision.message
+    assert server.requests_for("priorityclasses", "get") == [{"name": "sneaky"}]
+    assert elapsed < 1.5  # 0.5 s were left; the read's own bound is 2 s, the apiserver's answer 8 s away
+
+
+def test_a_live_read_with_no_time_left_is_not_sent(live: tuple[ReplayServer, ClusterCache]) -> None:
+    server, cache = live
+    decision = pods.decide(request_of(review("Pod", "CREATE", pod(priorityClassName="sneaky"))), cache, Settings(),
+                           SchedulerModels.static(), until=time.monotonic() - 0.1)
+    assert (decision.allowed, decision.code, decision.reason) == (False, 503, "ServiceUnavailable")
+    assert decision.message == (
+        "PriorityClass sneaky is not in binpack-guard's cache and the apiserver could not be asked (get "
+        "priorityclass sneaky: not sent, no time was left of this review's time budget); the pod's priority "
+        "cannot be checked, retry")
+    assert server.requests_for("priorityclasses", "get") == []
+
+
+def test_a_pod_review_is_answered_within_its_budget_from_the_settings(
+    live: tuple[ReplayServer, ClusterCache],
+) -> None:
+    # the server's view: BINPACK_GUARD_POD_TIMEOUT_MS as the chart sets it, the route passing the deadline on
+    server, cache = live
+    server.enqueue("priorityclasses", "get", Reply(delay=8.0, body=json.dumps(priority_class("sneaky", 5)).encode()))
+    settings = Settings.from_env({env_name("pod_timeout_ms"): "300"})
+    client = create_app(settings, cache, scheduler_models=SchedulerModels.static()).test_client()
+    started = time.monotonic()
+    reply = client.post("/mutate/pods", json=review("Pod", "CREATE", pod(priorityClassName="sneaky"), uid="late"))
+    elapsed = time.monotonic() - started
+    response = reply.get_json()["response"]
+    assert (response["allowed"], response["status"]["code"]) == (False, 503)
+    assert "left of this review's time budget" in response["status"]["message"]
+    assert elapsed < 1.4  # 0.3 s budget; without it the live read waited its own 2 s

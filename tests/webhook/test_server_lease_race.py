@@ -9,6 +9,7 @@ a loaded machine can serve the racers one after the other, and the first claim i
 else reads, so the Lease is never contended.
 The racers present the apiserver's client certificate (the servers verify it against ``--client-ca-file``):
 only such a caller drives the claim; a forged review without it changes no Lease.
+A claim the Lease cannot decide in time is answered by the review's budget (BINPACK_GUARD_PRIORITY_CLASS_TIMEOUT_MS).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import copy
 import http.client
 import json
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -127,3 +129,45 @@ def test_exactly_one_of_many_concurrent_global_defaults_is_allowed(replay: Repla
     finally:
         for server in servers:
             server.stop()
+
+
+def test_a_claim_the_lease_cannot_decide_in_time_is_answered_within_the_reviews_budget(
+    replay: ReplayServer, tmp_path: Path
+) -> None:
+    ca, clients_ca = make_ca("deadline CA"), make_ca("apiserver client CA")
+    (tmp_path / "clients-ca.crt").write_bytes(clients_ca.cert_pem)
+    server = ServerProcess(tmp_path, replay.kubeconfig(tmp_path / "kubeconfig"), tls=make_leaf(ca),
+                           extra=["--workers", "1"], kubeconfig_from_env=True,
+                           env={"BINPACK_GUARD_LEASE_NAMESPACE": "binpack-guard",
+                                "BINPACK_GUARD_CLIENT_CA_FILE": str(tmp_path / "clients-ca.crt"),
+                                "BINPACK_GUARD_PRIORITY_CLASS_TIMEOUT_MS": "1000"})
+    try:
+        context = client_context(ca, identity=make_leaf(clients_ca, "kube-apiserver", client=True), tmp=tmp_path)
+
+        def post(path: str, body: bytes | None = None) -> tuple[int, Any]:
+            conn = http.client.HTTPSConnection(*server.address, context=context, timeout=30)
+            try:
+                conn.request("POST" if body else "GET", path, body=body, headers={"Content-Type": "application/json"})
+                response = conn.getresponse()
+                return response.status, json.loads(response.read())
+            finally:
+                conn.close()
+
+        server.wait_listening()
+        assert wait_until(lambda: post("/readyz")[0] == 200, timeout=30)
+        # The lone claimer's read of the absent Lease is held 20 s: past the Lease request's own 5 s, the
+        # claim's 3 s of retrying, and the review's 1 s budget.
+        replay.leases.absent_read_gate = LeaseReadGate(parties=2, timeout=20.0)
+        started = time.monotonic()
+        status, answer = post("/validate/priorityclasses", review_for("late-default"))
+        elapsed = time.monotonic() - started
+        assert status == 200
+        response = answer["response"]
+        assert (response["allowed"], response["status"]["code"], response["status"]["reason"]) == (
+            False, 500, "InternalError")
+        assert response["status"]["message"].startswith(
+            "cannot claim the cluster-wide globalDefault lease for late-default: this review's time budget ran "
+            "out before the claim was decided; last error: lease binpack-guard/binpack-guard-global-default: ")
+        assert elapsed < 2.5  # before the deadline reached the claim, the held read alone took 5 s
+    finally:
+        server.stop()

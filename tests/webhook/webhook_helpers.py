@@ -171,15 +171,17 @@ class InMemoryLeaseStore:
         self.record: LeaseRecord | None = None
         self.version = 0
 
-    def get(self) -> LeaseRecord | None:
+    def get(self, *, timeout: float | None = None) -> LeaseRecord | None:
         return self.record
 
-    def create(self, holder: str, acquired: datetime) -> None:
+    def create(self, holder: str, acquired: datetime, *, timeout: float | None = None) -> None:
         if self.record is not None:
             raise LeaseConflict("exists")
         self._write(holder, acquired)
 
-    def replace(self, holder: str, acquired: datetime, expected_resource_version: str) -> None:
+    def replace(
+        self, holder: str, acquired: datetime, expected_resource_version: str, *, timeout: float | None = None
+    ) -> None:
         if self.record is None or self.record.resource_version != expected_resource_version:
             raise LeaseConflict("resourceVersion changed")
         self._write(holder, acquired)

@@ -4,7 +4,9 @@ Decisions read a ``ClusterView``: a PriorityClass snapshot, the incrementally ma
 under the view's lock while a pod is scored), and whether the view is synced and healthy. The one time a decision
 reaches the apiserver is ``read_priority_class``: a pod names a class the snapshot lacks, and only a live read can
 tell "created a moment ago" from "does not exist" (a short-timeout GET). They also claim "the one globalDefault
-PriorityClass" through a ``DefaultClassClaim``. The implementations live in the cluster wing
+PriorityClass" through a ``DefaultClassClaim``. Both take ``until``, the review's deadline (``time.monotonic()``):
+the apiserver stops waiting for our answer then, so neither may wait past it (None: only their own bounds apply).
+The implementations live in the cluster wing
 (``webhook.cluster.cache.ClusterCache``, ``webhook.cluster.static.StaticClusterView``,
 ``webhook.cluster.lease.LeaseDefaultClassClaim``), which this wing never imports.
 """
@@ -39,11 +41,11 @@ class ClusterView(Protocol):
         """A consistent snapshot (a copy or an immutable mapping) keyed by class name."""
         ...
 
-    def read_priority_class(self, name: str) -> PriorityClassInfo | None:
+    def read_priority_class(self, name: str, *, until: float | None = None) -> PriorityClassInfo | None:
         """The class as the apiserver has it now (a live read), None when it does not exist.
 
-        Raises ``webhook.errors.LiveReadError`` when the apiserver cannot be asked; views without an apiserver
-        answer from what they hold."""
+        Raises ``webhook.errors.LiveReadError`` when the apiserver cannot be asked, or has not answered by
+        ``until``; views without an apiserver answer from what they hold."""
         ...
 
     def scheduling_state(self) -> AbstractContextManager[ClusterState]:
@@ -66,8 +68,11 @@ class ClusterView(Protocol):
 class DefaultClassClaim(Protocol):
     """A race-free claim on "the one globalDefault PriorityClass", shared by every replica and worker."""
 
-    def claim(self, class_name: str, *, is_still_default: Callable[[str], bool]) -> str | None:
-        """None if ``class_name`` now holds the claim, else the name of the class that holds it."""
+    def claim(
+        self, class_name: str, *, is_still_default: Callable[[str], bool], until: float | None = None
+    ) -> str | None:
+        """None if ``class_name`` now holds the claim, else the name of the class that holds it; raises when
+        that cannot be known by ``until``."""
         ...
 
-    def release(self, class_name: str) -> None: ...
+    def release(self, class_name: str, *, until: float | None = None) -> None: ...

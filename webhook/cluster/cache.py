@@ -26,6 +26,7 @@ from linter.formats.priorityclass.validate import PriorityClassInfo
 from linter.scoring.cluster.state import ClusterState
 from webhook.cluster.heap import release_free_heap
 from webhook.cluster.kubeclient import (
+    LIVE_READ_TIMEOUT,
     WATCH_READ_MARGIN,
     ClientConfiguration,
     kind_sources,
@@ -120,10 +121,21 @@ class ClusterCache:
     def priority_classes(self) -> Mapping[str, PriorityClassInfo]:
         return self._classes.current
 
-    def read_priority_class(self, name: str) -> PriorityClassInfo | None:
+    def read_priority_class(self, name: str, *, until: float | None = None) -> PriorityClassInfo | None:
+        """A GET bounded by ``LIVE_READ_TIMEOUT`` and by what is left until ``until`` (the review's deadline)."""
+        timeout = LIVE_READ_TIMEOUT
+        if until is not None:
+            left = until - time.monotonic()
+            if left <= 0:
+                raise LiveReadError(f"get priorityclass {name}: not sent, no time was left of this review's "
+                                    "time budget")
+            timeout = min(timeout, left)
         try:
-            found = read_priority_class(self._configuration, name)
+            found = read_priority_class(self._configuration, name, timeout)
         except SourceError as exc:
+            if until is not None and time.monotonic() >= until:  # our deadline cut it short, not the apiserver
+                raise LiveReadError(f"get priorityclass {name}: no answer within the {timeout:.2f} s left of "
+                                    "this review's time budget") from None
             raise LiveReadError(str(exc)) from None
         if found is None:
             return None

@@ -96,8 +96,8 @@ class DumpClusterView:
     def priority_classes(self) -> Mapping[str, PriorityClassInfo]:
         return self._current().priority_classes()
 
-    def read_priority_class(self, name: str) -> PriorityClassInfo | None:
-        return self._current().read_priority_class(name)
+    def read_priority_class(self, name: str, *, until: float | None = None) -> PriorityClassInfo | None:
+        return self._current().read_priority_class(name, until=until)
 
     def scheduling_state(self) -> AbstractContextManager[ClusterState]:
         return self._current().scheduling_state()

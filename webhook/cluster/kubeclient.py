@@ -235,11 +235,12 @@ class LeaseClient:
             self._api = client.CoordinationV1Api(client.ApiClient(tried_once(self._configuration)))
         return self._api
 
-    def read(self) -> tuple[str, str, datetime | None] | None:
-        """(holder, resourceVersion, acquireTime), or None when the Lease does not exist."""
+    def read(self, timeout: float | None = None) -> tuple[str, str, datetime | None] | None:
+        """(holder, resourceVersion, acquireTime), or None when the Lease does not exist. Each call here takes
+        at most ``timeout`` seconds (and ``CONNECT_TIMEOUT``)."""
         try:
             lease = self._coordination().read_namespaced_lease(self.name, self.namespace,
-                                                               _request_timeout=CONNECT_TIMEOUT)
+                                                               _request_timeout=_lease_timeout(timeout))
         except ApiException as exc:
             if exc.status == 404:
                 return None
@@ -255,20 +256,26 @@ class LeaseClient:
             spec=client.V1LeaseSpec(holder_identity=holder, acquire_time=acquired),
         )
 
-    def create(self, holder: str, acquired: datetime) -> None:
+    def create(self, holder: str, acquired: datetime, timeout: float | None = None) -> None:
         try:
             self._coordination().create_namespaced_lease(
-                self.namespace, self._body(holder, acquired, None), _request_timeout=CONNECT_TIMEOUT)
+                self.namespace, self._body(holder, acquired, None), _request_timeout=_lease_timeout(timeout))
         except ApiException as exc:
             raise _api_error(exc) from None
 
-    def replace(self, holder: str, acquired: datetime, expected_resource_version: str) -> None:
+    def replace(self, holder: str, acquired: datetime, expected_resource_version: str,
+                timeout: float | None = None) -> None:
         try:
             self._coordination().replace_namespaced_lease(
                 self.name, self.namespace, self._body(holder, acquired, expected_resource_version),
-                _request_timeout=CONNECT_TIMEOUT)
+                _request_timeout=_lease_timeout(timeout))
         except ApiException as exc:
             raise _api_error(exc) from None
+
+
+def _lease_timeout(timeout: float | None) -> float:
+    """A Lease request's whole-request timeout: ``CONNECT_TIMEOUT``, or less when the caller has less left."""
+    return CONNECT_TIMEOUT if timeout is None else min(timeout, CONNECT_TIMEOUT)
 
 
 def service_account_client(kubeconfig: str | None) -> ApiClient:

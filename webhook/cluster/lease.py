@@ -12,6 +12,9 @@ its claim is younger than ``grace``: the winner's own object does not exist unti
 find the holder "missing" and take over. The grace (15 s) covers the apiserver's admission chain (each webhook
 call is bounded by its ``timeoutSeconds``, 3 s in the chart); after it, a claim naming a class that does not
 exist blocks nobody.
+A claim or release may be given ``until``, the review's deadline (``time.monotonic()``): every Lease request
+then gets only the time left, and once it is spent the claim raises ``LeaseUnavailable`` saying so (the
+policy denies, as for any Lease failure) instead of answering after the apiserver stopped waiting.
 ``KubeLeaseStore`` is the ``LeaseStore`` over the real Lease (its I/O goes through ``webhook.cluster.kubeclient``).
 """
 
@@ -27,6 +30,8 @@ from webhook.cluster.kubeclient import ApiError, ClientConfiguration, LeaseClien
 
 log = logging.getLogger(__name__)
 
+RETRY_PAUSE = 0.05  # seconds between attempts after a transport error
+
 
 class LeaseConflict(Exception):
     """The lease was created or changed by someone else since we read it (HTTP 409)."""
@@ -36,6 +41,10 @@ class LeaseUnavailable(Exception):
     """The lease could not be read or written (apiserver unreachable, forbidden, too much contention)."""
 
 
+class OutOfTime(LeaseUnavailable):
+    """The review's deadline passed before the Lease could be read or written."""
+
+
 class LeaseRecord(NamedTuple):
     holder: str  # "" when released
     resource_version: str
@@ -43,13 +52,17 @@ class LeaseRecord(NamedTuple):
 
 
 class LeaseStore(Protocol):
-    def get(self) -> LeaseRecord | None: ...
+    """The Lease's I/O; ``timeout``: seconds the request may take at most (None: the store's own bound)."""
 
-    def create(self, holder: str, acquired: datetime) -> None:
+    def get(self, *, timeout: float | None = None) -> LeaseRecord | None: ...
+
+    def create(self, holder: str, acquired: datetime, *, timeout: float | None = None) -> None:
         """Create the lease; raises LeaseConflict if it already exists."""
         ...
 
-    def replace(self, holder: str, acquired: datetime, expected_resource_version: str) -> None:
+    def replace(
+        self, holder: str, acquired: datetime, expected_resource_version: str, *, timeout: float | None = None
+    ) -> None:
         """Overwrite the lease; raises LeaseConflict if its resourceVersion is no longer the expected one."""
         ...
 
@@ -68,43 +81,52 @@ class LeaseDefaultClassClaim:
         self._store, self._grace, self._max_attempts, self._clock = store, grace, max_attempts, clock
         self._unavailable_budget = unavailable_budget  # seconds of retrying transport errors
 
-    def claim(self, class_name: str, *, is_still_default: Callable[[str], bool]) -> str | None:
+    def claim(
+        self, class_name: str, *, is_still_default: Callable[[str], bool], until: float | None = None
+    ) -> str | None:
         """None if ``class_name`` now holds (or already held) the claim, else the name of the holder."""
         last_error: LeaseUnavailable | None = None
         started = time.monotonic()
         for _ in range(self._max_attempts):
             try:
-                record = self._store.get()
+                record = self._store.get(timeout=_time_left(until))
                 now = self._clock()
                 if record is None:
-                    self._store.create(class_name, now)
+                    self._store.create(class_name, now, timeout=_time_left(until))
                     return None
                 if record.holder == class_name:
                     return None
                 if record.holder and (self._is_fresh(record, now) or is_still_default(record.holder)):
                     return record.holder
-                self._store.replace(class_name, now, record.resource_version)
+                self._store.replace(class_name, now, record.resource_version, timeout=_time_left(until))
                 return None
             except LeaseConflict:
                 continue  # someone else wrote first: re-read and judge their claim
+            except OutOfTime:
+                break
             except LeaseUnavailable as exc:
                 # Retrying is safe: if a lost write did land, the re-read shows us as the holder. But the
                 # apiserver waits for our answer (timeoutSeconds), so an outage gets a short budget only.
                 last_error = exc
-                if time.monotonic() - started > self._unavailable_budget:
+                moment = time.monotonic()
+                if moment - started > self._unavailable_budget or (until is not None and moment >= until):
                     break
-                time.sleep(0.05)
+                time.sleep(RETRY_PAUSE if until is None else min(RETRY_PAUSE, until - moment))
+        if until is not None and time.monotonic() >= until:
+            after = f"; last error: {last_error}" if last_error is not None else ""
+            raise OutOfTime(f"this review's time budget ran out before the claim was decided{after}")
         if last_error is not None:
             raise last_error
         raise LeaseUnavailable(f"globalDefault claim for {class_name!r}: still contended after "
                                f"{self._max_attempts} attempts")
 
-    def release(self, class_name: str) -> None:
-        """Best effort: clear the holder if it is ``class_name``; a lost race or an outage is only logged."""
+    def release(self, class_name: str, *, until: float | None = None) -> None:
+        """Best effort: clear the holder if it is ``class_name``; a lost race, an outage or the end of the
+        review's time (``until``) is only logged."""
         try:
-            record = self._store.get()
+            record = self._store.get(timeout=_time_left(until))
             if record is not None and record.holder == class_name:
-                self._store.replace("", self._clock(), record.resource_version)
+                self._store.replace("", self._clock(), record.resource_version, timeout=_time_left(until))
         except (LeaseConflict, LeaseUnavailable) as exc:
             log.info("globalDefault claim release for %r skipped: %s", class_name, exc)
 
@@ -115,15 +137,26 @@ class LeaseDefaultClassClaim:
         return now - acquired < self._grace
 
 
+def _time_left(until: float | None) -> float | None:
+    """Seconds a Lease request may take: what is left until ``until`` (None without one, for the store's own
+    bound); ``OutOfTime`` once it has passed."""
+    if until is None:
+        return None
+    left = until - time.monotonic()
+    if left <= 0:
+        raise OutOfTime("this review's time budget ran out")
+    return left
+
+
 class KubeLeaseStore:
     """The ``LeaseStore`` over one coordination.k8s.io/v1 Lease, with resourceVersion optimistic concurrency."""
 
     def __init__(self, client_configuration: ClientConfiguration, namespace: str, name: str) -> None:
         self._lease, self.namespace, self.name = LeaseClient(client_configuration, namespace, name), namespace, name
 
-    def get(self) -> LeaseRecord | None:
+    def get(self, *, timeout: float | None = None) -> LeaseRecord | None:
         try:
-            found = self._lease.read()
+            found = self._lease.read(timeout)
         except ApiError as exc:
             raise LeaseUnavailable(f"lease {self.namespace}/{self.name}: HTTP {exc.status} {exc.reason}") from None
         except Exception as exc:
@@ -133,11 +166,13 @@ class KubeLeaseStore:
         holder, resource_version, acquired = found
         return LeaseRecord(holder=holder, resource_version=resource_version, acquired=acquired)
 
-    def create(self, holder: str, acquired: datetime) -> None:
-        self._write(lambda: self._lease.create(holder, acquired))
+    def create(self, holder: str, acquired: datetime, *, timeout: float | None = None) -> None:
+        self._write(lambda: self._lease.create(holder, acquired, timeout))
 
-    def replace(self, holder: str, acquired: datetime, expected_resource_version: str) -> None:
-        self._write(lambda: self._lease.replace(holder, acquired, expected_resource_version))
+    def replace(
+        self, holder: str, acquired: datetime, expected_resource_version: str, *, timeout: float | None = None
+    ) -> None:
+        self._write(lambda: self._lease.replace(holder, acquired, expected_resource_version, timeout))
 
     def _write(self, call: Callable[[], None]) -> None:
         try:

@@ -61,8 +61,8 @@ class StaticClusterView:
         with self._lock:
             return MappingProxyType(dict(self._classes))
 
-    def read_priority_class(self, name: str) -> PriorityClassInfo | None:
-        """No apiserver behind this view: the live read is what the view holds."""
+    def read_priority_class(self, name: str, *, until: float | None = None) -> PriorityClassInfo | None:
+        """No apiserver behind this view: the live read is what the view holds, at once (``until`` is moot)."""
         with self._lock:
             return self._classes.get(name)
 

@@ -2,12 +2,14 @@
 
 The apiserver stops waiting ``timeoutSeconds`` after it sent a review and then applies the webhook's
 failurePolicy with its own message, whatever we were about to answer. So the time a review spends waiting
-for room in the decode gate, waiting for another ConfigMap's lint, and being linted all come out of one
+for room in the decode gate and everything it waits for afterwards (a ConfigMap: another ConfigMap's lint and
+its own; a pod: a live PriorityClass read; a PriorityClass: the globalDefault Lease claim) come out of one
 budget counted from the review's arrival: when the worker began handling the request (``ARRIVAL``, set by
 ``webhook.server.worker.AdmissionWorker.handle_request``), or, outside that worker (the Flask test client),
-when the view started. A ConfigMap's budget is the lint budget (``lint_timeout_ms``); any other review's is
-the decode gate's wait (``DecodeGate.wait_seconds``, 2.5 s). The gate never waits past the budget's end,
-nor longer than its own wait after arrival.
+when the view started. The budget is the endpoint's setting: ``lint_timeout_ms`` (ConfigMaps),
+``pod_timeout_ms``, ``priority_class_timeout_ms`` (2.5 s each by default; the chart sets each to its webhook's
+``timeoutSeconds`` minus 0.5 s). The gate never waits past the budget's end, nor longer than its own wait
+(``DecodeGate.wait_seconds``, 2.5 s) after arrival; what comes after gets only what is left.
 """
 
 from __future__ import annotations

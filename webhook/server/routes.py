@@ -63,21 +63,23 @@ class Deps:
 
 # the float: when the review's time budget ends (time.monotonic(), webhook.server.deadline)
 Policy = Callable[[AdmissionRequest, Deps, float], Decision]
-CONFIGMAPS = "configmaps"
+CONFIGMAPS, PODS, PRIORITY_CLASSES = "configmaps", "pods", "priorityclasses"
 
 POLICIES: dict[str, tuple[str, Policy]] = {
-    "/mutate/pods": ("pods", lambda r, d, _: pods.decide(r, d.view, d.settings, d.models)),
+    "/mutate/pods": (PODS, lambda r, d, deadline: pods.decide(r, d.view, d.settings, d.models, deadline)),
     "/validate/priorityclasses": (
-        "priorityclasses", lambda r, d, _: priorityclasses.decide(r, d.view, claim_for_caller(d))
+        PRIORITY_CLASSES, lambda r, d, deadline: priorityclasses.decide(r, d.view, claim_for_caller(d), deadline)
     ),
     "/validate/configmaps": (CONFIGMAPS, lambda r, d, deadline: configmaps.decide(r, d.lint_until(deadline))),
 }
 
 
 def budget_seconds(d: Deps, endpoint: str) -> float:
-    """How long after its arrival a review may take (webhook.server.deadline): a ConfigMap its lint budget,
-    any other review the decode gate's wait."""
-    return d.settings.lint_timeout_ms / 1000.0 if endpoint == CONFIGMAPS else d.gate.wait_seconds
+    """How long after its arrival a review may take (webhook.server.deadline): its endpoint's budget from the
+    settings (a ConfigMap's is its lint budget); the benchmark's allow-all, the decode gate's wait."""
+    budget_ms = {CONFIGMAPS: d.settings.lint_timeout_ms, PODS: d.settings.pod_timeout_ms,
+                 PRIORITY_CLASSES: d.settings.priority_class_timeout_ms}.get(endpoint)
+    return budget_ms / 1000.0 if budget_ms is not None else d.gate.wait_seconds
 
 
 def claim_for_caller(d: Deps) -> DefaultClassClaim | None:

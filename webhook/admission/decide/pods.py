@@ -55,7 +55,11 @@ GATED_NOTE = (
 )
 
 
-def decide(request: AdmissionRequest, view: ClusterView, settings: Settings, models: SchedulerModels) -> Decision:
+def decide(
+    request: AdmissionRequest, view: ClusterView, settings: Settings, models: SchedulerModels,
+    until: float | None = None,
+) -> Decision:
+    """``until``: the review's deadline (``time.monotonic()``), the most a live PriorityClass read may wait."""
     if request.sub_resource:  # first: pods/binding and pods/eviction carry a Binding or an Eviction, not a Pod
         return Decision.allow()
     if request.kind.group != "" or request.kind.kind != "Pod":
@@ -68,7 +72,7 @@ def decide(request: AdmissionRequest, view: ClusterView, settings: Settings, mod
     if request.operation == "UPDATE":
         return Decision.allow(patch=priority.carry_over(pod, request.old_object))
     require_ready(view)
-    outcome = priority.resolve(pod, view.priority_classes(), view.read_priority_class)
+    outcome = priority.resolve(pod, view.priority_classes(), lambda name: view.read_priority_class(name, until=until))
     if outcome.denial is not None:
         return outcome.denial
     warnings = [outcome.warning] if outcome.warning else []

@@ -10,7 +10,8 @@ never rewrites ``priorityClassName``, so the plugin's re-invocation accepts the 
 
 A class missing from the cache snapshot is never trusted on the pod's word: ``lookup`` (the view's live read)
 asks the apiserver. Found -> resolved from the live object (the cache was only behind); not found -> the
-plugin's 403; the apiserver unreachable -> 503 ``ServiceUnavailable`` (nothing proves the priority).
+plugin's 403; the apiserver unreachable, or silent until the review's deadline -> 503 ``ServiceUnavailable``
+(nothing proves the priority).
 ``carry_over`` is the plugin's UPDATE step: fields the new pod omits are copied back from the old one.
 """
 

@@ -36,13 +36,14 @@ class _Malformed(ValueError):
 
 
 def decide(
-    request: AdmissionRequest, view: ClusterView, claim: DefaultClassClaim | None
+    request: AdmissionRequest, view: ClusterView, claim: DefaultClassClaim | None, until: float | None = None
 ) -> Decision:
-    """Judge a PriorityClass CREATE/UPDATE/DELETE against the view's class snapshot."""
+    """Judge a PriorityClass CREATE/UPDATE/DELETE against the view's class snapshot; the claim (and any live
+    read it needs) waits no later than ``until``, the review's deadline (``time.monotonic()``)."""
     if request.kind.group != GROUP or request.kind.kind != "PriorityClass":
         return bad_request(f"expected a {GROUP} PriorityClass, got kind {request.kind.kind!r}")
     if request.operation == "DELETE":
-        return _delete(request, claim)
+        return _delete(request, claim, until)
     if request.operation not in ("CREATE", "UPDATE"):
         return Decision.allow()
     if request.object is None:
@@ -68,9 +69,9 @@ def decide(
             return _already_default(name, holder)
         becomes_default = old is None or old["globalDefault"] is not True
         if becomes_default and not request.dry_run and claim is not None:
-            return _claim(name, view, claim)
+            return _claim(name, view, claim, until)
     elif old is not None and old["globalDefault"] is True and not request.dry_run and claim is not None:
-        _release(name, claim)
+        _release(name, claim, until)
     return Decision.allow()
 
 
@@ -105,16 +106,16 @@ def _already_default(name: str, holder: str) -> Decision:
     return forbidden_decision(QUALIFIED_RESOURCE, name, pc.already_default_reason(holder))
 
 
-def _claim(name: str, view: ClusterView, claim: DefaultClassClaim) -> Decision:
+def _claim(name: str, view: ClusterView, claim: DefaultClassClaim, until: float | None) -> Decision:
     def is_still_default(holder: str) -> bool:
         # The cache first; a holder it lacks is read live, so a claim naming a class that does not exist
         # (a create that failed after we answered) stops blocking once its in-flight grace is over, while a
         # class the cache has not seen yet keeps its claim. A failed live read raises: uniqueness is unproven.
-        info = view.priority_classes().get(holder) or view.read_priority_class(holder)
+        info = view.priority_classes().get(holder) or view.read_priority_class(holder, until=until)
         return info is not None and info.global_default
 
     try:
-        holder = claim.claim(name, is_still_default=is_still_default)
+        holder = claim.claim(name, is_still_default=is_still_default, until=until)
     except Exception as exc:  # the lease API failing must deny, not crash: uniqueness is unproven
         log.warning("globalDefault claim for %s failed: %s", name, exc)
         return Decision.deny(
@@ -125,19 +126,19 @@ def _claim(name: str, view: ClusterView, claim: DefaultClassClaim) -> Decision:
     return Decision.allow()
 
 
-def _delete(request: AdmissionRequest, claim: DefaultClassClaim | None) -> Decision:
+def _delete(request: AdmissionRequest, claim: DefaultClassClaim | None, until: float | None) -> Decision:
     name = request.name or object_display_name(request.old_object)
     if pc.builtin(name) is not None:
         return forbidden_decision(QUALIFIED_RESOURCE, name, "this is a system priority class and cannot be deleted")
     old = request.old_object
     was_default = old is None or old.get("globalDefault") is True
     if was_default and not request.dry_run and claim is not None:
-        _release(name, claim)
+        _release(name, claim, until)
     return Decision.allow()
 
 
-def _release(name: str, claim: DefaultClassClaim) -> None:
+def _release(name: str, claim: DefaultClassClaim, until: float | None) -> None:
     try:
-        claim.release(name)
+        claim.release(name, until=until)
     except Exception as exc:  # best effort: a stale claim is taken over once its class is gone
         log.warning("releasing the globalDefault claim of %s failed: %s", name, exc)
