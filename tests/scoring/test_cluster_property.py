@@ -450,3 +450,95 @@ def test_binpack_rank_equals_scalar_model(
     for (got_name, got_score), (_, want_score) in zip(ranking.scores, ordered, strict=False):
         assert abs(float(got_score) - want[got_name]) <= 1e-9 * max(1.0, abs(want[got_name]))
         assert abs(float(got_score) - want_score) <= 1e-9 * max(1.0, abs(want_score))
+
+
+BALANCED_RESOURCES = ["cpu", "memory", "ephemeral-storage", "nvidia.com/gpu", "example.com/foo", "hugepages-2Mi"]
+
+
+def expected_total_order(pod: dict[str, Any], feasible: dict[str, Any], args: FitArgs, fit_weight: int,
+                         balanced: BalancedArgs, balanced_weight: int) -> list[Any]:
+    """:func:`expected_order` with any BalancedAllocation args and weight (negative weights included)."""
+    fit_request, real = fit_score_request(pod), actual_request(pod)
+    rows = []
+    for name, v in feasible.items():
+        fit = fit_score_node(args, fit_request, v.fit_requested, v.allocatable).score
+        bal = balanced_score_node(balanced, real, v.requested, v.allocatable)
+        total = fit * fit_weight + (0 if bal.skipped else bal.score * balanced_weight)
+        rows.append((-total, name, fit))
+    return [(name, fit) for _, name, fit in sorted(rows)]
+
+
+@SETTINGS
+@given(
+    nodes=st.lists(node(), max_size=6).map(unique_by_name),
+    pods=st.lists(bound_pod(), max_size=12),
+    pod=incoming_pod(),
+    args=fit_args(),
+    fit_weight=st.integers(1, 5),
+    balanced=st.lists(st.sampled_from(BALANCED_RESOURCES), min_size=1, max_size=5, unique=True).flatmap(
+        lambda names: st.lists(st.integers(1, 4), min_size=len(names), max_size=len(names)).map(
+            lambda weights: BalancedArgs(tuple(ResourceWeight(n, w) for n, w in zip(names, weights, strict=True))))),
+    balanced_weight=st.sampled_from([1, 2, 7, -3]),
+    few_feasible=st.sampled_from([0, None]),
+)
+def test_rank_by_any_balanced_args_equals_scalar_model(
+    nodes: list[dict[str, Any]],
+    pods: list[dict[str, Any]],
+    pod: dict[str, Any],
+    args: FitArgs,
+    fit_weight: int,
+    balanced: BalancedArgs,
+    balanced_weight: int,
+    few_feasible: int | None,
+) -> None:
+    """The ranking's BalancedAllocation over every row, or (``few_feasible`` 0) over the feasible rows alone,
+    orders nodes as the scalar model's total does, for any resources, weights and node values."""
+    from linter.scoring.cluster import rank
+
+    pods = unique_by_name(pods)
+    model = KubeSchedulerModel(profiles=(Profile(
+        "default-scheduler", fit=args, balanced=balanced,
+        score_plugin_weights={"NodeResourcesFit": fit_weight, "NodeResourcesBalancedAllocation": balanced_weight}),))
+    saved = rank._FEW_FEASIBLE
+    rank._FEW_FEASIBLE = saved if few_feasible is None else few_feasible  # 0: always the feasible rows alone
+    try:
+        ranking = cluster(nodes, pods).rank(pod, model, top=0)
+    finally:
+        rank._FEW_FEASIBLE = saved
+    feasible, _ = expected_feasibility(pod, nodes, pods, args, True, nominations=True)
+    assert list(ranking.scores) == expected_total_order(pod, feasible, args, fit_weight, balanced, balanced_weight)
+
+
+@SETTINGS
+@given(
+    nodes=st.lists(node(), min_size=1, max_size=6).map(unique_by_name),
+    pods=st.lists(bound_pod(), max_size=12),
+    pod=incoming_pod(),
+    balanced=st.lists(st.sampled_from(BALANCED_RESOURCES), min_size=1, max_size=5, unique=True).map(
+        lambda names: BalancedArgs(tuple(ResourceWeight(n, 1) for n in names))),
+    subset=st.booleans(),
+)
+def test_balanced_scores_equal_the_scalar_plugin_node_for_node(
+    nodes: list[dict[str, Any]], pods: list[dict[str, Any]], pod: dict[str, Any], balanced: BalancedArgs,
+    subset: bool,
+) -> None:
+    """The vectorised BalancedAllocation, over every row or over some rows, gives each node the scalar
+    plugin's score (the ranking's total is built from it)."""
+    import numpy as np
+
+    from linter.scoring.cluster.balanced import balanced_scores
+
+    pods = unique_by_name(pods)
+    store = cluster(nodes, pods).store
+    real = actual_request(pod)
+    views = {v.name: v for v in node_views(nodes, pods)}
+    rows = [r for r, name in enumerate(store.row_names[: store.size]) if name in views]
+    picked = np.array(rows[::2] if subset else rows, np.int64)
+    scores = balanced_scores(store, balanced, real, picked if subset else None)
+    expected = [balanced_score_node(balanced, real, views[store.row_names[r]].requested,
+                                    views[store.row_names[r]].allocatable) for r in picked]
+    if scores is None:
+        assert all(e.skipped for e in expected)
+        return
+    got = scores.tolist() if subset else scores[picked].tolist()
+    assert got == [e.score for e in expected]

@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 
-from linter.model import FitArgs, KubeSchedulerModel, VolcanoModel
+from linter.model import BalancedArgs, FitArgs, KubeSchedulerModel, VolcanoModel
 from linter.scoring import feasibility
 from linter.scoring.cluster.balanced import balanced_scores
 from linter.scoring.cluster.filters import NOT_A_NODE, FilterCache, Reasons, enabled_filters, run_filters
@@ -109,6 +109,8 @@ def rank_pod(
     scores: Int64Array | FloatArray
     in_range = False  # scores known to lie in 0..100
     totals: Int64Array | None = None  # the order by the modelled total, when it is not the score's
+    balanced_args: BalancedArgs | None = None  # BalancedAllocation adds to the total (kube-scheduler)
+    balanced_weight = fit_weight = 0
     if isinstance(model, VolcanoModel):
         engine, strategy = ENGINE_VOLCANO, ("binpack" if model.binpack else None)  # as explain names it
         profile_name = profile or VOLCANO_PROFILE
@@ -129,13 +131,9 @@ def rank_pod(
         else:
             strategy, plugin_weight = prof.fit.strategy, prof.fit_weight
             scores, in_range = fit_scores(store, prof.fit, memo.lookup("fit-score", shape, pod, fit_score_request))
-        balanced = None
         if prof.balanced is not None and prof.balanced_weight:
-            balanced = balanced_scores(store, prof.balanced, memo.lookup("actual", shape, pod, actual_request))
-        if balanced is not None:  # kube-scheduler picks the best sum of weighted scores, as explain's total
-            with np.errstate(over="ignore"):
-                fit_part = scores * np.int64(prof.fit_weight) if prof.fit is not None else 0
-                totals = fit_part + balanced * np.int64(prof.balanced_weight)
+            balanced_args, balanced_weight = prof.balanced, prof.balanced_weight
+            fit_weight = prof.fit_weight if prof.fit is not None else 0
     total_nodes = store.present_count()
     all_present = total_nodes == store.size  # the usual case: no row is held only by early pods
     reason_counts: Mapping[str, int]
@@ -153,6 +151,9 @@ def rank_pod(
     else:
         infeasible, feasible_count = ~store.present[: store.size], total_nodes
         reason_counts = {}
+    if balanced_args is not None:  # kube-scheduler picks the best sum of weighted scores, as explain's total
+        totals = _totals(store, infeasible, feasible_count, scores, fit_weight, balanced_args, balanced_weight,
+                         memo.lookup("actual", shape, pod, actual_request))
     if totals is not None:
         if _keyable_scores(totals, store.size):
             chosen = _top_rows_by_key(store, infeasible, feasible_count, totals, top, False)
@@ -176,6 +177,31 @@ def rank_pod(
         reason_counts=reason_counts,
         best_node=ranked[0][0] if ranked else None,
     )
+
+
+# Below this share of feasible rows, BalancedAllocation is worked out on the feasible rows alone: picking
+# them out costs more than it saves when most rows fit.
+_FEW_FEASIBLE = 8
+
+
+def _totals(store: NodeStore, infeasible: BoolArray, feasible: int, scores: Int64Array | FloatArray,
+            fit_weight: int, args: BalancedArgs, balanced_weight: int,
+            pod_actual: Mapping[str, int]) -> Int64Array | None:
+    """Fit's and BalancedAllocation's scores after their weights, per row (infeasible rows: any value), or
+    None when BalancedAllocation skips the pod."""
+    rows = np.flatnonzero(~infeasible) if feasible * _FEW_FEASIBLE < store.size else None
+    balanced = balanced_scores(store, args, pod_actual, rows)
+    if balanced is None:
+        return None
+    with np.errstate(over="ignore"):
+        totals: Int64Array = (scores.astype(np.int64, copy=False) * np.int64(fit_weight) if fit_weight
+                              else np.zeros(store.size, np.int64))
+        weighted = balanced * np.int64(balanced_weight)
+        if rows is None:
+            totals = totals + weighted
+        else:
+            totals[rows] += weighted
+    return totals
 
 
 class _ReasonCounts(Mapping[str, int]):

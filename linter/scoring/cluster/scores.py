@@ -115,7 +115,7 @@ def fit_scores(
             continue
         col = store.resource_index.get(name)
         if col is not None:
-            terms.append((col, request, spec.weight, _alloc_column(store, col)))
+            terms.append((col, request, spec.weight, alloc_column(store, col)))
     if not terms:
         return np.zeros(n, np.int64), True
     if _float_terms(store, terms):
@@ -127,7 +127,7 @@ def fit_scores(
 
 
 # (store column, the pod's request, weight, the prepared allocatable column) of one scored resource
-_Term = tuple[int, int, int, "_AllocColumn"]
+_Term = tuple[int, int, int, "AllocColumn"]
 # A weight sum this small keeps every weighted sum of scores (at most 100 x the sum) exact in float64.
 _FLOAT_WEIGHT_LIMIT = 2**40
 
@@ -144,7 +144,7 @@ def _float_terms(store: NodeStore, terms: list[_Term]) -> bool:
     return weight_sum < _FLOAT_WEIGHT_LIMIT
 
 
-def _float_exact(store: NodeStore, col: int, request: int, column: _AllocColumn) -> bool:
+def _float_exact(store: NodeStore, col: int, request: int, column: AllocColumn) -> bool:
     """Whether the float64 per-resource score (:func:`_float_resource_score`) is exact for ``col``: every
     allocatable, requested amount (fit_peak, with no negative amounts ever) and the pod's request lie in
     0 .. 2**46, so all the x100 values stay below 2**53."""
@@ -277,7 +277,7 @@ def _combined(
     return np.where(has_weight, trunc_div(node_score, np.where(has_weight, weight_sum, 1)), 0).astype(np.int64)
 
 
-class _AllocColumn:
+class AllocColumn:
     """One allocatable column prepared for scoring; valid while ``NodeStore.alloc_version`` is unchanged."""
 
     __slots__ = ("all_counted", "counted", "fast", "safe_f", "scaled_f")
@@ -296,20 +296,20 @@ class _AllocColumn:
         self.safe_f: FloatArray = values_f if self.all_counted else np.maximum(values_f, 1.0)
 
 
-def _alloc_column(store: NodeStore, col: int) -> _AllocColumn:
+def alloc_column(store: NodeStore, col: int) -> AllocColumn:
     key = (store.alloc_version, store.size, col)
     cache = store.derived
     hit = cache.get(key)
-    if isinstance(hit, _AllocColumn):
+    if isinstance(hit, AllocColumn):
         return hit
     if len(cache) > 64:
         cache.clear()
-    column = cache[key] = _AllocColumn(store.alloc[col, : store.size])
+    column = cache[key] = AllocColumn(store.alloc[col, : store.size])
     return column
 
 
 def _float_resource_score(
-    store: NodeStore, strategy: str, col: int, request: int, column: _AllocColumn, out: FloatArray
+    store: NodeStore, strategy: str, col: int, request: int, column: AllocColumn, out: FloatArray
 ) -> FloatArray:
     """Per-resource score (RequestedToCapacityRatio: the utilization) as whole numbers in ``out``, for a
     resource :func:`_float_exact` allows.
@@ -318,7 +318,7 @@ def _float_resource_score(
     round when it is far below zero, but rounding never crosses zero, so the clamp to 0 is right; it is
     exact whenever it is positive (at most 100 x allocatable). MostAllocated's ``100 * (requested +
     request)`` may round only when it is above ``100 * allocatable``, which the ``min`` then returns
-    exactly. The floor of the correctly rounded quotient is exact (see :class:`_AllocColumn`)."""
+    exactly. The floor of the correctly rounded quotient is exact (see :class:`AllocColumn`)."""
     n = store.size
     if strategy == LEAST_ALLOCATED:
         np.subtract(store.fit_free100[col, :n], _MAX_NODE_SCORE * request, out=out)

@@ -87,6 +87,8 @@ class NodeStore:
         self.version = 0
         # Bumped whenever an ``alloc`` value, a row position or the row count changes (allocatable caches).
         self.alloc_version = 0
+        # Bumped whenever a bound pod's amounts are added or removed (caches of ``act_req``).
+        self.request_version = 0
         # Per column, the largest fit_req any row has ever held, and whether any pod ever added a negative
         # amount: while none has, every row's fit_req lies in 0 .. fit_peak (no pass over the rows needed).
         self.fit_peak: list[int] = [0] * _INITIAL_COLUMNS
@@ -273,6 +275,7 @@ class NodeStore:
     # ---------------------------------------------------------------- pod contributions
     def add(self, row: int, contribution: Contribution, sign: int) -> None:
         """Add (sign=1) or remove (sign=-1) one bound pod's remembered contribution."""
+        self.request_version += 1
         for col, fit, act, vc in contribution:
             if fit:
                 # Python ints wrapped as Go's int64 sums wrap (numpy's scalar add would warn instead)
