@@ -326,13 +326,7 @@ SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 def expected_order(pod: dict[str, Any], feasible: dict[str, Any], args: FitArgs, weight: int) -> list[Any]:
     """The scalar model's (node, Fit score) pairs in the order kube-scheduler picks: by the total of Fit (after
     ``weight``) and the default BalancedAllocation (weight 1, nothing when skipped), as explain's, then name."""
-    fit_request, real = fit_score_request(pod), actual_request(pod)
-    rows = []
-    for name, v in feasible.items():
-        fit = fit_score_node(args, fit_request, v.fit_requested, v.allocatable).score
-        bal = balanced_score_node(BalancedArgs(), real, v.requested, v.allocatable)
-        rows.append((-(fit * weight + (0 if bal.skipped else bal.score)), name, fit))
-    return [(name, fit) for _, name, fit in sorted(rows)]
+    return expected_total_order(pod, feasible, args, weight, BalancedArgs(), 1)
 
 
 @SETTINGS
