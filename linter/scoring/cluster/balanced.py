@@ -108,6 +108,10 @@ def _balance_without_pod(store: NodeStore, columns: list[int]) -> Int64Array:
     hit = store.derived.get(key)
     if isinstance(hit, np.ndarray):
         return hit
+    # Only the latest balance per resource set is kept: otherwise every watch event would add an entry, and
+    # the full cache would be cleared with Fit's allocatable columns in it.
+    for stale in [k for k in store.derived if k[0] == _WITHOUT_POD_KEY and k[5:] == key[5:]]:
+        del store.derived[stale]
     if len(store.derived) > _DERIVED_LIMIT:
         store.derived.clear()
     balance = _balance(store, [(col, 0) for col in columns], None, store.size)
