@@ -536,3 +536,36 @@ def test_balanced_scores_equal_the_scalar_plugin_node_for_node(
         return
     got = scores.tolist() if subset else scores[picked].tolist()
     assert got == [e.score for e in expected]
+
+
+@st.composite
+def nodes_with_cpu_and_memory(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """Nodes that all have cpu and memory (no zero), the case the ranking's in-place two-resource path takes."""
+    names = draw(st.lists(st.sampled_from(NODE_NAMES), min_size=1, max_size=6, unique=True))
+    return [{"metadata": {"name": n}, "status": {"allocatable": {
+        "cpu": draw(st.sampled_from(["1", "2", "7500m", "64", "3"])),
+        "memory": draw(st.sampled_from(["1Gi", "3Gi", "8Gi", "256Gi", "1536Mi"])),
+        "pods": "110"}}} for n in names]
+
+
+@SETTINGS
+@given(nodes=nodes_with_cpu_and_memory(), pods=st.lists(bound_pod(), max_size=12), pod=incoming_pod())
+def test_balanced_scores_for_cpu_and_memory_on_every_node_equal_the_scalar_plugin(
+    nodes: list[dict[str, Any]], pods: list[dict[str, Any]], pod: dict[str, Any],
+) -> None:
+    """The default BalancedAllocation (cpu, memory) on nodes that all have both: the in-place path gives each
+    node the scalar plugin's score."""
+    from linter.scoring.cluster.balanced import balanced_scores
+
+    pods = unique_by_name(pods)
+    store = cluster(nodes, pods).store
+    real = actual_request(pod)
+    views = {v.name: v for v in node_views(nodes, pods)}
+    scores = balanced_scores(store, BalancedArgs(), real)
+    expected = {name: balanced_score_node(BalancedArgs(), real, v.requested, v.allocatable)
+                for name, v in views.items()}
+    if scores is None:
+        assert all(e.skipped for e in expected.values())
+        return
+    got = {store.row_names[r]: s for r, s in enumerate(scores.tolist()) if store.row_names[r] in views}
+    assert got == {name: e.score for name, e in expected.items()}
