@@ -65,6 +65,33 @@ def test_every_extra_default_names_the_first(tmp_path: Path) -> None:
     assert all(f"{paths[0]}:6" in f.message for f in hits)
 
 
+def _bpl501(tmp_path: Path, *texts: str) -> list[tuple[str, str]]:
+    for i, text in enumerate(texts):
+        (tmp_path / f"{i}.yaml").write_text(text)
+    # a long message is cut short; the detail then holds it whole
+    return [(Path(f.path).name, f.detail or f.message) for f in lint_paths([str(tmp_path)]).findings
+            if f.rule == "BPL501"]
+
+
+def test_an_update_to_global_default_false_gives_the_default_up(tmp_path: Path) -> None:
+    # applied in order: the second apply of default-a is an update that un-defaults it, so default-b is allowed
+    assert _bpl501(tmp_path, pc("default-a", 100, default=True), pc("default-a", 100, default=False),
+                   pc("default-b", 200, default=True)) == []
+
+
+def test_an_update_the_api_server_refuses_does_not_make_a_default(tmp_path: Path) -> None:
+    # 1.yaml changes the value (422, BPL503), so batch never becomes the default and default-b is allowed
+    assert _bpl501(tmp_path, pc("batch", 10), pc("batch", 11, default=True), pc("default-b", 200, default=True)) == []
+
+
+def test_an_update_making_a_second_default_names_the_current_one(tmp_path: Path) -> None:
+    hits = _bpl501(tmp_path, pc("batch", 10), pc("default-b", 200, default=True), pc("batch", 10, default=True))
+    assert [name for name, _ in hits] == ["2.yaml"]
+    assert hits[0][1].endswith('priorityclasses.scheduling.k8s.io "batch" is forbidden: PriorityClass default-b is '
+                               "already marked as default. Only one default can exist")
+    assert f"'default-b' at {tmp_path / '1.yaml'}:6" in hits[0][1]
+
+
 def test_redefinition_changing_value_or_policy_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text(pc("batch", 10))
     (tmp_path / "b.yaml").write_text(pc("batch", 10, policy="Never"))

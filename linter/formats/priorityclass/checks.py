@@ -65,24 +65,38 @@ _GLOBAL_DEFAULT = ("globalDefault",)
 
 
 def multiple_global_defaults(contexts: Iterable[PriorityClassContext]) -> Iterator[Flagged]:
-    first: PriorityClassContext | None = None
+    """The documents applied in order: the default is whichever stored class last set ``globalDefault: true``."""
+    stored: dict[str, PriorityClassContext] = {}  # by name: the definition the API server holds
+    default: PriorityClassContext | None = None
     for ctx in contexts:
-        # a class the API server (or kubectl) refuses is never stored, so it neither is nor blocks a default
-        if not ctx.is_global_default or not ctx.would_be_created:
+        previous = stored.get(ctx.name) if ctx.name else None  # generateName: a new class every time
+        if not _is_stored(ctx, previous):  # refused with 422 (or never sent): changes nothing
             continue
-        if first is None:
-            first = ctx
-            continue
-        if ctx.name and ctx.name == first.name:  # the same class twice is BPL503's business
-            continue
-        name, first_name = ctx.effective_name, first.effective_name
-        line = first.document.locate(_GLOBAL_DEFAULT)[0]
-        rejected = forbidden_message(name, already_default_reason(first_name))
-        yield ctx, Violation(
-            f"PriorityClass {name!r} is a second globalDefault: {first_name!r} at {first.document.path}:{line} "
-            f"is already one; applied after it, the API server answers: {rejected}",
-            _GLOBAL_DEFAULT,
-        )
+        same_class = previous is not None and default is not None and default.name == ctx.name
+        if ctx.is_global_default and default is not None and not same_class:
+            name, first_name = ctx.effective_name, default.effective_name
+            line = default.document.locate(_GLOBAL_DEFAULT)[0]
+            rejected = forbidden_message(name, already_default_reason(first_name))
+            yield ctx, Violation(
+                f"PriorityClass {name!r} is a second globalDefault: {first_name!r} at {default.document.path}:{line} "
+                f"is already one; applied after it, the API server answers: {rejected}",
+                _GLOBAL_DEFAULT,
+            )
+            continue  # refused with 403: not stored either
+        if ctx.name:
+            stored[ctx.name] = ctx
+        if ctx.is_global_default:
+            default = default if same_class else ctx  # an update keeps pointing at the line that made it default
+        elif same_class:
+            default = None  # an update to globalDefault false gives the default up
+
+
+def _is_stored(ctx: PriorityClassContext, previous: PriorityClassContext | None) -> bool:
+    """Whether the API server passes ``ctx`` through validation: a create (``previous`` None) by the create
+    checks; a later definition of a stored name is an update (kubectl apply), judged by the update checks."""
+    if previous is None:
+        return ctx.would_be_created
+    return "apiVersion" in ctx.data and not ctx.schema_errors and not validate_update(previous.data, ctx.data)
 
 
 def missing_value(ctx: PriorityClassContext) -> Iterator[Violation]:

@@ -4,11 +4,16 @@ What it does:
     Looks at every PriorityClass of the run (all files and documents, ConfigMaps and Lists
     opened up) that the API server would create: one with a finding of BPL070, BPL071 or
     BPL500 (or no ``apiVersion``) is refused, is never stored, and so neither is a default
-    nor blocks one. The first such class that sets ``globalDefault: true`` is the default;
-    every other one (by another name) that sets it gets this error on its ``globalDefault``
-    line, naming the first one's file and line. A class named only by ``generateName`` is a
-    new class each time it is created and is named ``<generateName>xxxxx`` in the message
-    (the API server appends five random characters).
+    nor blocks one. The documents are taken as applied in order. The first such class that
+    sets ``globalDefault: true`` is the default; every other one (by another name) that sets
+    it gets this error on its ``globalDefault`` line, naming the default's file and line, and
+    is not stored. A later document with the name of a stored class is an update of it (as
+    ``kubectl apply`` makes it): one the API server refuses (BPL503: ``value`` or
+    ``preemptionPolicy`` changed, bad labels) changes nothing; one without
+    ``globalDefault: true`` takes the default away from that class, so a later class may be
+    the default. A class named only by ``generateName`` is a new class each time it is
+    created and is named ``<generateName>xxxxx`` in the message (the API server appends five
+    random characters).
 
 Why it matters:
     Only one default can exist. The Priority admission plugin rejects whichever is applied
