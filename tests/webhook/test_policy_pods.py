@@ -107,6 +107,21 @@ def test_user_set_values_that_disagree_are_forbidden(
     assert response["status"] == {"code": 403, "message": message, "reason": "Forbidden"}
 
 
+@pytest.mark.parametrize("priority", [2**31, -(2**31) - 1, 1.5, "1000", True])
+def test_a_priority_go_cannot_decode_is_a_bad_request(cluster: StaticClusterView, priority: Any) -> None:
+    # the API server's int32 decoding refuses these before any admission: never a 403 about their value
+    response = _decide(pod(priorityClassName="high", priority=priority), cluster)
+    assert response["status"] == {"code": 400, "message": "spec.priority: must be a 32-bit integer",
+                                  "reason": "BadRequest"}
+
+
+def test_the_int32_bounds_are_priorities(cluster: StaticClusterView) -> None:
+    for priority in (2**31 - 1, -(2**31)):
+        message = (f'pods "web" is forbidden: the integer value of priority ({priority}) must not be provided in pod '
+                   "spec; priority admission controller computed 1000 from the given PriorityClass name")
+        assert _decide(pod(priorityClassName="high", priority=priority), cluster)["status"]["message"] == message
+
+
 def test_generate_name_then_unknown_in_messages(cluster: StaticClusterView) -> None:
     obj = pod(priorityClassName="gold")
     obj["metadata"] = {"generateName": "job-", "namespace": "default"}

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.formats.priorityclass.validate import PREEMPT_LOWER_PRIORITY, PriorityClassInfo
+from linter.goint import INT32_MAX, INT32_MIN
 from webhook.admission.decide.k8serrors import bad_request, forbidden_decision
 from webhook.admission.encode import Decision
 from webhook.admission.patch import PatchOp, set_member
@@ -81,8 +82,10 @@ def resolve(
     if class_name is not None and not isinstance(class_name, str):
         return PriorityOutcome(bad_request("spec.priorityClassName: must be a string"), None)
     given_priority = spec.get("priority")
-    if given_priority is not None and (isinstance(given_priority, bool) or not isinstance(given_priority, int)):
-        return PriorityOutcome(bad_request("spec.priority: must be an integer"), None)
+    # Go decodes spec.priority into an int32: anything else never reaches admission
+    if given_priority is not None and (isinstance(given_priority, bool) or not isinstance(given_priority, int)
+                                       or not INT32_MIN <= given_priority <= INT32_MAX):
+        return PriorityOutcome(bad_request("spec.priority: must be a 32-bit integer"), None)
     given_policy = spec.get("preemptionPolicy")
     if given_policy is not None and not isinstance(given_policy, str):
         return PriorityOutcome(bad_request("spec.preemptionPolicy: must be a string"), None)
