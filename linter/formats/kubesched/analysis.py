@@ -14,6 +14,7 @@ from typing import Any
 from linter.formats.kubesched import codes as c
 from linter.formats.kubesched.builds import VANILLA, Build
 from linter.formats.kubesched.defaults import Profile, build_globals, build_profiles
+from linter.formats.kubesched.extender_build import build_extenders, ignored_by_extenders, with_extender_ignored
 from linter.formats.kubesched.framework import Built, build, score_plugins
 from linter.formats.kubesched.issues import Issue
 from linter.formats.kubesched.lint import lint_profile
@@ -57,20 +58,22 @@ def analyze(doc: Document, binary: Build = VANILLA) -> Analysis:
     profiles = build_profiles(decoded, typed, binary)
     result.profiles = profiles
     result.issues += validate_stage(validate_config(decoded, build_globals(decoded), profiles))
-    init_issues: list[Issue] = []
+    profiles, extender_issue = build_extenders(decoded, profiles)
+    init_issues: list[Issue] = [extender_issue] if extender_issue is not None else []
     for profile in profiles:
         built = build(profile, binary)
         result.built.append(built)
         if built.error is not None:
             init_issues += _init_issues(built, profile)
-    if init_issues:
+    if init_issues and extender_issue is None:  # the extenders' error stops the scheduler before any profile
         init_issues[0] = replace(init_issues[0], message=_first_init_message(result.built))
     result.issues += init_issues
     result.issues = _drop_echoes(result.issues)
     for profile, built in zip(profiles, result.built, strict=True):
         result.issues += lint_profile(profile, built, binary)
     if result.accepted:
-        result.model = _model(profiles, result.built, typed, binary)
+        ignored = tuple(name for name, _ in ignored_by_extenders(decoded))
+        result.model = _model(profiles, result.built, typed, binary, ignored)
     return result
 
 
@@ -114,7 +117,8 @@ def _init_issues(built: Built, profile: Profile) -> list[Issue]:
             for fe, ptr in zip(error.field_errors, error.pointers, strict=True)]
 
 
-def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any], binary: Build) -> KubeSchedulerModel:
+def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any], binary: Build,
+           extender_ignored: tuple[str, ...]) -> KubeSchedulerModel:
     out: list[ModelProfile] = []
     for profile, b in zip(profiles, built, strict=True):
         weights = score_plugins(b)
@@ -125,7 +129,8 @@ def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any
 
         out.append(ModelProfile(
             scheduler_name=profile.shown_name,
-            fit=FitArgs.from_args(user_args("NodeResourcesFit")) if "NodeResourcesFit" in weights else None,
+            fit=(FitArgs.from_args(with_extender_ignored(user_args("NodeResourcesFit"), extender_ignored))
+                 if "NodeResourcesFit" in weights else None),
             balanced=(BalancedArgs.from_args(user_args("NodeResourcesBalancedAllocation"))
                       if "NodeResourcesBalancedAllocation" in weights else None),
             score_plugin_weights=weights,

@@ -1,0 +1,65 @@
+"""kube-scheduler's ``buildExtenders``: ``ignoredByScheduler`` resources replace NodeResourcesFit's
+``ignoredResources`` in every profile, and a profile without NodeResourcesFit args stops the scheduler
+(``couldn't build extenders: can't find NodeResourcesFitArgs in plugin config``)."""
+
+from __future__ import annotations
+
+from linter.engine import lint_text, load_scheduler_model
+from linter.findings import Severity
+from linter.model import KubeSchedulerModel
+
+H = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+IGNORING = ("extenders:\n- urlPrefix: http://x\n  managedResources:\n"
+            "  - {name: example.com/foo, ignoredByScheduler: true}\n  - {name: example.com/bar}\n"
+            "- urlPrefix: http://y\n  managedResources:\n  - {name: example.com/qux, ignoredByScheduler: true}\n")
+FIT_OFF = "  plugins:\n    multiPoint:\n      disabled: [{name: NodeResourcesFit}]\n"
+TEXT = "couldn't build extenders: can't find NodeResourcesFitArgs in plugin config"
+
+
+def _errors(text: str) -> list[tuple[str, int, str]]:
+    return [(f.rule, f.line, f.detail or f.message) for f in lint_text(text, "c.yaml") if f.severity is Severity.ERROR]
+
+
+def test_a_profile_without_fit_args_stops_the_scheduler_with_go_text() -> None:
+    text = H + IGNORING + "profiles:\n- schedulerName: a\n- schedulerName: b\n" + FIT_OFF
+    assert _errors(text) == [("BPL156", 13, TEXT)]
+    (finding,) = lint_text(text, "c.yaml")
+    hint = " (profile b needs a NodeResourcesFit pluginConfig: extenders[0] sets ignoredByScheduler)"
+    assert finding.message == TEXT + hint
+
+
+def test_the_extenders_error_comes_before_any_profile_error() -> None:
+    # NewFit's args errors are never reached: buildExtenders runs before any profile is built
+    text = (H + IGNORING + "profiles:\n- schedulerName: a\n" + FIT_OFF + "- schedulerName: b\n  pluginConfig:\n"
+            "  - name: NodeResourcesFit\n    args: {scoringStrategy: {type: Nope}}\n")
+    errors = _errors(text)
+    assert errors[0] == ("BPL156", 12, TEXT)
+    assert [e[0] for e in errors[1:]] == ["BPL150"]
+
+
+def test_fit_args_written_for_a_disabled_plugin_are_enough() -> None:
+    text = H + IGNORING + "profiles:\n-" + FIT_OFF[1:] + "  pluginConfig:\n  - {name: NodeResourcesFit, args: {}}\n"
+    assert _errors(text) == []
+
+
+def test_without_ignored_resources_a_disabled_fit_is_fine() -> None:
+    text = H + IGNORING.replace("ignoredByScheduler: true", "ignoredByScheduler: false") + "profiles:\n-" + FIT_OFF[1:]
+    assert _errors(text) == []
+
+
+def test_the_extenders_list_replaces_the_users_ignored_resources_in_the_model() -> None:
+    text = (H + IGNORING + "profiles:\n- schedulerName: a\n  pluginConfig:\n  - name: NodeResourcesFit\n"
+            "    args: {ignoredResources: [example.com/mine]}\n- schedulerName: b\n")
+    model, findings = load_scheduler_model(text, "c.yaml")
+    assert isinstance(model, KubeSchedulerModel), findings
+    for profile in model.profiles:
+        assert profile.fit is not None
+        assert profile.fit.ignored_resources == ("example.com/foo", "example.com/qux")
+        assert profile.fit.as_args()["ignoredResources"] == ["example.com/foo", "example.com/qux"]
+
+
+def test_a_replaced_invalid_user_list_is_no_longer_checked() -> None:
+    # NewFit validates the args after buildExtenders replaced the list, so the user's bad name never reaches it
+    bad = H + "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args: {ignoredResources: ['bad name!']}\n"
+    assert [e[0] for e in _errors(bad)] == ["BPL150"]
+    assert _errors(bad.replace("profiles:", IGNORING + "profiles:")) == []
