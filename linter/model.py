@@ -146,7 +146,10 @@ class Profile:
 
     ``fit``/``balanced`` are None when the plugin is not enabled as a score plugin in
     this profile. ``score_plugin_weights`` holds the weight the framework applies to
-    every enabled score plugin (0 already turned into 1).
+    every enabled score plugin (0 already turned into 1). ``unscored_fit``/``unscored_balanced``
+    hold the args of a plugin the framework builds for another extension point only (Fit's
+    Filter, BalancedAllocation's PreScore): it does not score, but ``--write-config-to`` prints
+    its args and Fit's Filter honours their ``ignoredResources``.
     """
 
     scheduler_name: str
@@ -161,6 +164,18 @@ class Profile:
     # Score plugins of a custom build (scheduler-plugins, the user's own): their scores are not
     # modelled, so totals leave them out and say so.
     out_of_tree_score_plugins: tuple[str, ...] = ()
+    unscored_fit: FitArgs | None = None
+    unscored_balanced: BalancedArgs | None = None
+
+    @property
+    def built_fit(self) -> FitArgs | None:
+        """NodeResourcesFit's args wherever the framework builds it (None: not built at all)."""
+        return self.fit if self.fit is not None else self.unscored_fit
+
+    @property
+    def built_balanced(self) -> BalancedArgs | None:
+        """NodeResourcesBalancedAllocation's args wherever the framework builds it (None: not built at all)."""
+        return self.balanced if self.balanced is not None else self.unscored_balanced
 
     @property
     def unmodelled_scores(self) -> dict[str, int]:

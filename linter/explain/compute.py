@@ -74,7 +74,7 @@ def _check(pod: Obj, view: NodeView, profile: Profile | None, pod_request: Mappi
     """The filters' verdict on ``view``; ``pod_request`` (``actual_request(pod)``) and ``filters`` are
     computed once by the caller, which checks every node. ``nominated``: the pods nominated to the node
     that count for this pod (kube-scheduler only)."""
-    fit = profile.fit if profile is not None else None
+    fit = profile.built_fit if profile is not None else None
     return check_node_with_nominated(
         pod,
         view.node,

@@ -46,7 +46,7 @@ def admitted_pod(pod: Obj, priority: int, policy: str) -> Obj:
 def _options(profile: Profile | None, filters: tuple[str, ...], scheduler_names: frozenset[str]) -> PreemptionOptions:
     if profile is None:
         return PreemptionOptions(FilterSetup(filters), scheduler_names=scheduler_names)
-    fit = profile.fit
+    fit = profile.built_fit
     setup = FilterSetup(filters, fit.ignored_resources if fit else (), fit.ignored_resource_groups if fit else ())
     return PreemptionOptions(setup, profile.preemption, profile.post_filter_plugins, scheduler_names)
 

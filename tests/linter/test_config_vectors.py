@@ -80,8 +80,8 @@ def test_effective_model(case_id: str, case: dict[str, Any]) -> None:
     expected = case["effective"]["profiles"]
     assert [p.scheduler_name for p in model.profiles] == [p["schedulerName"] for p in expected]
     for got, want in zip(model.profiles, expected, strict=True):
-        fit = got.fit.as_args() if got.fit is not None else None
-        balanced = got.balanced.as_args() if got.balanced is not None else None
+        fit = got.built_fit.as_args() if got.built_fit is not None else None
+        balanced = got.built_balanced.as_args() if got.built_balanced is not None else None
         assert fit == _strip(want["NodeResourcesFit"])
         assert balanced == _strip(want["NodeResourcesBalancedAllocation"])
         for plugin, weight in want["scorePluginWeights"].items():

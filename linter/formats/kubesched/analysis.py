@@ -127,12 +127,18 @@ def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any
             cfg = next((x for x in profile.configs if x.name == name and x.pointer is not None), None)
             return typed.get(cfg.pointer) if cfg is not None and cfg.pointer is not None else None
 
+        # a plugin built for another extension point (Fit's Filter, Balanced's PreScore) keeps its args
+        fit = (FitArgs.from_args(with_extender_ignored(user_args("NodeResourcesFit"), extender_ignored))
+               if "NodeResourcesFit" in b.needed else None)
+        balanced = (BalancedArgs.from_args(user_args("NodeResourcesBalancedAllocation"))
+                    if "NodeResourcesBalancedAllocation" in b.needed else None)
+        fit_scores, balanced_scores = "NodeResourcesFit" in weights, "NodeResourcesBalancedAllocation" in weights
         out.append(ModelProfile(
             scheduler_name=profile.shown_name,
-            fit=(FitArgs.from_args(with_extender_ignored(user_args("NodeResourcesFit"), extender_ignored))
-                 if "NodeResourcesFit" in weights else None),
-            balanced=(BalancedArgs.from_args(user_args("NodeResourcesBalancedAllocation"))
-                      if "NodeResourcesBalancedAllocation" in weights else None),
+            fit=fit if fit_scores else None,
+            balanced=balanced if balanced_scores else None,
+            unscored_fit=None if fit_scores else fit,
+            unscored_balanced=None if balanced_scores else balanced,
             score_plugin_weights=weights,
             fit_filter_enabled="NodeResourcesFit" in b.points.get("filter", []),
             filter_plugins=tuple(b.points.get("filter", [])),

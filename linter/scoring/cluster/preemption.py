@@ -98,7 +98,7 @@ def predict_fast(
     n = store.size
     present = store.present[:n].copy()
     plugins = enabled_filters(profile.filter_plugins, profile.fit_filter_enabled)
-    others = run_filters(store, cache, pod, me.request, profile.fit or FitArgs(),
+    others = run_filters(store, cache, pod, me.request, profile.built_fit or FitArgs(),
                          [f for f in plugins if f != "NodeResourcesFit"])
     codes = others.codes()
     open_rows = present & (codes == 0)
@@ -107,7 +107,7 @@ def predict_fast(
         counts[others.texts[int(code) - 1]] += int(rows)
     # Pending pods nominated with priority >= ours reserve their requests on their node (the ranking's
     # rule, nominated_load); lower-priority ones are noted, to be cleared on the chosen node.
-    checks = _checks(me.request, profile.fit) if "NodeResourcesFit" in plugins else []
+    checks = _checks(me.request, profile.built_fit) if "NodeResourcesFit" in plugins else []
     extra = [np.zeros(n, np.int64) for _ in checks]
     extra_pods = np.zeros(n, np.int64)
     load = nominated_load(store, table, pod, names)
