@@ -184,6 +184,18 @@ def _built(name: str, given: dict[str, Any]) -> str | None:
      "ModeType"),
     ("NodeResourceTopologyMatch", {"scoringStrategy": {"type": "Foo"}},
      'scoringStrategy.type: Invalid value: "Foo": invalid ScoringStrategyType'),
+    # `scoringStrategy: {}` is a non-nil pointer: SetDefaults keeps its empty type, the validation refuses it
+    ("NodeResourceTopologyMatch", {"scoringStrategy": {}},
+     'scoringStrategy.type: Invalid value: "": invalid ScoringStrategyType'),
+    # named string types are printed by json.Marshal, which escapes <, > and &; a plain string by %q
+    ("NodeResourceTopologyMatch", {"scoringStrategy": {"type": "<Least>"}},
+     'scoringStrategy.type: Invalid value: "\\u003cLeast\\u003e": invalid ScoringStrategyType'),
+    ("NodeResourcesAllocatable", {"mode": "Least&Most"},
+     'mode: Invalid value: "Least\\u0026Most": invalid support ModeType'),
+    ("NodeMetadata", {"metadataKey": "<k>", "metadataSource": "<Label>", "metadataType": "Number",
+                      "scoringStrategy": "Highest"},
+     'invalid NodeMetadataArgs: metadataSource: Invalid value: "\\u003cLabel\\u003e": metadataSource must be '
+     'either "Label" or "Annotation"'),
     ("NodeResourceTopologyMatch", {"preemptionMode": "Maybe"}, 'preemptionMode: Invalid value: "Maybe": invalid '
      "PreemptionMode"),
     ("PreemptionToleration", {"minCandidateNodesPercentage": 101},
@@ -239,6 +251,14 @@ def test_init_error_has_the_binary_prefix_and_lands_on_the_args() -> None:
     assert [(f.rule, f.line) for f in errors] == [("BPL155", 9)]
     assert errors[0].detail == (PREFIX + 'initializing plugin "PreemptionToleration": '
                                 "[].minCandidateNodesPercentage: Invalid value: 101: not in valid range [0, 100]")
+
+
+def test_empty_topology_match_scoring_strategy_is_refused_by_new() -> None:
+    text = ("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: NodeResourceTopologyMatch\n"
+            "  pluginConfig:\n  - name: NodeResourceTopologyMatch\n    args:\n      scoringStrategy: {}\n")
+    assert [(f.rule, f.message) for f in _errors(text, SP)] == [("BPL155",
+        PREFIX + 'initializing plugin "NodeResourceTopologyMatch": scoringStrategy.type: Invalid value: "": '
+        "invalid ScoringStrategyType")]
 
 
 def test_extension_points_of_out_of_tree_plugins() -> None:

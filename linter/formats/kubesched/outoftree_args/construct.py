@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from linter.formats.kubesched.argsvalid import validate_args
-from linter.gofmt import FieldError, aggregate, go_quote
+from linter.gofmt import FieldError, Rendered, aggregate, go_json, go_quote
 
 _TRIMARAN = ("TargetLoadPacking", "LowRiskOverCommitment", "LoadVariationRiskBalancing")
 _PROVIDERS = ("KubernetesMetricsServer", "Prometheus", "SignalFx")
@@ -33,6 +33,12 @@ def construct(name: str, args: dict[str, Any]) -> str | None:
         return "invalid MetricProvider.Type, got "
     check = _CHECKS.get(name)
     return check(args) if check is not None else None
+
+
+def _enum(value: str) -> Rendered:
+    """A value of a named string type (ModeType, ScoringStrategyType, ...): field.ErrorBody prints it
+    with json.Marshal (``<``, ``>`` and ``&`` escaped), only a plain ``string`` with %q."""
+    return Rendered(go_json(value))
 
 
 def _parse_float_error(text: str) -> str | None:
@@ -74,7 +80,7 @@ def _allocatable(args: dict[str, Any]) -> str | None:
                                      f"resource weight of {res['name']} should be a positive value, "
                                      f"got :{res['weight']}").render())
     if args["mode"] not in ("Least", "Most"):
-        errors.append(FieldError("Invalid value", "mode", args["mode"], "invalid support ModeType").render())
+        errors.append(FieldError("Invalid value", "mode", _enum(args["mode"]), "invalid support ModeType").render())
     return aggregate(errors) if errors else None
 
 
@@ -82,10 +88,11 @@ def _topology_match(args: dict[str, Any]) -> str | None:
     errors = []
     kind = args["scoringStrategy"]["type"]
     if kind not in ("MostAllocated", "BalancedAllocation", "LeastAllocated", "LeastNUMANodes"):
-        errors.append(FieldError("Invalid value", "scoringStrategy.type", kind, "invalid ScoringStrategyType").render())
+        errors.append(FieldError("Invalid value", "scoringStrategy.type", _enum(kind),
+                                 "invalid ScoringStrategyType").render())
     mode = args["preemptionMode"]
     if mode not in ("Disabled", "Enabled"):
-        errors.append(FieldError("Invalid value", "preemptionMode", mode, "invalid PreemptionMode").render())
+        errors.append(FieldError("Invalid value", "preemptionMode", _enum(mode), "invalid PreemptionMode").render())
     return aggregate(errors) if errors else None
 
 
@@ -100,20 +107,20 @@ def _node_metadata(args: dict[str, Any]) -> str | None:
     if not args["metadataKey"]:
         errors.append(FieldError("Invalid value", "metadataKey", "", "metadataKey cannot be empty"))
     if args["metadataSource"] not in ("Label", "Annotation"):
-        errors.append(FieldError("Invalid value", "metadataSource", args["metadataSource"],
+        errors.append(FieldError("Invalid value", "metadataSource", _enum(args["metadataSource"]),
                                  'metadataSource must be either "Label" or "Annotation"'))
     kind, strategy = args["metadataType"], args["scoringStrategy"]
     if kind not in ("Number", "Timestamp"):
-        errors.append(FieldError("Invalid value", "metadataType", kind,
+        errors.append(FieldError("Invalid value", "metadataType", _enum(kind),
                                  'metadataType must be either "Number" or "Timestamp"'))
     if strategy not in ("Highest", "Lowest", "Newest", "Oldest"):
-        errors.append(FieldError("Invalid value", "scoringStrategy", strategy,
+        errors.append(FieldError("Invalid value", "scoringStrategy", _enum(strategy),
                                  'scoringStrategy must be one of "Highest", "Lowest", "Newest", or "Oldest"'))
     if kind == "Number" and strategy in ("Newest", "Oldest"):
-        errors.append(FieldError("Invalid value", "scoringStrategy", strategy,
+        errors.append(FieldError("Invalid value", "scoringStrategy", _enum(strategy),
                                  'scoringStrategy "Newest" and "Oldest" are only valid for metadataType "Timestamp"'))
     if kind == "Timestamp" and strategy in ("Highest", "Lowest"):
-        errors.append(FieldError("Invalid value", "scoringStrategy", strategy,
+        errors.append(FieldError("Invalid value", "scoringStrategy", _enum(strategy),
                                  'scoringStrategy "Highest" and "Lowest" are only valid for metadataType "Number"'))
     return "invalid NodeMetadataArgs: " + aggregate([e.render() for e in errors]) if errors else None
 

@@ -61,7 +61,9 @@ def default_args(name: str, args: dict[str, Any]) -> dict[str, Any]:
         out["riskLimitWeights"] = ({r: (w if 0 <= w <= 1 else 0.5) for r, w in weights.items()} if weights
                                    else {"cpu": 0.5, "memory": 0.5})
     elif name == "NodeResourceTopologyMatch":
-        strategy = dict(out.get("scoringStrategy") or {"type": "LeastAllocated"})
+        # only a nil pointer gets LeastAllocated: `scoringStrategy: {}` keeps its empty type, which New() rejects
+        given: dict[str, Any] | None = out.get("scoringStrategy")
+        strategy: dict[str, Any] = dict(given) if given is not None else {"type": "LeastAllocated"}
         strategy.setdefault("type", "")
         resources = [dict(r) for r in strategy.get("resources") or []] or [dict(r) for r in _RESOURCE_SPEC]
         for r in resources:
