@@ -17,6 +17,7 @@ from linter.engine import lint_text
 from linter.findings import Finding, Severity
 from linter.formats.kubesched.builds import SCHEDULER_PLUGINS, resolve
 from linter.formats.kubesched.builds.suggest import osa_distance, suggest
+from linter.formats.kubesched.defaults import build_profiles
 from linter.formats.kubesched.outoftree_args.construct import construct
 from linter.formats.kubesched.outoftree_args.defaults import default_args
 from linter.settings import LintSettings
@@ -301,3 +302,33 @@ def test_a_removed_version_names_the_build_that_refuses_it() -> None:
         found.message)
     (found,) = [f for f in lint_text(text, "c.yaml") if f.rule == "BPL011"]
     assert ": kube-scheduler 1.36 reads only kubescheduler.config.k8s.io/v1;" in found.message
+
+
+# --- the in-tree part is Kubernetes 1.35's ------------------------------------------------
+
+def test_binding_timeout_is_forbidden_while_the_1_35_gate_is_off() -> None:
+    # DRADeviceBindingConditions: alpha (off) in 1.34 and 1.35, beta (on) from 1.36; with it off,
+    # ValidateDynamicResourcesArgs refuses any bindingTimeout
+    text = "profiles:\n- pluginConfig:\n  - name: DynamicResources\n    args:\n      bindingTimeout: 5m\n"
+    assert [(f.rule, f.line, f.message) for f in _errors(text, SP)] == [
+        ("BPL108", 7, "profiles[0].pluginConfig[0].args.bindingTimeout: Forbidden: DRADeviceBindingConditions or "
+         "DRAResourceClaimDeviceStatus feature gate is disabled")]
+    assert _errors(text) == []  # kube-scheduler 1.36 has the gate on
+
+
+def test_node_declared_features_is_not_a_default_plugin_in_1_35() -> None:
+    # NodeDeclaredFeatures is alpha (off) in 1.35, so applyFeatureGates does not add it to the default set
+    def enabled(build: str) -> list[str]:
+        [profile] = build_profiles({}, {}, resolve(build))
+        return [p.name for p in profile.plugins["multiPoint"].enabled]
+    assert "NodeDeclaredFeatures" in enabled("kube-scheduler")
+    assert enabled(SCHEDULER_PLUGINS) == [n for n in enabled("kube-scheduler") if n != "NodeDeclaredFeatures"]
+
+
+@pytest.mark.parametrize("name", ["PodGroupPodsCount", "TopologyAware"])
+def test_placement_plugins_of_1_36_do_not_exist_in_1_35(name: str) -> None:
+    text = f"profiles:\n- plugins:\n    score:\n      enabled:\n      - name: {name}\n"
+    errors = _errors(text, SP)
+    assert [(f.rule, f.detail or f.message) for f in errors] == [
+        ("BPL151", f'{PREFIX}ScorePlugin "{name}" does not exist')]
+    assert _errors(text) == []  # registered in 1.36 (their extension points are not modelled)

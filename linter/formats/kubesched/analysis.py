@@ -57,7 +57,8 @@ def analyze(doc: Document, binary: Build = VANILLA) -> Analysis:
     result.decoded = decoded
     profiles = build_profiles(decoded, typed, binary)
     result.profiles = profiles
-    result.issues += validate_stage(validate_config(decoded, build_globals(decoded), profiles))
+    result.issues += validate_stage(validate_config(
+        decoded, build_globals(decoded), profiles, binding_conditions=binary.binding_conditions))
     profiles, extender_issue = build_extenders(decoded, profiles)
     init_issues: list[Issue] = [extender_issue] if extender_issue is not None else []
     for profile in profiles:

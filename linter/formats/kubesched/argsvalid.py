@@ -3,7 +3,8 @@
 Each validator yields ``(FieldError, pointer relative to the args)``; ``prefix`` is the field
 path the scheduler puts in front (``profiles[0].pluginConfig[1].args`` at config validation,
 empty for NodeResourcesFit, which is checked when the plugin is built).
-Feature gates are the 1.36 defaults (StorageCapacityScoring off; the DRA timeouts allowed).
+Feature gates are the 1.36 defaults (StorageCapacityScoring off; the DRA timeouts allowed), except that
+a Kubernetes 1.35 binary has DRADeviceBindingConditions off, which forbids ``bindingTimeout``.
 """
 
 from __future__ import annotations
@@ -33,7 +34,11 @@ def _typed_string(value: str) -> Rendered:
     return Rendered(go_json(value))
 
 
-def validate_args(name: str, args: dict[str, Any], prefix: str) -> Result:
+def validate_args(name: str, args: dict[str, Any], prefix: str, *, binding_conditions: bool = True) -> Result:
+    """``binding_conditions``: whether DRADeviceBindingConditions is on (off in a Kubernetes 1.35 binary)."""
+    if name == "DynamicResources":
+        yield from _dynamic_resources(args, prefix, binding_conditions)
+        return
     validator = _VALIDATORS.get(name)
     if validator is not None:
         yield from validator(args, prefix)
@@ -148,13 +153,16 @@ def _volume_binding(args: dict[str, Any], prefix: str) -> Result:
                ("shape",))
 
 
-def _dynamic_resources(args: dict[str, Any], prefix: str) -> Result:
+def _dynamic_resources(args: dict[str, Any], prefix: str, binding_conditions: bool) -> Result:
     timeout = args.get("filterTimeout")
     if timeout is not None and timeout < 0:
         yield (FieldError("Invalid value", _p(prefix, "filterTimeout"), Rendered(f'"{_dur(timeout)}"'),
                           "must be zero or positive"), ("filterTimeout",))
     binding = args.get("bindingTimeout")
-    if binding is not None and binding < SECOND:
+    if binding is not None and not binding_conditions:  # any value is refused while the gate is off
+        yield (FieldError("Forbidden", _p(prefix, "bindingTimeout"), detail="DRADeviceBindingConditions or "
+                          "DRAResourceClaimDeviceStatus feature gate is disabled"), ("bindingTimeout",))
+    elif binding is not None and binding < SECOND:
         yield (FieldError("Invalid value", _p(prefix, "bindingTimeout"), Rendered(f'"{_dur(binding)}"'),
                           "must be at least 1 second"), ("bindingTimeout",))
 
@@ -209,5 +217,4 @@ _VALIDATORS = {
     "PodTopologySpread": _topology_spread,
     "NodeResourcesBalancedAllocation": _balanced,
     "VolumeBinding": _volume_binding,
-    "DynamicResources": _dynamic_resources,
 }

@@ -90,9 +90,9 @@ def merge_plugin_set(default: PluginSet, custom: PluginSet) -> PluginSet:
     return PluginSet(enabled, disabled)
 
 
-def default_plugins() -> dict[str, PluginSet]:
+def default_plugins(multi_point: tuple[tuple[str, int | None], ...] = DEFAULT_MULTI_POINT) -> dict[str, PluginSet]:
     sets = {ep: PluginSet() for ep in EXTENSION_POINTS}
-    sets["multiPoint"] = PluginSet([PluginRef(n, w) for n, w in DEFAULT_MULTI_POINT])
+    sets["multiPoint"] = PluginSet([PluginRef(n, w) for n, w in multi_point])
     return sets
 
 
@@ -114,7 +114,7 @@ def build_profiles(config: dict[str, Any], typed_args: dict[Pointer, dict[str, A
             name = "default-scheduler"
         custom = {ep: _plugin_set((raw.get("plugins") or {}).get(ep), (*pointer, "plugins", ep))
                   for ep in EXTENSION_POINTS}
-        defaults = default_plugins()
+        defaults = default_plugins(build.default_multi_point)
         merged = {ep: merge_plugin_set(defaults[ep], custom[ep]) for ep in EXTENSION_POINTS}
         configs: list[ConfigEntry] = []
         for j, entry in enumerate(raw.get("pluginConfig") or []):

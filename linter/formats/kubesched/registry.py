@@ -3,6 +3,7 @@
 * ``PLUGINS``: every in-tree plugin name -> the extension points it implements
   (None = registered but its points are not modelled, so it is never reported).
 * ``DEFAULT_MULTI_POINT``: the v1 default multiPoint set with weights (default feature gates).
+* ``PLUGINS_1_35``, ``DEFAULT_MULTI_POINT_1_35``: the same for a binary built with Kubernetes 1.35.
 * ``EXTENSION_ORDER``: the order in which the framework fills extension points (errors name
   the first failing one) and the Go interface name used in its messages.
 * ``REMOVED_PLUGINS_V1``: names validation rejects (``was invalid in version "v1"``).
@@ -50,6 +51,13 @@ DEFAULT_MULTI_POINT: tuple[tuple[str, int | None], ...] = (
     ("NodeResourcesBalancedAllocation", 1), ("ImageLocality", 1), ("DefaultBinder", None),
     ("NodeDeclaredFeatures", None),
 )
+
+# Kubernetes 1.35 (what the scheduler-plugins build is compiled with), where it differs from 1.36 with
+# default feature gates: NodeDeclaredFeatures is alpha (off), so the default set lacks it; the
+# placement plugins of TopologyAwareWorkloadScheduling (alpha in 1.36) are not registered at all.
+PLUGINS_1_35: dict[str, frozenset[str] | None] = {
+    n: points for n, points in PLUGINS.items() if n not in ("TopologyAware", "PodGroupPodsCount")}
+DEFAULT_MULTI_POINT_1_35 = tuple((n, w) for n, w in DEFAULT_MULTI_POINT if n != "NodeDeclaredFeatures")
 
 # (extension point key, Go interface name) in the order NewFramework fills them.
 EXTENSION_ORDER: tuple[tuple[str, str], ...] = (

@@ -31,7 +31,8 @@ def _removed(name: str) -> str:
     return f'was invalid in version "v1" (KubeSchedulerConfiguration is version "{V1}")'
 
 
-def validate_config(config: dict[str, Any], g: Globals, profiles: list[Profile]) -> list[Found]:
+def validate_config(config: dict[str, Any], g: Globals, profiles: list[Profile], *,
+                    binding_conditions: bool = True) -> list[Found]:
     out: list[Found] = []
     if g.burst < 0:
         error = FieldError("Invalid value", "clientConnection.burst", g.burst, "must be non-negative")
@@ -42,7 +43,7 @@ def validate_config(config: dict[str, Any], g: Globals, profiles: list[Profile])
                                               "should be an integer value greater than zero"), ("parallelism",)))
     seen: dict[str, int] = {}
     for p in profiles:
-        out += _profile(p)
+        out += _profile(p, binding_conditions)
         if p.shown_name in seen:
             out.append(Found(c.PROFILE_NAME, FieldError("Duplicate value", f"profiles[{p.index}].schedulerName",
                                                         Rendered("{}")), (*p.pointer, "schedulerName")))
@@ -82,7 +83,7 @@ def _leader_election(g: Globals) -> list[Found]:
     return out
 
 
-def _profile(p: Profile) -> list[Found]:
+def _profile(p: Profile, binding_conditions: bool) -> list[Found]:
     out: list[Found] = []
     path = f"profiles[{p.index}]"
     if not p.name:
@@ -112,7 +113,8 @@ def _profile(p: Profile) -> list[Found]:
             out.append(Found(c.ARGS_MISMATCH, FieldError("Invalid value", f"{cpath}.args", shown,
                                                          "has to match plugin args"), (*cptr, "args")))
         elif cfg.typed and cfg.name != "NodeResourcesFit" and cfg.args is not None:
-            for fe, rel in validate_args(cfg.name, cfg.args, f"{cpath}.args"):
+            for fe, rel in validate_args(cfg.name, cfg.args, f"{cpath}.args",
+                                         binding_conditions=binding_conditions):
                 code = c.BALANCED_ARGS if cfg.name == "NodeResourcesBalancedAllocation" else c.PLUGIN_ARGS
                 out.append(Found(code, fe, (*cptr, "args", *rel)))
     return out

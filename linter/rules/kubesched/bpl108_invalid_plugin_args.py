@@ -10,7 +10,9 @@ What it does:
     path ends in ``values[i][<key>]``), and ``matchFields`` other than In/NotIn with one value.
     Terms with no requirements and preferred terms of weight 0 are skipped; preferred weights are
     not range-checked, ``matchFields`` keys are not checked, and a preferred term's path has no
-    ``preference`` element, all as in the scheduler.
+    ``preference`` element, all as in the scheduler. Feature gates are the defaults of the
+    build's Kubernetes: with ``--scheduler scheduler-plugins`` (Kubernetes 1.35,
+    DRADeviceBindingConditions off) any DynamicResources ``bindingTimeout`` is forbidden.
 
 Why it matters:
     kube-scheduler refuses to start.

@@ -6,9 +6,11 @@
 * plugins a user's own build registers (``plugins:`` in the project config), with the extension
   points each implements; their args are passed on undecoded (their kinds are unknown here).
 
-The in-tree part is kube-scheduler 1.36 for every build, except the config type a build decodes
-with (``configuration``): scheduler-plugins is compiled with Kubernetes 1.35, whose ``v1.Plugins``
-lacks the placement extension points (docs/builds.md says what else may differ).
+The in-tree part is kube-scheduler 1.36 for every build, except what depends on the Kubernetes
+version a build is compiled with: scheduler-plugins uses 1.35, whose ``v1.Plugins`` lacks the
+placement extension points (``configuration``), whose registry lacks the placement plugins, whose
+default set lacks NodeDeclaredFeatures (``default_multi_point``) and whose DRADeviceBindingConditions
+gate is off (``binding_conditions``: DynamicResourcesArgs.bindingTimeout is then forbidden).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from functools import lru_cache
 from linter.formats.kubesched.builds import schedulerplugins
 from linter.formats.kubesched.builds.suggest import suggest
 from linter.formats.kubesched.outoftree_args.types import ARGS_TYPES as OUT_OF_TREE_ARGS
+from linter.formats.kubesched.registry import DEFAULT_MULTI_POINT, DEFAULT_MULTI_POINT_1_35, PLUGINS_1_35
 from linter.formats.kubesched.registry import PLUGINS as IN_TREE
 from linter.formats.kubesched.types import ARGS_TYPES as IN_TREE_ARGS
 from linter.formats.kubesched.types import CONFIGURATION, CONFIGURATION_1_35, GoType
@@ -37,6 +40,8 @@ class Build:
     args_types: Mapping[str, GoType] = field(default_factory=dict)
     declared: frozenset[str] = frozenset()  # the user's own plugins (args passed on undecoded)
     configuration: GoType = CONFIGURATION  # the KubeSchedulerConfiguration type its strict decoder uses
+    default_multi_point: tuple[tuple[str, int | None], ...] = DEFAULT_MULTI_POINT
+    binding_conditions: bool = True  # DRADeviceBindingConditions' default (on from Kubernetes 1.36)
 
     @property
     def args_kinds(self) -> frozenset[str]:
@@ -69,14 +74,17 @@ def resolve(name: str = KUBE_SCHEDULER, declared: tuple[tuple[str, tuple[str, ..
     plugins: dict[str, frozenset[str] | None] = dict(IN_TREE)
     args = dict(IN_TREE_ARGS)
     label = VANILLA.label
-    configuration = CONFIGURATION
-    if name == SCHEDULER_PLUGINS:
+    kubernetes_1_35 = name == SCHEDULER_PLUGINS
+    if kubernetes_1_35:
+        plugins = dict(PLUGINS_1_35)
         plugins.update(schedulerplugins.PLUGINS)
         args.update(OUT_OF_TREE_ARGS)
         label = schedulerplugins.LABEL
-        configuration = CONFIGURATION_1_35
     for plugin, points in declared:
         plugins[plugin] = frozenset(points)
     if declared:
         label += " with your plugins"
-    return Build(name, label, plugins, args, frozenset(p for p, _ in declared), configuration)
+    if not kubernetes_1_35:
+        return Build(name, label, plugins, args, frozenset(p for p, _ in declared))
+    return Build(name, label, plugins, args, frozenset(p for p, _ in declared), CONFIGURATION_1_35,
+                 DEFAULT_MULTI_POINT_1_35, binding_conditions=False)
