@@ -202,6 +202,28 @@ def go_value(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def go_compact(raw: str) -> str:
+    """What ``json.Marshal`` prints for already-encoded JSON (a ``json.Marshaler``'s output, such as a
+    ``runtime.Unknown``'s raw bytes): the text with the spaces between tokens dropped and ``<``, ``>``,
+    ``&``, U+2028 and U+2029 escaped; everything else, member order and number spelling included, is kept."""
+    out: list[str] = []
+    in_string = escaped = False
+    for ch in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in " \t\r\n":
+            continue
+        out.append(f"\\u{ord(ch):04x}" if ch in "<>&\u2028\u2029" else ch)
+    return "".join(out)
+
+
 def aggregate(messages: Iterable[str]) -> str:
     """``utilerrors.NewAggregate(...).Error()``: one message bare, several as ``[a, b]``, repeats once."""
     seen = list(dict.fromkeys(messages))  # first occurrence order, in linear time

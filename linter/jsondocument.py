@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from linter.filecodes import INPUT_LIMIT
@@ -117,15 +118,7 @@ class _Reader:
         self.i = i
 
     def string(self) -> str:
-        end = self.i + 1
-        while True:  # the closing quote is the first one not escaped
-            end = self.text.index('"', end)
-            before = end
-            while self.text[before - 1] == "\\":
-                before -= 1
-            if (end - before) % 2 == 0:
-                break
-            end += 1
+        end = _string_end(self.text, self.i) - 1
         body = self.text[self.i + 1:end]
         self.i = end + 1
         return _unquote(body)
@@ -210,3 +203,59 @@ def read_json_document(text: str, path: str) -> Document:
     doc.data = reader.read()
     doc.end_line = text.count("\n") + 1
     return doc
+
+
+
+def value_texts(doc: Document, pointers: Iterable[Pointer]) -> dict[Pointer, str]:
+    """The text of the JSON value at each pointer, exactly as written (pointers with no value are left out).
+
+    Go keeps an undecoded field (``runtime.RawExtension``) as these very bytes, so two values that read
+    the same but are spelt differently (spacing, member order, ``1.0``) stay different for it.
+    """
+    if not doc.is_json:
+        return {}
+    text = doc.text
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    out: dict[Pointer, str] = {}
+    for pointer in pointers:
+        spot = doc.spots.get(pointer)
+        if spot is not None:
+            start = line_starts[spot.line - 1] + spot.column - 1
+            out[pointer] = text[start:_value_end(text, start)]
+    return out
+
+
+def _value_end(text: str, start: int) -> int:
+    depth, i = 0, start
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            i = _string_end(text, i)
+        elif c in "{[":
+            depth += 1
+            i += 1
+        elif c in "}]":
+            depth -= 1
+            i += 1
+        else:
+            match = _SCALAR_OR_SPACE.match(text, i)
+            i = match.end() if match else i + 1
+        if depth == 0:
+            return i
+    return i
+
+
+_SCALAR_OR_SPACE = re.compile(r"true|false|null|-?[0-9][0-9.eE+-]*|[ \t\r\n,:]+")
+
+
+def _string_end(text: str, i: int) -> int:
+    """Offset just past the string literal that starts at ``i`` (its closing quote is the first not escaped)."""
+    end = i + 1
+    while True:
+        end = text.index('"', end)
+        before = end
+        while text[before - 1] == "\\":
+            before -= 1
+        if (end - before) % 2 == 0:
+            return end + 1
+        end += 1

@@ -111,3 +111,37 @@ def test_json_reader_keeps_literals_members_and_positions() -> None:
 @pytest.mark.parametrize(("text", "is_json"), [("\u00a0\v {", True), ("\x1c{", False), ("# {\n{", False)])
 def test_json_is_recognised_after_gos_unicode_spaces_only(text: str, is_json: bool) -> None:
     assert is_json_buffer(text) is is_json
+
+
+# Opaque args (no args kind) stay runtime.RawExtension bytes in a JSON file: validateCommonQueueSort
+# compares those runtime.Unknown values with apiequality.Semantic.DeepEqual (byte by byte) and
+# field.Invalid prints them with json.Marshal, which compacts the bytes but keeps member order and
+# number spelling. In YAML the YAML-to-JSON step has already re-encoded them (sorted keys).
+def queue_sort_profiles(args_a: str, args_b: str) -> str:
+    def profile(name: str, args: str) -> str:
+        return (f'{{"schedulerName": "{name}", "plugins": {{"queueSort": {{"enabled": [{{"name": "PrioritySort"}}]}}}},'
+                f' "pluginConfig": [{{"name": "PrioritySort", "args": {args}}}]}}')
+    return HEAD + ' "profiles": [' + profile("a", args_a) + ",\n  " + profile("b", args_b) + "]}\n"
+
+
+QUEUE_SORT_ARGS = "profiles[1].pluginConfig.args: Invalid value: {}: queueSort must be the same for all profiles"
+
+
+def test_queue_sort_args_spelt_differently_in_json_are_different_args() -> None:
+    (f,) = errors(queue_sort_profiles('{"x": 1, "a": 2}', '{"x":1,"a":2}'))
+    assert (f.rule, f.message) == ("BPL103", QUEUE_SORT_ARGS.format('{"x":1,"a":2}'))
+    (f,) = errors(queue_sort_profiles('{"x": 1}', '{"x": 1.0}'))
+    assert f.message == QUEUE_SORT_ARGS.format('{"x":1.0}')
+
+
+def test_queue_sort_args_written_identically_in_json_are_the_same() -> None:
+    assert errors(queue_sort_profiles('{"x": 1, "a": [true]}', '{"x": 1, "a": [true]}')) == []
+    assert errors(queue_sort_profiles("null", "null")) == []
+
+
+def test_opaque_json_args_are_shown_compacted_in_member_order_with_html_escaped() -> None:
+    text = HEAD + ' "profiles": [{"pluginConfig": [{"name": "NodeResourcesFitArgs", "args": {"b": [1.0, "<&>"], ' \
+        '"a": { } }}]}]}\n'
+    (f,) = errors(text)
+    assert (f.rule, f.message) == ("BPL106", 'profiles[0].pluginConfig[0].args: Invalid value: '
+                                   '{"b":[1.0,"\\u003c\\u0026\\u003e"],"a":{}}: has to match plugin args')

@@ -22,6 +22,7 @@ from linter.formats.kubesched.nonfinite import json_marshal_issues
 from linter.formats.kubesched.stages import decode_stage, validate_stage
 from linter.formats.kubesched.validate import validate_config
 from linter.formats.kubesched.versions import type_meta_issues
+from linter.jsondocument import value_texts
 from linter.model import BalancedArgs, FitArgs, KubeSchedulerModel, PreemptionArgs
 from linter.model import Profile as ModelProfile
 from linter.source import Document, Pointer
@@ -56,6 +57,7 @@ def analyze(doc: Document, binary: Build = VANILLA) -> Analysis:
         return result
     result.decoded = decoded
     profiles = build_profiles(decoded, typed, binary)
+    _keep_json_args_text(doc, profiles)
     result.profiles = profiles
     result.issues += validate_stage(validate_config(
         decoded, build_globals(decoded), profiles, binding_conditions=binary.binding_conditions))
@@ -76,6 +78,14 @@ def analyze(doc: Document, binary: Build = VANILLA) -> Analysis:
         ignored = tuple(name for name, _ in ignored_by_extenders(decoded))
         result.model = _model(profiles, result.built, typed, binary, ignored)
     return result
+
+
+def _keep_json_args_text(doc: Document, profiles: list[Profile]) -> None:
+    configs = [cfg for p in profiles for cfg in p.configs if cfg.pointer is not None]
+    texts = value_texts(doc, [(*cfg.pointer, "args") for cfg in configs if cfg.pointer is not None])
+    for cfg in configs:
+        if cfg.pointer is not None and texts.get((*cfg.pointer, "args"), "null") != "null":
+            cfg.raw_text = texts[(*cfg.pointer, "args")]
 
 
 _STAGES = ("decode", "validate", "init")

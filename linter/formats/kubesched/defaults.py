@@ -46,6 +46,8 @@ class ConfigEntry:
     raw: Any  # args as written
     pointer: Pointer | None  # None for entries added by defaulting
     typed: bool
+    # the args as written in a JSON file (Go keeps an opaque args value as these bytes); None for YAML
+    raw_text: str | None = None
 
 
 @dataclass

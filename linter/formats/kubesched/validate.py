@@ -15,7 +15,7 @@ from linter.formats.kubesched import codes as c
 from linter.formats.kubesched.argsvalid import validate_args
 from linter.formats.kubesched.defaults import ConfigEntry, Globals, PluginSet, Profile
 from linter.formats.kubesched.registry import REMOVED_PLUGINS_V1, V1, VALIDATED_POINTS
-from linter.gofmt import FieldError, Rendered, format_duration, go_json
+from linter.gofmt import FieldError, Rendered, format_duration, go_compact, go_json
 from linter.source import Pointer
 
 
@@ -109,8 +109,7 @@ def _profile(p: Profile, binding_conditions: bool) -> list[Found]:
             out.append(Found(c.REMOVED_PLUGIN, FieldError("Invalid value", cpath, cfg.name, _removed(cfg.name)),
                              (*cptr, "name")))
         elif cfg.name == "NodeResourcesFitArgs":
-            shown = Rendered(go_json(cfg.raw)) if cfg.raw is not None else None
-            out.append(Found(c.ARGS_MISMATCH, FieldError("Invalid value", f"{cpath}.args", shown,
+            out.append(Found(c.ARGS_MISMATCH, FieldError("Invalid value", f"{cpath}.args", _shown_opaque(cfg),
                                                          "has to match plugin args"), (*cptr, "args")))
         elif cfg.typed and cfg.name != "NodeResourcesFit" and cfg.args is not None:
             for fe, rel in validate_args(cfg.name, cfg.args, f"{cpath}.args",
@@ -135,8 +134,19 @@ def _same_set(a: PluginSet, b: PluginSet) -> bool:
 
 def _compared_args(cfg: ConfigEntry) -> Any:
     """What ``validateCommonQueueSort`` compares: typed args after defaulting (so written-out defaults
-    equal omitted ones, and a profile without an entry has the defaulted one), opaque args as written."""
-    return cfg.args if cfg.typed and cfg.args is not None else cfg.raw
+    equal omitted ones, and a profile without an entry has the defaulted one), opaque args as written:
+    in a JSON file their very bytes (a ``runtime.Unknown``), so spacing and member order count there."""
+    if cfg.typed and cfg.args is not None:
+        return cfg.args
+    return ("json", cfg.raw_text) if cfg.raw_text is not None else cfg.raw
+
+
+def _shown_opaque(cfg: ConfigEntry) -> Rendered | None:
+    """An opaque args value as ``field.Invalid`` prints it: json.Marshal of the ``runtime.Unknown``, i.e.
+    its raw bytes compacted (a JSON file's text, a YAML file's value converted to JSON), nil as null."""
+    if cfg.raw_text is not None:
+        return Rendered(go_compact(cfg.raw_text))
+    return Rendered(go_json(cfg.raw)) if cfg.raw is not None else None
 
 
 def _common_queue_sort(profiles: list[Profile]) -> list[Found]:
@@ -158,8 +168,8 @@ def _common_queue_sort(profiles: list[Profile]) -> list[Found]:
             out.append(Found(c.QUEUE_SORT, error, (*p.pointer, "plugins", "queueSort")))
         for cfg in p.configs:
             if cfg.name == queue_sort_name and _compared_args(cfg) != canon_args:
-                shown = Rendered(go_json(cfg.raw)) if cfg.raw is not None else None
                 out.append(Found(c.QUEUE_SORT, FieldError("Invalid value", f"profiles[{p.index}].pluginConfig.args",
-                                                          shown, "queueSort must be the same for all profiles"),
+                                                          _shown_opaque(cfg),
+                                                          "queueSort must be the same for all profiles"),
                                  cfg.pointer or p.pointer))
     return out

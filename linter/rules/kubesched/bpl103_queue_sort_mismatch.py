@@ -4,6 +4,9 @@ What it does:
     All profiles must use the same queueSort plugin set and args; only one queueSort plugin.
     Args are compared after defaulting, as the scheduler compares them: a profile that writes
     out the defaults and one that leaves them out use the same args.
+    Args of a plugin with no args kind (PrioritySort) are compared as written: in a JSON file
+    byte for byte, so `{"x": 1}` and `{"x":1}` differ; the message shows them compacted, in the
+    order written (YAML args are shown with sorted keys, as the YAML-to-JSON step writes them).
 
 Why it matters:
     kube-scheduler refuses to start.

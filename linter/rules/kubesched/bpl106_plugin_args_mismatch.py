@@ -3,6 +3,8 @@
 What it does:
     Reports a pluginConfig named after an args kind (`NodeResourcesFitArgs`), which validation
     rejects with `has to match plugin args`.
+    The args are shown as json.Marshal prints them: compacted, in the order written in a JSON
+    file, with sorted keys in a YAML one.
 
 Why it matters:
     kube-scheduler refuses to start.
