@@ -63,3 +63,21 @@ def test_a_replaced_invalid_user_list_is_no_longer_checked() -> None:
     bad = H + "profiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args: {ignoredResources: ['bad name!']}\n"
     assert [e[0] for e in _errors(bad)] == ["BPL150"]
     assert _errors(bad.replace("profiles:", IGNORING + "profiles:")) == []
+
+
+# NewHTTPExtender -> makeTransport -> client-go TLSConfigFor: HasCA() && TLS.Insecure is refused before
+# any file is read; buildExtenders returns it from its loop, before the ignoredByScheduler step.
+INSECURE = "couldn't build extenders: specifying a root certificates file with the insecure flag is not allowed"
+
+
+def test_an_insecure_extender_with_a_ca_stops_the_scheduler_first() -> None:
+    text = (H + "extenders:\n- urlPrefix: http://x\n- urlPrefix: https://y\n  tlsConfig: {insecure: true, "
+            "caData: Zm9v}\n  managedResources:\n  - {name: example.com/foo, ignoredByScheduler: true}\n"
+            "profiles:\n- schedulerName: a\n" + FIT_OFF)
+    assert _errors(text) == [("BPL157", 6, INSECURE)]
+
+
+def test_insecure_without_a_ca_or_a_ca_with_https_is_accepted() -> None:
+    for tls in ("{insecure: true}", "{insecure: false, caFile: /ca.crt}", "{insecure: true, caData: ''}"):
+        text = H + f"extenders:\n- urlPrefix: https://x\n  enableHTTPS: true\n  tlsConfig: {tls}\n"
+        assert _errors(text) == [], tls

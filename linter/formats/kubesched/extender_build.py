@@ -6,7 +6,8 @@ extender's ``managedResources`` entry has ``ignoredByScheduler: true``, the name
 every profile: the user's list is dropped, not merged. NodeResourcesFit then validates, filters with
 and writes out that list. A profile with no NodeResourcesFit pluginConfig entry (written, or added
 by defaulting because the plugin is enabled) stops the scheduler with ``couldn't build extenders:
-can't find NodeResourcesFitArgs in plugin config``; no profile is built after that.
+can't find NodeResourcesFitArgs in plugin config``; no profile is built after that. Before that, each
+extender's HTTP client is made: ``tlsConfig.insecure: true`` together with a CA stops it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from linter.source import Pointer
 
 FIT = "NodeResourcesFit"
 MISSING_FIT_ARGS = "couldn't build extenders: can't find NodeResourcesFitArgs in plugin config"
+INSECURE_WITH_CA = "couldn't build extenders: specifying a root certificates file with the insecure flag is not allowed"
 
 
 def ignored_by_extenders(decoded: dict[str, Any]) -> tuple[tuple[str, Pointer], ...]:
@@ -48,6 +50,9 @@ def build_extenders(decoded: dict[str, Any], profiles: list[Profile]) -> tuple[l
     Unlike Go, every profile that has the args gets them replaced, so later checks see the same
     args the scheduler would have built had the failing profile been fixed.
     """
+    transport = _transport_issue(decoded)
+    if transport is not None:  # NewHTTPExtender fails inside the loop, before the resources are applied
+        return profiles, transport
     flags = ignored_by_extenders(decoded)
     if not flags:
         return profiles, None
@@ -66,6 +71,17 @@ def build_extenders(decoded: dict[str, Any], profiles: list[Profile]) -> tuple[l
                    for cfg in profile.configs]
         out.append(replace(profile, configs=configs))
     return out, issue
+
+
+def _transport_issue(decoded: dict[str, Any]) -> Issue | None:
+    """``NewHTTPExtender``'s transport (client-go ``TLSConfigFor``), extenders in order: ``tlsConfig.insecure``
+    with a CA (``caFile`` or ``caData``) is refused before any file is read. ``enableHTTPS`` turns insecure
+    on only when there is no CA, so it cannot cause this."""
+    for i, extender in enumerate(as_list(decoded.get("extenders"))):
+        tls = as_map(as_map(extender).get("tlsConfig"))
+        if tls.get("insecure") is True and (tls.get("caFile") or tls.get("caData")):
+            return Issue(c.EXTENDER_TRANSPORT, "init", INSECURE_WITH_CA, ("extenders", i, "tlsConfig", "insecure"))
+    return None
 
 
 def _hint(profile: Profile, flag: Pointer) -> str:

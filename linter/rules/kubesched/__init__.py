@@ -34,6 +34,7 @@ _MODULES = (
     "bpl154_score_weight_overflow",
     "bpl155_out_of_tree_plugin_args",
     "bpl156_extender_needs_fit_args",
+    "bpl157_extender_insecure_with_ca",
     "bpl200_negative_weight",
     "bpl201_unused_plugin_config",
     "bpl202_resource_weight_zero",
