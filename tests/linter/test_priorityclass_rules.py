@@ -211,3 +211,51 @@ def test_a_class_kubectl_or_the_decoder_refuses_is_never_updated(tmp_path: Path)
         (tmp_path / "a.yaml").write_text(first)
         (tmp_path / "b.yaml").write_text(pc("batch", 20))
         assert not [f for f in lint_paths([str(tmp_path)]).findings if f.rule == "BPL503"]
+
+
+def _rules(tmp_path: Path, *texts: str) -> list[tuple[str, str, str]]:
+    for i, text in enumerate(texts):
+        (tmp_path / f"{i}.yaml").write_text(text)
+    return [(Path(f.path).name, f.rule, f.detail or f.message) for f in lint_paths([str(tmp_path)]).findings
+            if f.rule in OWN]
+
+
+def test_a_class_refused_as_a_second_default_is_created_by_its_next_definition(tmp_path: Path) -> None:
+    # 1.yaml is refused with 403 (default-a is the default), so batch does not exist and 2.yaml creates it
+    got = _rules(tmp_path, pc("default-a", 100, default=True), pc("batch", 10, default=True), pc("batch", 20))
+    assert [(name, rule) for name, rule, _ in got] == [("1.yaml", "BPL501")]
+
+
+def test_a_later_definition_is_judged_by_the_update_checks_alone(tmp_path: Path) -> None:
+    # the second apply is an update: the API server never runs the create checks (user value limit) on it
+    got = _rules(tmp_path, pc("batch", 10), pc("batch", 2_000_000_000, policy="Sometimes"))
+    assert [(name, rule) for name, rule, _ in got] == [("1.yaml", "BPL503")]
+    assert got[0][2].endswith('PriorityClass.scheduling.k8s.io "batch" is invalid: [value: Forbidden: may not be '
+                              'changed in an update., preemptionPolicy: Invalid value: "Sometimes": '
+                              "field is immutable]")
+
+
+def test_a_generated_class_does_not_give_up_the_default_of_another(tmp_path: Path) -> None:
+    generated = _meta_pc("  generateName: g-\n", default=True)
+    got = _rules(tmp_path, generated, _meta_pc("  generateName: g-\n"), pc("batch", 10, default=True))
+    assert [(name, rule) for name, rule, _ in got] == [("2.yaml", "BPL501")]
+    assert "PriorityClass g-xxxxx is already marked as default" in got[0][2]
+
+
+def test_a_built_in_class_is_updated_not_created(tmp_path: Path) -> None:
+    # kube-apiserver creates the built-in classes at start-up: kubectl apply patches them, so only the update
+    # checks run (value and preemptionPolicy immutable), an omitted value is kept, and one can become the default
+    got = _rules(tmp_path, pc("system-cluster-critical", 2_000_000_000, default=True),
+                 "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: system-node-critical\n",
+                 pc("default-b", 100, default=True), pc("system-node-critical", 5))
+    assert [(name, rule) for name, rule, _ in got] == [("2.yaml", "BPL501"), ("3.yaml", "BPL503")]
+    assert got[0][2].endswith('priorityclasses.scheduling.k8s.io "default-b" is forbidden: PriorityClass '
+                              "system-cluster-critical is already marked as default. Only one default can exist")
+    assert got[1][2].endswith('PriorityClass.scheduling.k8s.io "system-node-critical" is invalid: value: Forbidden: '
+                              "may not be changed in an update.")
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    got = _rules(alone, pc("system-node-critical", 5, policy="Never"))
+    assert [(rule, message) for _, rule, message in got] == [
+        ("BPL500", "value: Forbidden: may not be changed in an update."),
+        ("BPL500", 'preemptionPolicy: Invalid value: "Never": field is immutable')]

@@ -8,13 +8,9 @@ from collections.abc import Iterable, Iterator
 
 from linter.duplicatekeys import duplicate_keys
 from linter.findings import Severity, Violation
-from linter.formats.priorityclass.handler import PriorityClassContext, field_pointer
-from linter.formats.priorityclass.validate import (
-    already_default_reason,
-    forbidden_message,
-    invalid_message,
-    validate_update,
-)
+from linter.formats.priorityclass.applied import applied_in_order
+from linter.formats.priorityclass.handler import PriorityClassContext
+from linter.formats.priorityclass.validate import already_default_reason, builtin, forbidden_message, invalid_message
 from linter.gofmt import go_quote
 
 Flagged = tuple[PriorityClassContext, Violation]  # a cross-file finding: the document and what is wrong
@@ -56,9 +52,13 @@ def duplicate_key(ctx: PriorityClassContext) -> Iterator[Violation]:
     return duplicate_keys(ctx.document)
 
 
-def invalid(ctx: PriorityClassContext) -> Iterator[Violation]:
-    for error, pointer in ctx.field_errors:
-        yield Violation(str(error), pointer)
+def invalid(contexts: Iterable[PriorityClassContext]) -> Iterator[Flagged]:
+    """The 422 field errors of every create, and of the first update of a built-in class (a later
+    definition of a class from these files is BPL503's)."""
+    for outcome in applied_in_order(contexts):
+        if outcome.updates is None:
+            for error, pointer in outcome.invalid:
+                yield outcome.ctx, Violation(str(error), pointer)
 
 
 _GLOBAL_DEFAULT = ("globalDefault",)
@@ -66,62 +66,38 @@ _GLOBAL_DEFAULT = ("globalDefault",)
 
 def multiple_global_defaults(contexts: Iterable[PriorityClassContext]) -> Iterator[Flagged]:
     """The documents applied in order: the default is whichever stored class last set ``globalDefault: true``."""
-    stored: dict[str, PriorityClassContext] = {}  # by name: the definition the API server holds
-    default: PriorityClassContext | None = None
-    for ctx in contexts:
-        previous = stored.get(ctx.name) if ctx.name else None  # generateName: a new class every time
-        if not _is_stored(ctx, previous):  # refused with 422 (or never sent): changes nothing
+    for outcome in applied_in_order(contexts):
+        default, ctx = outcome.blocked_by, outcome.ctx
+        if default is None or not outcome.sent:
             continue
-        same_class = previous is not None and default is not None and default.name == ctx.name
-        if ctx.is_global_default and default is not None and not same_class:
-            name, first_name = ctx.effective_name, default.effective_name
-            line = default.document.locate(_GLOBAL_DEFAULT)[0]
-            rejected = forbidden_message(name, already_default_reason(first_name))
-            yield ctx, Violation(
-                f"PriorityClass {name!r} is a second globalDefault: {first_name!r} at {default.document.path}:{line} "
-                f"is already one; applied after it, the API server answers: {rejected}",
-                _GLOBAL_DEFAULT,
-            )
-            continue  # refused with 403: not stored either
-        if ctx.name:
-            stored[ctx.name] = ctx
-        if ctx.is_global_default:
-            default = default if same_class else ctx  # an update keeps pointing at the line that made it default
-        elif same_class:
-            default = None  # an update to globalDefault false gives the default up
-
-
-def _is_stored(ctx: PriorityClassContext, previous: PriorityClassContext | None) -> bool:
-    """Whether the API server passes ``ctx`` through validation: a create (``previous`` None) by the create
-    checks; a later definition of a stored name is an update (kubectl apply), judged by the update checks."""
-    if previous is None:
-        return ctx.would_be_created
-    return "apiVersion" in ctx.data and not ctx.schema_errors and not validate_update(previous.data, ctx.data)
+        name, first_name = ctx.effective_name, default.effective_name
+        line = default.document.locate(_GLOBAL_DEFAULT)[0]
+        rejected = forbidden_message(name, already_default_reason(first_name))
+        yield ctx, Violation(
+            f"PriorityClass {name!r} is a second globalDefault: {first_name!r} at {default.document.path}:{line} "
+            f"is already one; applied after it, the API server answers: {rejected}",
+            _GLOBAL_DEFAULT,
+        )
 
 
 def missing_value(ctx: PriorityClassContext) -> Iterator[Violation]:
-    if ctx.data.get("value") is None:  # Go decodes null as the zero value too
+    # a built-in class exists already: applying it without a value is an update that keeps its value
+    if ctx.data.get("value") is None and builtin(ctx.name) is None:  # Go decodes null as the zero value too
         yield Violation(f"PriorityClass {ctx.effective_name!r} has no value: the API server stores 0")
 
 
 def conflicting_definitions(contexts: Iterable[PriorityClassContext]) -> Iterator[Flagged]:
-    stored: dict[str, PriorityClassContext] = {}
-    for ctx in contexts:
-        if not ctx.name:
-            continue
-        first = stored.get(ctx.name)
-        if first is None:
-            # a definition the API server (or kubectl) refuses is never stored: the next one is a create
-            if ctx.would_be_created:
-                stored[ctx.name] = ctx
+    for outcome in applied_in_order(contexts):
+        first, ctx = outcome.updates, outcome.ctx
+        if first is None or not outcome.decodable:
             continue
         where = f"{first.document.path}:{first.document.locate(('metadata', 'name'))[0]}"
-        errors = validate_update(first.data, ctx.data)
-        if errors:
+        if outcome.invalid:
+            errors = [error for error, _ in outcome.invalid]
             yield ctx, Violation(
                 f"PriorityClass {ctx.name!r} is also defined at {where}; applied after it, this is an update "
                 f"the API server rejects: {invalid_message(ctx.name, errors)}",
-                field_pointer(errors[0].field))
+                outcome.invalid[0][1])
         else:
             yield ctx, Violation(f"PriorityClass {ctx.name!r} is defined again (first at {where})",
                                  ("metadata", "name"), severity=Severity.WARNING)

@@ -17,6 +17,14 @@ What it does:
     characters, written here as ``xxxxx`` (e.g. ``batch-xxxxx``), which is validated like a
     written name.
 
+    The documents of the run are taken as applied in order (``kubectl apply``): one whose name
+    already exists is an update, judged by the update checks alone. For a class defined earlier in
+    the files that is BPL503's. ``system-node-critical`` and ``system-cluster-critical`` exist in
+    every cluster, so applying one is an update of the built-in class, reported here: ``value``
+    and ``preemptionPolicy`` may not differ from the built-in's (``value: Forbidden: may not be
+    changed in an update.``), a field the document omits keeps the built-in's value, and
+    ``globalDefault: true`` is allowed (that class is then the default, see BPL501).
+
 Why it matters:
     ``kubectl apply`` fails with ``PriorityClass.scheduling.k8s.io "<name>" is invalid: ...``
     and every pod naming the class is then rejected at admission.
@@ -45,4 +53,4 @@ SUMMARY = "PriorityClass rejected by the API server's validation"
 SEVERITY = Severity.ERROR
 FORMATS = frozenset({"priorityclass"})
 
-check = checks.invalid
+check_corpus = checks.invalid

@@ -8,8 +8,9 @@ What it does:
     sets ``globalDefault: true`` is the default; every other one (by another name) that sets
     it gets this error on its ``globalDefault`` line, naming the default's file and line, and
     is not stored. A later document with the name of a stored class is an update of it (as
-    ``kubectl apply`` makes it): one the API server refuses (BPL503: ``value`` or
-    ``preemptionPolicy`` changed, bad labels) changes nothing; one without
+    ``kubectl apply`` makes it; the built-in classes exist from the start): one the API server
+    refuses (BPL503, or BPL500 for a built-in: ``value`` or ``preemptionPolicy`` changed, bad
+    labels) or that this rule flags changes nothing; one without
     ``globalDefault: true`` takes the default away from that class, so a later class may be
     the default. A class named only by ``generateName`` is a new class each time it is
     created and is named ``<generateName>xxxxx`` in the message (the API server appends five

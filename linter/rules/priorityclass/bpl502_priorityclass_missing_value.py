@@ -2,7 +2,9 @@
 
 What it does:
     Reports a PriorityClass manifest that does not set ``value``, or sets it to null (Go
-    decodes null as the zero value, so the two are stored alike).
+    decodes null as the zero value, so the two are stored alike). Not for
+    ``system-node-critical`` and ``system-cluster-critical``: they exist in every cluster, and
+    applying one without ``value`` keeps the built-in's.
 
 Why it matters:
     The API server does not require the field: the class is stored with value 0, the same

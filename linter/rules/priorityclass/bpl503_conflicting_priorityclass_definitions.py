@@ -5,9 +5,13 @@ What it does:
     *update* of the earlier one: when it changes ``value`` or ``preemptionPolicy`` (both
     immutable), or carries labels or annotations the update validation rejects, this is an
     error with the API server's update message; identical redefinitions are a warning.
-    Only a definition the API server would create is stored and so can be updated: one with
-    a finding of BPL070, BPL071 or BPL500 (or no ``apiVersion``) is refused and never exists,
-    so the next definition of that name is a create, judged by the create rules alone.
+    The update checks are the only ones the API server runs on it (a ``value`` above the user
+    limit is reported as changed; BPL500 does not judge it as a create). Only a definition the
+    API server would store can be updated: one with a finding of BPL070, BPL071 or BPL500 (or
+    no ``apiVersion``), or refused as a second default (BPL501), never exists, so the next
+    definition of that name is a create, judged by the create rules alone. A field a later
+    definition omits is removed if the earlier one set it (kubectl's three-way patch), so
+    dropping ``value`` changes it to 0.
     Classes named only by ``generateName`` are never the same class.
 
 Why it matters:
