@@ -325,10 +325,19 @@ def test_node_declared_features_is_not_a_default_plugin_in_1_35() -> None:
     assert enabled(SCHEDULER_PLUGINS) == [n for n in enabled("kube-scheduler") if n != "NodeDeclaredFeatures"]
 
 
-@pytest.mark.parametrize("name", ["PodGroupPodsCount", "TopologyAware"])
+@pytest.mark.parametrize("name", ["PodGroupPodsCount", "TopologyPlacement"])
 def test_placement_plugins_of_1_36_do_not_exist_in_1_35(name: str) -> None:
     text = f"profiles:\n- plugins:\n    score:\n      enabled:\n      - name: {name}\n"
     errors = _errors(text, SP)
     assert [(f.rule, f.detail or f.message) for f in errors] == [
         ("BPL151", f'{PREFIX}ScorePlugin "{name}" does not exist')]
     assert _errors(text) == []  # registered in 1.36 (their extension points are not modelled)
+
+
+def test_the_1_36_placement_generator_is_registered_as_topology_placement() -> None:
+    # registry.go registers topologyaware.Name, whose value the 1.36 docs name: TopologyPlacement
+    text = "profiles:\n- plugins:\n    placementGenerate:\n      enabled:\n      - name: {}\n"
+    assert _errors(text.format("TopologyPlacement")) == []
+    errors = _errors(text.format("TopologyAware"))
+    assert [(f.rule, f.detail or f.message) for f in errors] == [
+        ("BPL151", f'{PREFIX}PlacementGeneratePlugin "TopologyAware" does not exist')]

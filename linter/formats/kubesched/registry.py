@@ -39,7 +39,7 @@ PLUGINS: dict[str, frozenset[str] | None] = {
                                    "reserve", "preBind"}),
     "NodeDeclaredFeatures": _FILTERISH,
     "GangScheduling": None,
-    "TopologyAware": None,
+    "TopologyPlacement": None,
     "PodGroupPodsCount": None,
 }
 
@@ -56,7 +56,7 @@ DEFAULT_MULTI_POINT: tuple[tuple[str, int | None], ...] = (
 # default feature gates: NodeDeclaredFeatures is alpha (off), so the default set lacks it; the
 # placement plugins of TopologyAwareWorkloadScheduling (alpha in 1.36) are not registered at all.
 PLUGINS_1_35: dict[str, frozenset[str] | None] = {
-    n: points for n, points in PLUGINS.items() if n not in ("TopologyAware", "PodGroupPodsCount")}
+    n: points for n, points in PLUGINS.items() if n not in ("TopologyPlacement", "PodGroupPodsCount")}
 DEFAULT_MULTI_POINT_1_35 = tuple((n, w) for n, w in DEFAULT_MULTI_POINT if n != "NodeDeclaredFeatures")
 
 # (extension point key, Go interface name) in the order NewFramework fills them.
