@@ -79,12 +79,15 @@ def _into_first_profile(config: CommentedMap, profiles: list[Any], notes: Notes)
         if key not in config:
             continue
         value = config.pop(key)
+        comment = config.ca.items.pop(key, None)  # the comment written after the key goes with it
         profile = _ensure_profile(config, profiles)
         if key in profile:
             notes.error("", f"{key} is set both at the top level and in profiles[0]; kept the profile's")
             continue
         position = 0 if key == "schedulerName" else len(profile)
         profile.insert(position, key, value)
+        if comment is not None:
+            profile.ca.items[key] = comment
         notes.change("", f"{key} moved into profiles[0] (v1 keeps it per profile)")
 
 

@@ -46,6 +46,18 @@ def test_comments_are_kept_and_the_changes_are_written_as_comments(capsys: pytes
     assert "healthzBindAddress:" not in out
 
 
+def test_comments_move_with_the_v1alpha1_fields_moved_into_the_profile(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "old.yaml"
+    path.write_text("apiVersion: kubescheduler.config.k8s.io/v1alpha1\nkind: KubeSchedulerConfiguration\n"
+                    "schedulerName: bin-packer  # the pods ask for this one\n"
+                    "plugins:  # resource scoring below\n  score:\n    disabled:\n    - name: ImageLocality\n")
+    code, out, _ = run(capsys, str(path))
+    assert code == 0
+    assert "- schedulerName: bin-packer # the pods ask for this one\n" in out
+    assert "  plugins: # resource scoring below\n" in out
+
+
 def test_v1_file_is_left_alone(capsys: pytest.CaptureFixture[str]) -> None:
     path = WILD / "w-topologyspread-v1.yaml"
     code, out, err = run(capsys, str(path))
