@@ -1,9 +1,10 @@
 """Fold the pre-v1beta2 resource-scoring plugins into ``NodeResourcesFit.scoringStrategy``.
 
 ``NodeResourcesLeastAllocated``, ``NodeResourcesMostAllocated`` and ``RequestedToCapacityRatio``
-were separate score plugins up to v1beta1; v1 has one NodeResourcesFit with one strategy.
+were separate score plugins up to v1beta1; v1 has one NodeResourcesFit with one strategy (two enabled
+at once scored side by side: an error, v1 cannot add them up).
 The strategy is the one the file asks for: a folded plugin enabled at score wins, else one
-configured in pluginConfig (MostAllocated/RTCR before the LeastAllocated default). Its weight
+configured in pluginConfig and not disabled (MostAllocated/RTCR before the LeastAllocated default). Its weight
 becomes NodeResourcesFit's score weight, its ``resources`` and ``shape`` the strategy's.
 Shapes keep their 0..10 scores (every version wrote them so); resource weights above v1's
 100 are divided by their common divisor, which leaves every weighted average unchanged.
@@ -35,7 +36,10 @@ def fold_resource_scoring(profile: CommentedMap, where: str, version: str, notes
     if not (enabled or disabled or configs):
         return
     old = version in PRE_V1BETA3
-    chosen = _choose([ref["name"] for _, _, ref in enabled], [entry["name"] for _, entry in configs])
+    # args of a plugin the profile disables did not score: they cannot choose the strategy
+    switched_off = {ref["name"] for _, _, ref in disabled}
+    chosen = _choose([ref["name"] for _, _, ref in enabled],
+                     [entry["name"] for _, entry in configs if entry["name"] not in switched_off])
     if chosen is not None:
         was_enabled = any(ref["name"] == chosen for _, _, ref in enabled)
         _write_strategy(profile, where, chosen, [entry for _, entry in configs], notes)
@@ -151,8 +155,9 @@ def _rename_enabled(plugins: CommentedMap, where: str, chosen: str,
     for point, _, ref in enabled:
         if ref["name"] in FOLDED_SCORE_PLUGINS:
             plugins[point]["enabled"].remove(ref)
-            notes.change(where, f"plugins.{point}.enabled: {ref['name']} dropped: v1 scores resources with one "
-                                f"strategy ({FOLDED_SCORE_PLUGINS[chosen]})")
+            # both were enabled, so both scored: v1 cannot add two resource strategies up
+            notes.error(where, f"plugins.{point}.enabled: {ref['name']} dropped: it scored beside {chosen}, and v1 "
+                               f"scores resources with one strategy ({FOLDED_SCORE_PLUGINS[chosen]})")
     for point in _POINTS:
         if is_map(plugins.get(point)):
             drop_empty(plugins[point], "enabled")

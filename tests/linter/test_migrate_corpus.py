@@ -315,6 +315,32 @@ def test_least_allocated_default_beside_another_strategy_is_said() -> None:
     assert profile.fit is not None and profile.fit.strategy == "MostAllocated" and profile.fit_weight == 3
 
 
+def test_two_enabled_resource_scorers_of_a_config_cannot_both_stay() -> None:
+    # v1beta1 scored with every enabled resource plugin and added the scores up; v1 has one strategy
+    text = ("apiVersion: kubescheduler.config.k8s.io/v1beta1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+            "- plugins:\n    score:\n      enabled:\n      - name: NodeResourcesMostAllocated\n"
+            "      - name: NodeResourcesLeastAllocated\n        weight: 2\n")
+    migration = migrate_text(text)
+    assert [n.render() for n in migration.errors] == [
+        "profiles[0]: plugins.score.enabled: NodeResourcesLeastAllocated dropped: it scored beside "
+        "NodeResourcesMostAllocated, and v1 scores resources with one strategy (MostAllocated)"]
+    profile = _profile(load_scheduler_model(migration.text, "x.yaml")[0])  # type: ignore[arg-type]
+    assert profile.fit is not None and profile.fit.strategy == "MostAllocated" and profile.fit_weight == 1
+
+
+def test_args_of_a_disabled_resource_scorer_do_not_turn_it_back_on() -> None:
+    # the profile disabled LeastAllocated and enabled no other resource scorer: v1beta1 scored no resources
+    text = ("apiVersion: kubescheduler.config.k8s.io/v1beta1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+            "- plugins:\n    score:\n      disabled:\n      - name: NodeResourcesLeastAllocated\n"
+            "  pluginConfig:\n  - name: NodeResourcesLeastAllocated\n    args:\n      resources:\n"
+            "      - name: cpu\n        weight: 2\n")
+    migration = migrate_text(text)
+    assert not migration.errors
+    assert any("NodeResourcesFit is disabled at score" in n.message for n in migration.notes)
+    profile = _profile(load_scheduler_model(migration.text, "x.yaml")[0])  # type: ignore[arg-type]
+    assert profile.fit is None and "NodeResourcesFit" not in profile.score_plugin_weights
+
+
 def test_disabling_least_allocated_after_v1beta1_did_nothing_and_still_does_nothing() -> None:
     migration = migrate_text((WILD / "files" / "sp-doc-tlp-1.yaml").read_text())
     assert any("disabling it did nothing (NodeResourcesFit kept scoring" in n.message for n in migration.notes)
