@@ -8,6 +8,12 @@ Volcano conf is judged on that document alone, with one warning (BPL006) that th
 an *empty* first document in front of a KubeSchedulerConfiguration is what the scheduler reads,
 and fails with ``Object 'Kind' is missing``. Everything else keeps every document.
 
+Volcano parses ``strings.TrimSpace(file)``, so when the first line with content is indented the
+stream it reads is not the file's: ``  actions: ...`` followed by an unindented ``tiers:`` (or a
+leading tab) is one valid conf for Volcano, although the file itself stops being YAML after its
+first line. Such a text is read trimmed when its trimmed first document is a Volcano conf, and
+positions are mapped back to the file.
+
 A scheduler config that starts with ``{`` is decoded as JSON, not YAML (apimachinery's
 ``IsJSONBuffer`` picks the serializer), so it must also be valid JSON (:mod:`linter.gojson`), and it
 is read the way Go's JSON decoder reads it (:mod:`linter.jsondocument`): number literals as written,
@@ -24,6 +30,7 @@ from linter import formats
 from linter.filecodes import IGNORED_DOCUMENTS, INPUT_LIMIT, INVALID_YAML
 from linter.findings import Finding, Severity
 from linter.jsondocument import is_json_buffer, read_json_document
+from linter.scoring.volcano import go_trim_space
 from linter.source import Document, SourceError, parse_stream
 
 KUBE_SCHEDULER = "kube-scheduler"
@@ -52,6 +59,8 @@ class Reading:
 def read_stream(text: str, path: str, kind: str | None, *, is_json: bool = False, embedded_key: str | None = None,
                 mapper: Callable[[int, int], tuple[int, int]] | None = None) -> Reading:
     """Parse ``text`` and keep what its reader sees. ``kind`` is the format forced with ``--kind``."""
+    if kind in (None, VOLCANO) and (trimmed := _volcano_trimmed(text, path, kind, is_json, embedded_key, mapper)):
+        return trimmed
     documents, error = parse_stream(text, path, is_json=is_json)
     if (error is not None and error.code != INPUT_LIMIT and not documents and kind in (None, KUBE_SCHEDULER)
             and is_json_buffer(text)):
@@ -95,6 +104,38 @@ def read_stream(text: str, path: str, kind: str | None, *, is_json: bool = False
             path, line, column, IGNORED_DOCUMENTS, Severity.WARNING,
             f"{_READER_NAMES[reader]} reads only the first YAML document of a file: everything from here on is "
             "ignored (not even checked for syntax)"))
+    return reading
+
+
+def _volcano_trimmed(text: str, path: str, kind: str | None, is_json: bool, embedded_key: str | None,
+                     mapper: Callable[[int, int], tuple[int, int]] | None) -> Reading | None:
+    """What Volcano reads when trimming the text changes it: the trimmed stream's first document, if that is
+    a Volcano conf and the first line with content is indented (None otherwise: the ordinary reading holds)."""
+    start = next((i for i, ch in enumerate(text) if go_trim_space(ch)), len(text))
+    if start == len(text) or start == text.rfind("\n", 0, start) + 1:
+        return None  # nothing to read, or trimming removes whole lines only: the same YAML
+    trimmed = go_trim_space(text)
+    documents, error = parse_stream(trimmed, path, is_json=is_json)
+    if _reader(documents, kind, embedded_key) != VOLCANO:
+        return None
+    head = text[:start]
+    lines, columns = head.count("\n"), start - (head.rfind("\n") + 1)
+
+    def to_file(line: int, column: int) -> tuple[int, int]:
+        at = (line + lines, column + columns if line == 1 else column)
+        return mapper(*at) if mapper else at
+
+    first = documents[0]
+    first.mapper, first.embedded_key = to_file, embedded_key
+    if first.data is None:
+        first.data, first.spots = {}, {}
+    reading = Reading([first], kind=VOLCANO)
+    if len(documents) > 1 or error is not None:
+        line, column = first.map(max(first.end_line, first.start_line), 1)
+        reading.findings.append(Finding(
+            path, line, column, IGNORED_DOCUMENTS, Severity.WARNING,
+            "Volcano reads only the first YAML document of a file: everything from here on is ignored "
+            "(not even checked for syntax)"))
     return reading
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from linter.engine import lint_text
+from linter.engine import lint_text, load_scheduler_model
 from linter.findings import Finding
 from linter.gojson import position, syntax_error
+from linter.model import VolcanoModel
 from linter.settings import LintSettings
 
 V1 = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
@@ -85,6 +86,23 @@ def test_volcano_trims_whitespace_then_reads_one_document() -> None:
     assert (f.line, f.column) == (2, 3) and f.detail == "yaml: line 1: did not find expected key"
     conf = 'actions: "enqueue, allocate"\ntiers:\n- plugins:\n  - name: binpack\n'
     assert found(conf + "...\n- garbage: [\n", "volcano-scheduler.conf") == [("BPL006", 5)]
+
+
+@pytest.mark.parametrize("lead", ["  ", "\t", "\n \t"])
+def test_volcano_reads_a_conf_whose_first_line_only_is_indented_once_trimmed(lead: str) -> None:
+    # the file is not YAML past its first line (or not at all with a tab); TrimSpace makes it one valid conf
+    conf = lead + 'actions: "enqueue, allocate"\ntiers:\n- plugins:\n  - name: binpack\n    arguments:\n' \
+        '      binpack.cpu: "2"\n  - name: magic\n'
+    model, findings = load_scheduler_model(conf, "volcano-scheduler.conf")
+    assert isinstance(model, VolcanoModel) and model.actions == ("enqueue", "allocate")
+    assert [(b.weight, dict(b.resources)) for b in model.binpack] == [(1, {"cpu": 1, "memory": 1})]
+    messages = {f.rule: f.message for f in findings}
+    assert 'Could not parse argument: 2 for key binpack.cpu to int' in messages["BPL403"]
+    assert 'Failed to get plugin magic.' in messages["BPL402"]
+    rows = lead.count("\n")
+    bad = only(conf.replace("allocate", "alocate"), "BPL400", "volcano-scheduler.conf")
+    assert "failed to find Action  alocate" in bad.message
+    assert (bad.line, bad.column) == (1 + rows, len(lead) - lead.rfind("\n") + len('actions: "enqueue, '))
 
 
 def test_priorityclass_manifests_as_kubectl_and_the_apiserver_answer() -> None:
