@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from linter.engine import lint_paths, lint_text
+from linter.engine import lint_paths, lint_text, load_scheduler_model
+from linter.model import VolcanoModel
 from linter.rules.volcano import RULES
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "configs" / "volcano"
@@ -44,6 +45,20 @@ def test_binpack_weight_zero_is_only_reported_for_the_integer_zero() -> None:
     assert _rules_at(base.format('"0"'), "BPL404") == []
     assert _rules_at(base.format('"0"'), "BPL403") == [(6, 23)]
     assert _rules_at(base.format("0.0"), "BPL403") == [(6, 23)]
+
+
+@pytest.mark.parametrize(("written", "scores"), [
+    ("NULL", False), ("Null", False),  # yaml.v2 allocates the *bool, then sets it to the zero value
+    ("null", True), ("~", True), ("", True), ("!!null Null", True),  # the pointer stays nil: default true
+])
+def test_enable_node_order_written_as_an_other_null_spelling_is_false(written: str, scores: bool) -> None:
+    text = f'actions: "allocate"\ntiers:\n- plugins:\n  - name: binpack\n    enableNodeOrder: {written}\n'
+    model, findings = load_scheduler_model(text, "volcano-scheduler.conf")
+    assert isinstance(model, VolcanoModel) and [b.enable_node_order for b in model.binpack] == [scores]
+    disabled = [f.message for f in findings if f.rule == "BPL411"]
+    assert disabled == ([] if scores else [
+        f"enableNodeOrder: {written} is false for Volcano (yaml.v2 leaves the switch unset, so true, only for "
+        "null, ~ or no value): Volcano never calls binpack's node-order function, so binpack has no effect"])
 
 
 def test_negative_weights_are_errors_even_when_volcano_starts() -> None:

@@ -10,8 +10,14 @@ from collections.abc import Iterator
 from linter.duplicatekeys import duplicate_keys
 from linter.findings import Violation
 from linter.formats.volcano import binpack as bp
-from linter.formats.volcano.decode import KNOWN_PLUGINS, PLUGIN_OPTION_KEYS, TOP_LEVEL_KEYS, go_v
-from linter.formats.volcano.handler import DRF_CONFLICT, VolcanoContext, actions_text, effective_binpack
+from linter.formats.volcano.decode import KNOWN_PLUGINS, PLUGIN_OPTION_KEYS, TOP_LEVEL_KEYS, go_v, raw_scalar
+from linter.formats.volcano.handler import (
+    ALLOCATED_NULLS,
+    DRF_CONFLICT,
+    VolcanoContext,
+    actions_text,
+    effective_binpack,
+)
 from linter.formats.volcano.structs import struct_map_field
 from linter.goint import yaml_int
 from linter.scalarcolumns import char_column
@@ -226,8 +232,12 @@ def binpack_unknown_argument(ctx: VolcanoContext) -> Iterator[Violation]:
 def binpack_node_order_disabled(ctx: VolcanoContext) -> Iterator[Violation]:
     for entry in ctx.binpack_entries():
         if entry.option.get("enableNodeOrder") is False:
-            yield Violation("enableNodeOrder is false: Volcano never calls binpack's node-order function, so "
-                            "binpack has no effect", (*entry.pointer, "enableNodeOrder"))
+            pointer = (*entry.pointer, "enableNodeOrder")
+            written = raw_scalar(ctx.document, pointer, False)
+            why = (f"enableNodeOrder: {written} is false for Volcano (yaml.v2 leaves the switch unset, so true, "
+                   "only for null, ~ or no value)" if written in ALLOCATED_NULLS else "enableNodeOrder is false")
+            yield Violation(f"{why}: Volcano never calls binpack's node-order function, so binpack has no effect",
+                            pointer)
 
 
 def duplicate_plugin(ctx: VolcanoContext) -> Iterator[Violation]:

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 from linter import schema
 from linter.formats.volcano.decode import (
     KNOWN_ACTIONS,
+    PLUGIN_SWITCHES,
     UnmarshalError,
+    raw_scalar,
     scalar_string,
     unmarshal_errors,
     yaml_v2_message,
@@ -92,6 +94,17 @@ class VolcanoContext:
         return [p for p in self.plugins if p.name == "binpack"]
 
 
+# yaml.v2's prepare() leaves a *bool nil only for an untagged null written `null`, `~` or nothing; it
+# allocates the bool for any other node, and the other null spellings then resolve to its zero value.
+ALLOCATED_NULLS = frozenset({"Null", "NULL"})
+
+
+def false_null_switches(doc: Document, pointer: Pointer, option: dict[str, Any]) -> list[str]:
+    """The ``*bool`` switches of a plugin option written ``Null`` or ``NULL``: false for Volcano, not absent."""
+    return [key for key in PLUGIN_SWITCHES if key in option and option[key] is None
+            and (*pointer, key) not in doc.quoted and raw_scalar(doc, (*pointer, key), None) in ALLOCATED_NULLS]
+
+
 def _plugins(doc: Document) -> list[PluginEntry]:
     data = doc.data if isinstance(doc.data, dict) else {}
     tiers = data.get("tiers")
@@ -101,6 +114,8 @@ def _plugins(doc: Document) -> list[PluginEntry]:
         for j, option in enumerate(plugins if isinstance(plugins, list) else []):
             pointer: Pointer = ("tiers", i, "plugins", j)
             opt = option if isinstance(option, dict) else {}
+            if nulls := false_null_switches(doc, pointer, opt):
+                opt = {**opt, **dict.fromkeys(nulls, False)}
             name = scalar_string(doc, (*pointer, "name"), opt.get("name"))
             out.append(PluginEntry(i, j, name, opt, pointer))
     return out

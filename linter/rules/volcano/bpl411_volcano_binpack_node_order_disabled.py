@@ -1,7 +1,9 @@
 """``enableNodeOrder: false`` on binpack: its scores are never used.
 
 What it does:
-    Reports a binpack plugin entry with ``enableNodeOrder: false``.
+    Reports a binpack plugin entry with ``enableNodeOrder: false``, or written ``NULL`` or
+    ``Null``: yaml.v2 leaves a ``*bool`` unset (so true) only for ``null``, ``~`` or no value;
+    for the other spellings of null it sets the switch to false.
 
 Why it matters:
     binpack only acts through node ordering; with the switch off the session skips its
