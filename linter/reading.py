@@ -8,11 +8,12 @@ Volcano conf is judged on that document alone, with one warning (BPL006) that th
 an *empty* first document in front of a KubeSchedulerConfiguration is what the scheduler reads,
 and fails with ``Object 'Kind' is missing``. Everything else keeps every document.
 
-Volcano parses ``strings.TrimSpace(file)``, so when the first line with content is indented the
-stream it reads is not the file's: ``  actions: ...`` followed by an unindented ``tiers:`` (or a
-leading tab) is one valid conf for Volcano, although the file itself stops being YAML after its
-first line. Such a text is read trimmed when its trimmed first document is a Volcano conf, and
-positions are mapped back to the file.
+Volcano parses ``strings.TrimSpace(file)``, so when the first line with content is indented, or
+what precedes it holds a tab or another space YAML does not skip (U+00A0), the stream it reads is
+not the file's: ``  actions: ...`` followed by an unindented ``tiers:`` (or a leading tab) is one
+valid conf for Volcano, although the file itself stops being YAML after its first line. Such a
+text is read trimmed when its trimmed first document is a Volcano conf, and positions are mapped
+back to the file.
 
 A scheduler config that starts with ``{`` is decoded as JSON, not YAML (apimachinery's
 ``IsJSONBuffer`` picks the serializer), so it must also be valid JSON (:mod:`linter.gojson`), and it
@@ -107,13 +108,19 @@ def read_stream(text: str, path: str, kind: str | None, *, is_json: bool = False
     return reading
 
 
+_VOLCANO_KEYS = re.compile(r"\b(actions|tiers)\b")
+
+
 def _volcano_trimmed(text: str, path: str, kind: str | None, is_json: bool, embedded_key: str | None,
                      mapper: Callable[[int, int], tuple[int, int]] | None) -> Reading | None:
     """What Volcano reads when trimming the text changes it: the trimmed stream's first document, if that is
     a Volcano conf and the first line with content is indented (None otherwise: the ordinary reading holds)."""
     start = next((i for i, ch in enumerate(text) if go_trim_space(ch)), len(text))
-    if start == len(text) or start == text.rfind("\n", 0, start) + 1:
-        return None  # nothing to read, or trimming removes whole lines only: the same YAML
+    if start in (0, len(text)) or (kind is None and _embedded_reader(embedded_key) != VOLCANO
+                                   and not _VOLCANO_KEYS.search(text)):
+        return None  # nothing trimmed at the start, nothing left, or cannot be a Volcano conf
+    if text[:start].strip(" \n") == "" and start == text.rfind("\n", 0, start) + 1:
+        return None  # only blank lines go: the same YAML (lines are counted from the trimmed text anyway)
     trimmed = go_trim_space(text)
     documents, error = parse_stream(trimmed, path, is_json=is_json)
     if _reader(documents, kind, embedded_key) != VOLCANO:

@@ -88,8 +88,8 @@ def test_volcano_trims_whitespace_then_reads_one_document() -> None:
     assert found(conf + "...\n- garbage: [\n", "volcano-scheduler.conf") == [("BPL006", 5)]
 
 
-@pytest.mark.parametrize("lead", ["  ", "\t", "\n \t"])
-def test_volcano_reads_a_conf_whose_first_line_only_is_indented_once_trimmed(lead: str) -> None:
+@pytest.mark.parametrize("lead", ["  ", "\t", "\n \t", "\t\n", "\u00a0\n"])
+def test_volcano_reads_the_trimmed_conf_when_its_leading_whitespace_breaks_the_yaml(lead: str) -> None:
     # the file is not YAML past its first line (or not at all with a tab); TrimSpace makes it one valid conf
     conf = lead + 'actions: "enqueue, allocate"\ntiers:\n- plugins:\n  - name: binpack\n    arguments:\n' \
         '      binpack.cpu: "2"\n  - name: magic\n'
