@@ -35,6 +35,16 @@ def test_scalars_fill_string_fields_with_their_source_text() -> None:
     assert ctx.rejection == "failed to find Action 010"
 
 
+def test_an_anchor_or_tag_in_front_of_a_scalar_is_not_part_of_its_text() -> None:
+    ctx = analyze("actions: &a 010\ntiers: []\n")
+    assert ctx.rejection == "failed to find Action 010"
+    ctx = analyze('actions: allocate\ntiers:\n- plugins:\n  - name: !!int "7"\n  - name: &n !!float 3\n'
+                  "  - name: binpack\n    enableNodeOrder: &b 1\n    enableJobOrder: !!int 0x10\n")
+    assert [p.name for p in ctx.plugins] == ["7", "3", "binpack"]
+    assert ctx.rejection == ("yaml: unmarshal errors:\n  line 7: cannot unmarshal !!int `1` into bool\n"
+                             "  line 8: cannot unmarshal !!int `0x10` into bool")
+
+
 def test_type_errors_come_before_the_drf_conflict_and_the_actions() -> None:
     ctx = analyze('actions: "nope"\ntiers:\n- plugins:\n  - name: drf\n    enableHierarchy: true\n'
                   "  - name: proportion\n    arguments: 5\n")

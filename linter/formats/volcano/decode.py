@@ -57,20 +57,30 @@ def leading_lines_trimmed(text: str) -> int:
     return text[: len(text) - len(stripped)].count("\n")
 
 
-def raw_scalar(doc: Document, pointer: Pointer, value: Any) -> str:
+def raw_scalar(doc: Document, pointer: Pointer, value: Any, *, keep_tag: bool = False) -> str:
     """The source text of a scalar, as yaml.v2 keeps it in ``node.value``.
 
     Strings are their own text; for plain non-strings (ints, floats, booleans, null) the
     token is read back from the document text at the node's position (``010`` stays ``010``).
+    The node starts at its anchor or tag, which are not part of the value (``!!int "7"`` is
+    ``7``); ``keep_tag`` returns a tag instead of what follows it.
     """
     if isinstance(value, str):
         return value
     spot = doc.spots.get(tuple(pointer))
     lines = doc.text.splitlines()
     if spot is not None and 0 < spot.line <= len(lines):
-        match = _RAW_TOKEN.match(lines[spot.line - 1], spot.column - 1)
+        line, at = lines[spot.line - 1], spot.column - 1
+        while (match := _RAW_TOKEN.match(line, at)) and match.group(0)[0] in "&!":
+            if keep_tag and match.group(0)[0] == "!":
+                return match.group(0)
+            at = match.end() + len(line[match.end():]) - len(line[match.end():].lstrip(" \t"))
         if match:
-            return match.group(0)
+            token = match.group(0)
+            quote = token[0]
+            if quote in "'\"" and (end := line.find(quote, at + 1)) > at:
+                return line[at + 1:end]  # a tagged quoted scalar: !!int "7"
+            return token
     if value is None:
         return ""
     return go_v(value)

@@ -102,7 +102,8 @@ ALLOCATED_NULLS = frozenset({"Null", "NULL"})
 def false_null_switches(doc: Document, pointer: Pointer, option: dict[str, Any]) -> list[str]:
     """The ``*bool`` switches of a plugin option written ``Null`` or ``NULL``: false for Volcano, not absent."""
     return [key for key in PLUGIN_SWITCHES if key in option and option[key] is None
-            and (*pointer, key) not in doc.quoted and raw_scalar(doc, (*pointer, key), None) in ALLOCATED_NULLS]
+            and (*pointer, key) not in doc.quoted
+            and raw_scalar(doc, (*pointer, key), None, keep_tag=True) in ALLOCATED_NULLS]
 
 
 def _plugins(doc: Document) -> list[PluginEntry]:
