@@ -36,6 +36,7 @@ class DuplicateKey:
     first_line: int  # the line of the key stored first
     value_line: int = 0  # the line yaml.v2 names: that of the value being stored
     merge_line: int = 0  # the ``<<`` that stored it (0: written in the mapping itself)
+    first_value_line: int = 0  # the line of the value stored first
 
     @property
     def go_line(self) -> int:
@@ -116,6 +117,6 @@ def fill(pointer: Pointer, entries: list[Store | Merge], stores_of: dict[int, li
             continue
         line, column = (merge.line, merge.column) if merge else (store.key_line, store.key_column)
         duplicates.append(DuplicateKey(pointer, store.key, line, column, earlier.key_line, store.value_line,
-                                       merge.line if merge else 0))
+                                       merge.line if merge else 0, earlier.value_line))
         repeated.setdefault(store.key, [earlier.value]).append(store.value)
     return Filled(flat, duplicates, repeated)

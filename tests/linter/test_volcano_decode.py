@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from linter.engine import lint_text
 from linter.formats.volcano.binpack import could_not_parse_log
 from linter.formats.volcano.decode import go_v, leading_lines_trimmed
 from linter.formats.volcano.handler import HANDLER, VolcanoContext
@@ -43,6 +44,18 @@ def test_an_anchor_or_tag_in_front_of_a_scalar_is_not_part_of_its_text() -> None
     assert [p.name for p in ctx.plugins] == ["7", "3", "binpack"]
     assert ctx.rejection == ("yaml: unmarshal errors:\n  line 7: cannot unmarshal !!int `1` into bool\n"
                              "  line 8: cannot unmarshal !!int `0x10` into bool")
+
+
+def test_every_store_of_a_repeated_key_is_decoded_so_each_can_be_a_type_error() -> None:
+    text = ("actions: [a]\nactions: allocate\ntiers:\n- plugins:\n  - name: gang\n    enablePreemptable: 010\n"
+            '    enableJobOrder: "x"\n    enablePreemptable: FALSE\n    arguments: [1]\n    arguments: {a: 1}\n'
+            "    name: {a: 1}\n    name: binpack\n")
+    assert analyze(text).rejection == (
+        "yaml: unmarshal errors:\n  line 1: cannot unmarshal !!seq into string\n"
+        "  line 6: cannot unmarshal !!int `010` into bool\n  line 7: cannot unmarshal !!str `x` into bool\n"
+        "  line 9: cannot unmarshal !!seq into map[string]interface {}\n  line 11: cannot unmarshal !!map into string")
+    where = [(f.line, f.column) for f in lint_text(text, "volcano-scheduler.conf") if f.rule == "BPL060"]
+    assert sorted(where) == [(1, 10), (6, 24), (7, 21), (9, 16), (11, 11)]
 
 
 def test_type_errors_come_before_the_drf_conflict_and_the_actions() -> None:

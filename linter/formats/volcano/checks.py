@@ -31,7 +31,7 @@ def unmarshal_error(ctx: VolcanoContext) -> Iterator[Violation]:
                         position=where, detail=ctx.trim_error.message)
     for error in ctx.unmarshal:
         yield Violation(f"Volcano rejects this file and keeps its previous configuration: yaml: unmarshal errors: "
-                        f"{error.text}", error.pointer)
+                        f"{error.text}", error.pointer, position=error.written_at)
 
 
 CONFIGURATION_KEYS = ("name", "arguments")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from linter.formats.volcano.repeats import EarlierStore, earlier_stores
 from linter.source import Document, Pointer
 
 KNOWN_ACTIONS = ("enqueue", "allocate", "backfill", "preempt", "reclaim", "shuffle", "gangpreempt", "gangreclaim")
@@ -49,6 +50,7 @@ class UnmarshalError:
     pointer: Pointer
     line: int
     text: str  # "line N: cannot unmarshal ..."
+    written_at: tuple[int, int] | None = None  # document-local place of a store before the key's last one
 
 
 def leading_lines_trimmed(text: str) -> int:
@@ -108,17 +110,20 @@ def _tag(doc: Document, pointer: Pointer, value: Any) -> str:
     return "!!str"
 
 
-def _terror(doc: Document, pointer: Pointer, value: Any, go_type: str, shift: int) -> UnmarshalError:
-    """``decoder.terror``: scalar values are shown in backticks, cut to 7 bytes + ``...`` past 10."""
+def _terror(doc: Document, pointer: Pointer, value: Any, go_type: str, shift: int,
+            earlier: EarlierStore | None = None) -> UnmarshalError:
+    """``decoder.terror``: scalar values are shown in backticks, cut to 7 bytes + ``...`` past 10.
+    ``earlier``: a store of this key before its last one (its own line and text)."""
     spot = doc.spots.get(tuple(pointer))
-    line = (spot.line if spot else doc.start_line) - shift
+    line = (earlier.line if earlier else spot.line if spot else doc.start_line) - shift
     tag = _tag(doc, pointer, value)
     shown = ""
     if tag not in ("!!map", "!!seq"):
-        raw = raw_scalar(doc, pointer, value).encode()
+        raw = (earlier.raw if earlier else raw_scalar(doc, pointer, value)).encode()
         cut = raw[:7] + b"..." if len(raw) > 10 else raw
         shown = " `" + cut.decode(errors="replace") + "`"
-    return UnmarshalError(tuple(pointer), line, f"line {line}: cannot unmarshal {tag}{shown} into {go_type}")
+    return UnmarshalError(tuple(pointer), line, f"line {line}: cannot unmarshal {tag}{shown} into {go_type}",
+                          (earlier.line, earlier.column) if earlier else None)
 
 
 def unmarshal_errors(doc: Document) -> list[UnmarshalError]:
@@ -126,31 +131,39 @@ def unmarshal_errors(doc: Document) -> list[UnmarshalError]:
     shift = leading_lines_trimmed(doc.text)
     out: list[UnmarshalError] = []
 
-    def want_string(p: Pointer, v: Any) -> None:
+    def want_string(p: Pointer, v: Any, earlier: EarlierStore | None = None) -> None:
         if isinstance(v, (dict, list)):
-            out.append(_terror(doc, p, v, "string", shift))
+            out.append(_terror(doc, p, v, "string", shift, earlier))
 
-    def want_args(p: Pointer, v: Any) -> None:
+    def want_args(p: Pointer, v: Any, earlier: EarlierStore | None = None) -> None:
         if v is not None and not isinstance(v, dict):
-            out.append(_terror(doc, p, v, _ARGS_TYPE, shift))
+            out.append(_terror(doc, p, v, _ARGS_TYPE, shift, earlier))
 
-    def want_list(p: Pointer, v: Any, go_type: str) -> bool:
+    def want_list(p: Pointer, v: Any, go_type: str, earlier: EarlierStore | None = None) -> bool:
         if v is None or isinstance(v, list):
             return isinstance(v, list)
-        out.append(_terror(doc, p, v, go_type, shift))
+        out.append(_terror(doc, p, v, go_type, shift, earlier))
         return False
 
-    def want_struct(p: Pointer, v: Any, go_type: str) -> bool:
+    def want_struct(p: Pointer, v: Any, go_type: str, earlier: EarlierStore | None = None) -> bool:
         if v is None or isinstance(v, dict):
             return isinstance(v, dict)
-        out.append(_terror(doc, p, v, go_type, shift))
+        out.append(_terror(doc, p, v, go_type, shift, earlier))
         return False
 
     data = doc.data
     if not want_struct((), data, "conf.SchedulerConfiguration"):
         return out
+    earlier = earlier_stores(doc, data, ())
     for key, value in data.items():
         p: Pointer = (key,)
+        for old in earlier.get(key, ()):  # only the field's own type: what was inside is not kept
+            if key == "actions":
+                want_string(p, old.value, old)
+            elif key in ("tiers", "configurations"):
+                want_list(p, old.value, "[]conf.Tier" if key == "tiers" else "[]conf.Configuration", old)
+            elif key == "metrics":
+                want_struct(p, old.value, "map[string]string", old)
         if key == "actions":
             want_string(p, value)
         elif key == "tiers" and want_list(p, value, "[]conf.Tier"):
@@ -187,13 +200,25 @@ def _tier_errors(doc: Document, p: Pointer, tier: dict[str, Any], out: list[Unma
         if not isinstance(option, dict):
             out.append(_terror(doc, op, option, "conf.PluginOption", shift))
             continue
+        earlier = earlier_stores(doc, option, op)
+        start = len(out)
         for k, v in option.items():
-            if k == "name":
-                want_string((*op, k), v)
-            elif k == "arguments":
-                want_args((*op, k), v)
-            elif k in PLUGIN_SWITCHES and v is not None and not isinstance(v, bool):
-                out.append(_terror(doc, (*op, k), v, "bool", shift))
+            for old in earlier.get(k, ()):
+                _option_error(doc, (*op, k), old.value, out, shift, want_string, want_args, old)
+            _option_error(doc, (*op, k), v, out, shift, want_string, want_args)
+        if earlier:  # yaml.v2 decodes the option's entries in the order they are written
+            out[start:] = sorted(out[start:], key=lambda e: e.line)
+
+
+def _option_error(doc: Document, p: Pointer, v: Any, out: list[UnmarshalError], shift: int,
+                  want_string: Any, want_args: Any, earlier: EarlierStore | None = None) -> None:
+    key = p[-1]
+    if key == "name":
+        want_string(p, v, earlier)
+    elif key == "arguments":
+        want_args(p, v, earlier)
+    elif key in PLUGIN_SWITCHES and v is not None and not isinstance(v, bool):
+        out.append(_terror(doc, p, v, "bool", shift, earlier))
 
 
 def yaml_v2_message(errors: list[UnmarshalError]) -> str:

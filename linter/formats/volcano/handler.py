@@ -165,7 +165,7 @@ def first_line_indented(text: str) -> bool:
 
 
 def analyze(document: Document) -> VolcanoContext:
-    document = struct_view(document)
+    written, document = document, struct_view(document)
     ctx = VolcanoContext(document)
     if first_line_indented(document.text):  # only then can Volcano's trim change how the text parses
         from linter.formats.volcano.trim import trimmed_syntax_error
@@ -174,7 +174,7 @@ def analyze(document: Document) -> VolcanoContext:
     if ctx.trim_error is not None:  # Volcano never gets past yaml.v2's syntax check
         ctx.rejection = ctx.trim_error.message
         return ctx
-    ctx.unmarshal = unmarshal_errors(document)
+    ctx.unmarshal = unmarshal_errors(written)  # every store of a repeated key, as written
     if isinstance(document.data, dict):
         ctx.schema_errors = schema.validate(document, SCHEMA_NAME)
     ctx.plugins = _plugins(document)
