@@ -178,9 +178,8 @@ def _resolve_tagged(tag: str, text: str, line: int, col: int) -> Any:
         if not ok:
             raise SourceError(f"cannot decode {text!r} as {short}", line, col)
         return float(value) if short == "!!float" else value
-    if short in ("!!binary", "!!timestamp"):
-        return text
-    raise SourceError(f"unsupported YAML tag {tag}", line, col)
+    # yaml.v2 resolves only the core scalar tags; any other (a local !foo, !!set) leaves the scalar its text
+    return text
 
 
 # --- the event-driven builder ----------------------------------------------------------------
@@ -256,8 +255,6 @@ class _Builder:
         elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             if len(self.stack) >= MAX_DEPTH:
                 raise SourceError(f"document nested deeper than {MAX_DEPTH} levels", line, col, INPUT_LIMIT)
-            if event.tag and event.tag not in ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "!"):
-                raise SourceError(f"unsupported YAML tag {event.tag}", line, col)
             container: Any = {} if isinstance(event, yaml.MappingStartEvent) else []
             merge_value = self._merge_value_next()
             pointer = self._place(container, line, col)

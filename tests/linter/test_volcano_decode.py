@@ -58,6 +58,19 @@ def test_every_store_of_a_repeated_key_is_decoded_so_each_can_be_a_type_error() 
     assert sorted(where) == [(1, 10), (6, 24), (7, 21), (9, 16), (11, 11)]
 
 
+def test_a_tag_yaml_v2_does_not_resolve_leaves_the_scalar_its_text_and_names_type_errors() -> None:
+    ctx = analyze("actions: allocate\ntiers: !t\n- plugins:\n  - name: binpack\n    arguments: !args\n"
+                  "      binpack.weight: !foo 5\n")
+    assert isinstance(ctx.model, VolcanoModel) and [b.weight for b in ctx.model.binpack] == [1]
+    logs = [f.message for f in lint_text(ctx.document.text, "volcano-scheduler.conf") if f.rule == "BPL403"]
+    assert len(logs) == 1 and 'it logs "Could not parse argument: 5 for key binpack.weight to int"' in logs[0]
+    ctx = analyze("actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n    enableNodeOrder: !foo true\n"
+                  "    enableJobOrder: !!str true\n    enablePreemptable: !x [1]\n")
+    assert ctx.rejection == ("yaml: unmarshal errors:\n  line 5: cannot unmarshal !foo `true` into bool\n"
+                             "  line 6: cannot unmarshal !!str `true` into bool\n"
+                             "  line 7: cannot unmarshal !x `` into bool")
+
+
 def test_type_errors_come_before_the_drf_conflict_and_the_actions() -> None:
     ctx = analyze('actions: "nope"\ntiers:\n- plugins:\n  - name: drf\n    enableHierarchy: true\n'
                   "  - name: proportion\n    arguments: 5\n")

@@ -94,7 +94,10 @@ def scalar_string(doc: Document, pointer: Pointer, value: Any) -> str:
     return "" if value is None or isinstance(value, (dict, list)) else raw_scalar(doc, pointer, value)
 
 
-def _tag(doc: Document, pointer: Pointer, value: Any) -> str:
+def _tag(doc: Document, pointer: Pointer, value: Any, earlier: bool = False) -> str:
+    written = "" if earlier else raw_scalar(doc, pointer, None, keep_tag=True)
+    if written.startswith("!") and written != "!":  # terror names the node's own tag when it has one
+        return written
     if isinstance(value, dict):
         return "!!map"
     if isinstance(value, list):
@@ -116,10 +119,12 @@ def _terror(doc: Document, pointer: Pointer, value: Any, go_type: str, shift: in
     ``earlier``: a store of this key before its last one (its own line and text)."""
     spot = doc.spots.get(tuple(pointer))
     line = (earlier.line if earlier else spot.line if spot else doc.start_line) - shift
-    tag = _tag(doc, pointer, value)
+    tag = _tag(doc, pointer, value, earlier is not None)
     shown = ""
     if tag not in ("!!map", "!!seq"):
-        raw = (earlier.raw if earlier else raw_scalar(doc, pointer, value)).encode()
+        # a tagged mapping or list is shown with its node.value, which is empty
+        text = "" if isinstance(value, (dict, list)) else earlier.raw if earlier else raw_scalar(doc, pointer, value)
+        raw = text.encode()
         cut = raw[:7] + b"..." if len(raw) > 10 else raw
         shown = " `" + cut.decode(errors="replace") + "`"
     return UnmarshalError(tuple(pointer), line, f"line {line}: cannot unmarshal {tag}{shown} into {go_type}",
