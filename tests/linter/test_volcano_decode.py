@@ -71,6 +71,18 @@ def test_a_tag_yaml_v2_does_not_resolve_leaves_the_scalar_its_text_and_names_typ
                              "  line 7: cannot unmarshal !x `` into bool")
 
 
+def test_a_plain_date_is_a_timestamp_in_type_errors_and_repeated_metrics_are_each_decoded() -> None:
+    ctx = analyze("tiers:\n- plugins:\n  - name: drf\n    enableHierarchy: 2024-01-01\n"
+                  "    enableJobOrder: 2024-02-30\n    enablePreemptable: 2024-1-2T3:04:05.5Z\n"
+                  '    enableReclaimable: "2024-01-01"\nmetrics:\n  address: [a]\n  address: [b]\n')
+    assert ctx.rejection == (
+        "yaml: unmarshal errors:\n  line 4: cannot unmarshal !!timestamp `2024-01-01` into bool\n"
+        "  line 5: cannot unmarshal !!str `2024-02-30` into bool\n"  # no such day: not a timestamp
+        "  line 6: cannot unmarshal !!timestamp `2024-1-...` into bool\n"
+        "  line 7: cannot unmarshal !!str `2024-01-01` into bool\n"
+        "  line 9: cannot unmarshal !!seq into string\n  line 10: cannot unmarshal !!seq into string")
+
+
 def test_type_errors_come_before_the_drf_conflict_and_the_actions() -> None:
     ctx = analyze('actions: "nope"\ntiers:\n- plugins:\n  - name: drf\n    enableHierarchy: true\n'
                   "  - name: proportion\n    arguments: 5\n")

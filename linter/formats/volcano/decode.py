@@ -94,10 +94,29 @@ def scalar_string(doc: Document, pointer: Pointer, value: Any) -> str:
     return "" if value is None or isinstance(value, (dict, list)) else raw_scalar(doc, pointer, value)
 
 
+_DATE = r"(\d{4})-(\d{1,2})-(\d{1,2})"
+_CLOCK = r"(\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?"
+_TIMESTAMP = re.compile(rf"{_DATE}(?:[Tt]{_CLOCK}(?:Z|[+-]\d\d:\d\d)| {_CLOCK})?")
+
+
+def is_timestamp(text: str) -> bool:
+    """yaml.v2's ``parseTimestamp``: one of its ``time.Parse`` layouts, with valid fields."""
+    match = _TIMESTAMP.fullmatch(text)
+    if match is None:
+        return False
+    year, month, day, *clock = (int(g) if g else 0 for g in match.groups())
+    hour, minute, second = (clock[0] or clock[3], clock[1] or clock[4], clock[2] or clock[5])
+    days = [31, 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28, 31, 30, 31, 30, 31, 31, 30,
+            31, 30, 31]
+    return 1 <= month <= 12 and 1 <= day <= days[month - 1] and hour < 24 and minute < 60 and second < 60
+
+
 def _tag(doc: Document, pointer: Pointer, value: Any, earlier: bool = False) -> str:
     written = "" if earlier else raw_scalar(doc, pointer, None, keep_tag=True)
     if written.startswith("!") and written != "!":  # terror names the node's own tag when it has one
         return written
+    if isinstance(value, str) and tuple(pointer) not in doc.quoted and is_timestamp(value):
+        return "!!timestamp"  # a plain date stays a string, but resolve() tags it as a timestamp
     if isinstance(value, dict):
         return "!!map"
     if isinstance(value, list):
@@ -184,7 +203,10 @@ def unmarshal_errors(doc: Document) -> list[UnmarshalError]:
                         elif k == "arguments":
                             want_args((*p, i, k), v)
         elif key == "metrics" and want_struct(p, value, "map[string]string"):
+            stores = earlier_stores(doc, value, p)
             for k, v in value.items():
+                for old in stores.get(k, ()):
+                    want_string((*p, k), old.value, old)
                 want_string((*p, k), v)
     return out
 
