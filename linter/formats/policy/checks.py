@@ -44,7 +44,7 @@ def invalid(ctx: PolicyContext) -> Iterator[Violation]:
 
 
 def unknown_name(ctx: PolicyContext) -> Iterator[Violation]:
-    for error in ctx.fatal:
+    for error in ctx.registry:
         yield Violation(f"kube-scheduler 1.22 exits with: {error.message}", error.pointer)
 
 

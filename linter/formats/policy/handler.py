@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linter import schema
-from linter.formats.policy.validate import LegacyError, fatal_errors, first_rtcr, validation_errors
+from linter.formats.policy.validate import LegacyError, first_rtcr, registry_errors, validation_errors
 from linter.gozero import as_int
 from linter.model import (
     DEFAULT_RESOURCES,
@@ -42,7 +42,7 @@ class PolicyContext:
     schema_errors: list[schema.SchemaError] = field(default_factory=list)
     decodes: bool = True  # False when a field has a type 1.22 could not decode
     validation: list[LegacyError] = field(default_factory=list)  # 1.22 validation, exact texts
-    fatal: list[LegacyError] = field(default_factory=list)  # 1.22 klog.Fatalf exits
+    registry: list[LegacyError] = field(default_factory=list)  # 1.22 legacy registry start-up errors
 
     @property
     def data(self) -> dict[str, Any]:
@@ -82,8 +82,8 @@ class PolicyHandler:
         ctx.decodes = isinstance(document.data, dict) and not any(not e.key for e in ctx.schema_errors)
         if ctx.decodes:
             ctx.validation = validation_errors(document.data)
-            ctx.fatal = fatal_errors(document.data)
-            if not ctx.validation and not ctx.fatal:
+            ctx.registry = registry_errors(document.data)
+            if not ctx.validation and not ctx.registry:
                 ctx.model = legacy_model(document.data)
         return ctx
 

@@ -1,17 +1,19 @@
 """What kube-scheduler 1.22 (the last release that read the legacy Policy) said about a Policy.
 
-Three stages, as the 1.22 scheduler ran them:
+Three stages, as the 1.22 scheduler ran them (``createFromConfig``):
 
 1. ``ValidatePolicy`` -- aggregated errors (priority weights, custom-priority redeclaration,
    labelPreference/serviceAntiAffinity weights, empty arguments, extenders,
    ``hardPodAffinitySymmetricWeight``);
-2. only when 1 passed: the RequestedToCapacityRatio priority's arguments, checked when its
-   plugin was built (shape 0..10 with ``shape[i]...`` paths, resource weights >= 1);
-3. separately, the ``klog.Fatalf`` exits of the legacy registry: unknown predicate or
-   priority names, more than one argument member.
+2. the legacy registry (``ProcessPredicatePolicy``/``ProcessPriorityPolicy``, errors since 1.21,
+   no longer ``klog.Fatalf``): names without a config producer and no custom argument, arguments
+   with other than one member; a ``NodeLabel``/``ServiceAffinity`` priority whose plugin args no
+   custom entry filled made the producer dereference nil;
+3. only when 1 and 2 passed: the RequestedToCapacityRatio priority's arguments, checked when its
+   plugin was built (shape 0..10 with ``shape[i]...`` paths, resource weights >= 1).
 
-Stages 1 and 2 are :func:`validation_errors` (the vectors' ``legacyValidationErrors``);
-stage 3 is :func:`fatal_errors`. Each error carries the JSON pointer it is about.
+Stages 1 and 3 are :func:`validation_errors` (the vectors' ``legacyValidationErrors``);
+stage 2 is :func:`registry_errors`. Each error carries the JSON pointer it is about.
 """
 
 from __future__ import annotations
@@ -30,19 +32,25 @@ MAX_WEIGHT = INT64_MAX // 10  # config.MaxWeight = MaxTotalScore / MaxPriority
 MAX_CUSTOM_PRIORITY_SCORE = 10
 RTCR_KEY = "requestedToCapacityRatioArguments"
 
-KNOWN_PREDICATES = frozenset({
+# 1.22 legacy_registry.go: the predicate and priority keys that have a config producer.
+REGISTERED_PREDICATES = frozenset({
     "CheckNodeUnschedulable", "GeneralPredicates", "HostName", "PodFitsHostPorts", "MatchNodeSelector",
     "PodFitsResources", "NoDiskConflict", "PodToleratesNodeTaints", "CheckNodeLabelPresence",
     "CheckServiceAffinity", "MaxEBSVolumeCount", "MaxGCEPDVolumeCount", "MaxCSIVolumeCountPred",
     "MaxAzureDiskVolumeCount", "MaxCinderVolumeCount", "CheckVolumeBinding", "NoVolumeZoneConflict",
-    "EvenPodsSpread", "MatchInterPodAffinity", "PodFitsPorts",  # PodFitsPorts: old alias of PodFitsHostPorts
+    "EvenPodsSpread", "MatchInterPodAffinity",
 })
-KNOWN_PRIORITIES = frozenset({
-    "EqualPriority", "MostRequestedPriority", "RequestedToCapacityRatioPriority", "SelectorSpreadPriority",
-    "ServiceSpreadingPriority", "InterPodAffinityPriority", "LeastRequestedPriority", "BalancedResourceAllocation",
-    "NodePreferAvoidPodsPriority", "NodeAffinityPriority", "TaintTolerationPriority", "ImageLocalityPriority",
-    "ResourceLimitsPriority", "EvenPodsSpreadPriority",
+REGISTERED_PRIORITIES = frozenset({
+    "SelectorSpreadPriority", "TaintTolerationPriority", "NodeAffinityPriority", "ImageLocalityPriority",
+    "InterPodAffinityPriority", "NodePreferAvoidPodsPriority", "MostRequestedPriority", "BalancedResourceAllocation",
+    "LeastRequestedPriority", "EvenPodsSpreadPriority",
+    # the plugin names the custom priorities map to are keys too (RequestedToCapacityRatioPriority is not)
+    "RequestedToCapacityRatio", "NodeLabel", "ServiceAffinity",
 })
+PREDICATE_ALIASES = {"PodFitsPorts": "PodFitsHostPorts"}
+PRIORITY_ALIASES = {"ServiceSpreadingPriority": "SelectorSpreadPriority"}
+EQUAL_PRIORITY = "EqualPriority"  # skipped by createFromConfig before the registry sees it
+NIL_DEREFERENCE = "panic: runtime error: invalid memory address or nil pointer dereference"
 _PRIORITY_ARGS = ("serviceAntiAffinity", "labelPreference", RTCR_KEY)
 _PREDICATE_ARGS = ("serviceAffinity", "labelsPresence")
 
@@ -96,10 +104,22 @@ def _policy_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
     return errs
 
 
+def _custom_priority(name: str) -> bool:
+    """A priority the 1.22 registry builds from its argument: not a registered key (nor EqualPriority)."""
+    return name != EQUAL_PRIORITY and PRIORITY_ALIASES.get(name, name) not in REGISTERED_PRIORITIES
+
+
 def first_rtcr(policy: Mapping[str, Any]) -> tuple[int, Mapping[str, Any]] | None:
-    """Index and arguments of the first priority whose argument selects RequestedToCapacityRatio."""
+    """Index and arguments of the priority 1.22 built the RequestedToCapacityRatio plugin from.
+
+    A registered name (``LeastRequestedPriority`` ...) with RTCR arguments kept its own plugin: the
+    registry reused the name and dropped the argument.
+    """
     for i, priority in enumerate(as_list(policy.get("priorities"))):
-        argument = as_map(as_map(priority).get("argument"))
+        entry = as_map(priority)
+        argument = as_map(entry.get("argument"))
+        if not _custom_priority(as_str(entry.get("name"))):
+            continue
         if not (_present(argument, "labelPreference") or _present(argument, "serviceAntiAffinity")) and _present(
                 argument, RTCR_KEY):
             return i, as_map(argument.get(RTCR_KEY))
@@ -144,8 +164,8 @@ def _rtcr_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
 
 
 def validation_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
-    """What 1.22 reported: ``ValidatePolicy``'s errors, else the RTCR plugin's; duplicates once."""
-    errs = _policy_errors(policy) or _rtcr_errors(policy)
+    """What 1.22 reported: ``ValidatePolicy``'s errors, else (registry passed) the RTCR plugin's; duplicates once."""
+    errs = _policy_errors(policy) or ([] if registry_errors(policy) else _rtcr_errors(policy))
     out: list[LegacyError] = []
     for e in errs:
         if all(e.message != o.message for o in out):
@@ -153,21 +173,48 @@ def validation_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
     return out
 
 
-def fatal_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
-    """The legacy registry's ``klog.Fatalf`` exits (unknown names, several argument members)."""
+def _several_members(section: str, entry: Mapping[str, Any], count: int) -> str:
+    """``validatePredicate``/``validatePriority``: the struct is printed with %v, its argument as a pointer."""
+    if section == "predicates":
+        return (f"exactly 1 predicate argument is required, numArgs: {count}, "
+                f"predicate {{{as_str(entry.get('name'))} 0x...}}")
+    return (f"exactly 1 priority argument is required, numArgs: {count}, "
+            f"priority {{{as_str(entry.get('name'))} {as_int(entry.get('weight'))} 0x...}}")
+
+
+def registry_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
+    """The 1.22 legacy registry's start-up errors, each entry that has one (1.22 stopped at the first).
+
+    The ``0x...`` in the several-members text stands for the argument's address, which varies.
+    """
     errs: list[LegacyError] = []
-    for section, known, members, label in (("predicates", KNOWN_PREDICATES, _PREDICATE_ARGS, "Predicate"),
-                                           ("priorities", KNOWN_PRIORITIES, _PRIORITY_ARGS, "Priority")):
+    filled: set[str] = set()  # plugin args a custom entry filled: NodeLabel, ServiceAffinity
+    bare: list[tuple[str, int]] = []  # NodeLabel/ServiceAffinity priorities named directly
+    for section, label, members, registered, aliases in (
+            ("predicates", "predicate", _PREDICATE_ARGS, REGISTERED_PREDICATES, PREDICATE_ALIASES),
+            ("priorities", "priority", _PRIORITY_ARGS, REGISTERED_PRIORITIES, PRIORITY_ALIASES)):
         for i, item in enumerate(as_list(policy.get(section))):
             entry = as_map(item)
             name = as_str(entry.get("name"))
+            if section == "priorities" and name == EQUAL_PRIORITY:
+                continue
             argument = as_map(entry.get("argument"))
             count = sum(1 for m in members if _present(argument, m))
-            # a priority argument with no member is ValidatePolicy's "no priority arguments set" already
-            if entry.get("argument") is not None and (count > 1 or (count == 0 and section == "predicates")):
-                errs.append(LegacyError(f"Exactly 1 {label.lower()} argument is required, numArgs: {count}, "
-                                        f"{label}: {name}", (section, i, "argument")))
-            elif name not in known and entry.get("argument") is None:
-                errs.append(LegacyError(f"Invalid configuration: {label} type not found for {go_quote(name)}",
-                                        (section, i, "name")))
+            if entry.get("argument") is not None and count != 1:
+                # a priority argument with no member is ValidatePolicy's "no priority arguments set" already
+                if count > 1 or section == "predicates":
+                    errs.append(LegacyError(_several_members(section, entry, count), (section, i, "argument")))
+                continue
+            key = aliases.get(name, name)
+            if key in registered:  # the argument, if any, is dropped
+                if key in ("NodeLabel", "ServiceAffinity"):
+                    bare.append((key, i))
+            elif count == 0:
+                errs.append(LegacyError(f"{label} type not found for {go_quote(key)}", (section, i, "name")))
+            else:
+                if _present(argument, "labelsPresence") or _present(argument, "labelPreference"):
+                    filled.add("NodeLabel")
+                if _present(argument, "serviceAffinity") or _present(argument, "serviceAntiAffinity"):
+                    filled.add("ServiceAffinity")
+    errs.extend(LegacyError(NIL_DEREFERENCE, ("priorities", i, "name")) for key, i in bare if key not in filled)
     return errs

@@ -6,8 +6,10 @@ What it does:
     has overflown``); one RequestedToCapacityRatio custom priority only; labelPreference /
     serviceAntiAffinity priorities of one kind share one weight; an ``argument`` needs one
     of its members; ``hardPodAffinitySymmetricWeight`` in [0, 100]; extender weights and
-    managed resources; then the RequestedToCapacityRatio arguments (shape points 0..100 /
-    0..10, utilization strictly increasing, resource weights >= 1).
+    managed resources; then, when the legacy registry (BPL302) passes too, the arguments of
+    the first RequestedToCapacityRatio priority with an unregistered name (shape points
+    0..100 / 0..10, utilization strictly increasing, resource weights >= 1). A registered
+    name carrying those arguments kept its own plugin: 1.22 never checked them.
 
 Why it matters:
     On a cluster still at 1.22 or older the scheduler does not start with this Policy; for
