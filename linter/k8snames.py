@@ -17,6 +17,10 @@ from linter.gofmt import go_len
 
 DNS1123_SUBDOMAIN_MAX_LENGTH = 253
 QUALIFIED_NAME_MAX_LENGTH = 63
+# How IsQualifiedName names a value with more than one '/': 1.36's content.IsLabelKey says "a valid label key",
+# 1.22's (the legacy Policy's) IsQualifiedName said "a qualified name".
+LABEL_KEY_NOUN = "a valid label key"
+QUALIFIED_NAME_NOUN_1_22 = "a qualified name"
 LABEL_VALUE_MAX_LENGTH = 63
 
 _DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
@@ -76,8 +80,11 @@ def _subdomain_errors(value: str, too_long: str) -> list[str]:
     return errs
 
 
-def qualified_name_errors(value: str) -> list[str]:
-    """``IsQualifiedName`` (= ``content.IsLabelKey``): ``[prefix/]name`` with a DNS-1123 subdomain prefix."""
+def qualified_name_errors(value: str, *, noun: str = LABEL_KEY_NOUN) -> list[str]:
+    """``IsQualifiedName`` (= ``content.IsLabelKey``): ``[prefix/]name`` with a DNS-1123 subdomain prefix.
+
+    ``noun`` starts the message for a value with several '/' (:data:`QUALIFIED_NAME_NOUN_1_22` for 1.22).
+    """
     errs: list[str] = []
     parts = value.split("/")
     if len(parts) == 1:
@@ -91,7 +98,7 @@ def qualified_name_errors(value: str) -> list[str]:
             errs.extend("prefix part " + m for m in _subdomain_errors(prefix, too_long))
     else:
         return [
-            "a valid label key " + regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc")
+            noun + " " + regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc")
             + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
         ]
     if not name:

@@ -1,7 +1,8 @@
 """What kube-scheduler 1.22 said at start-up about a legacy Policy, beyond ``ValidatePolicy``.
 
 Texts from the 1.22 sources: the legacy registry (pkg/scheduler/framework/plugins/legacy_registry.go,
-errors returned since 1.21).
+errors returned since 1.21), the RequestedToCapacityRatio plugin's args validation and
+``validateExtenders`` with 1.22's ``IsQualifiedName``.
 """
 
 from __future__ import annotations
@@ -68,8 +69,25 @@ def test_a_registered_name_keeps_its_plugin_and_drops_rtcr_arguments() -> None:
     assert ctx.model is not None and ctx.rtcr is None
 
 
+def test_rtcr_arguments_use_the_1_22_sorted_text() -> None:
+    ctx = _analyze({"priorities": [{"name": "binpack", "weight": 2, "argument": _rtcr(
+        [{"utilization": 50, "score": 1}, {"utilization": 40, "score": 2}])}]})
+    assert [e.message for e in ctx.validation] == [
+        "shape[1].utilization: Invalid value: 40: utilization values must be sorted in increasing order"]
+
+
 def test_rtcr_plugin_is_not_built_when_the_registry_failed_first() -> None:
     ctx = _analyze({"predicates": [{"name": "Bogus"}], "priorities": [
         {"name": "binpack", "weight": 2, "argument": _rtcr([{"utilization": 50, "score": 11}])}]})
     assert [e.message for e in ctx.registry] == ['predicate type not found for "Bogus"']
     assert ctx.validation == []
+
+
+def test_extender_resource_name_with_two_slashes_uses_the_1_22_text() -> None:
+    ctx = _analyze({"extenders": [{"urlPrefix": "http://x", "managedResources": [{"name": "a/b/c"}]}]})
+    assert [e.message for e in ctx.validation] == [
+        'extenders[0].managedResources[0].name: Invalid value: "a/b/c": a qualified name must consist of '
+        "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character "
+        "(e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+        "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' "
+        "(e.g. 'example.com/MyName')"]

@@ -143,7 +143,8 @@ def _rtcr_errors(policy: Mapping[str, Any]) -> list[LegacyError]:
             if as_int(shape[k - 1].get("utilization")) >= as_int(shape[k].get("utilization")):
                 errs.append(LegacyError(str(FieldError("Invalid value", f"shape[{k}].utilization",
                                                        as_int(shape[k].get("utilization")),
-                                                       "values must be sorted in increasing order")),
+                                                       "utilization values must be sorted in increasing "
+                                                       "order")),
                                         (*base, "shape", k, "utilization")))
                 break
         for k, point in enumerate(shape):
