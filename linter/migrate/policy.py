@@ -200,8 +200,8 @@ def _extenders(extenders: Any, notes: Notes) -> CommentedSeq:
         copy = commented(extender)
         for path in ignored.get(i, []):
             _drop(copy, path)
-            notes.change(f"extenders[{i}]", f"{schema.dotted(path)} dropped: the Policy decoder ignored it, and "
-                                            "v1 decodes strictly (kube-scheduler 1.36 would refuse it)")
+            notes.change(f"extenders[{i}]", f"{schema.dotted(path)} dropped: not a Policy key (1.22's strict "
+                                            "decoder refused it) nor a v1 one (kube-scheduler 1.36 would refuse it)")
         if "enableHttps" in copy:
             copy.insert(list(copy.keys()).index("enableHttps"), "enableHTTPS", copy.pop("enableHttps"))
             notes.change(f"extenders[{i}]", "enableHttps is spelled enableHTTPS in v1")
@@ -214,7 +214,7 @@ def _extenders(extenders: Any, notes: Notes) -> CommentedSeq:
 
 
 def _ignored_extender_keys(extenders: Any) -> dict[int, list[tuple[str | int, ...]]]:
-    """Per extender, the paths (inside it) of the keys the 1.22 Policy decoder did not know and ignored."""
+    """Per extender, the paths (inside it) of the keys the 1.22 Policy decoder did not know (and refused)."""
     out: dict[int, list[tuple[str | int, ...]]] = {}
     for pointer, message in schema.errors({"extenders": extenders}, POLICY_SCHEMA):
         if message.startswith("unknown field") and len(pointer) > 2 and isinstance(pointer[1], int):

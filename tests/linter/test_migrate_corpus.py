@@ -220,9 +220,9 @@ def test_hard_pod_affinity_weight_and_extenders_move_over() -> None:
     assert len(data["extenders"]) == 5 and all("enableHTTPS" in e for e in data["extenders"])
 
 
-def test_extender_keys_the_policy_decoder_ignored_are_dropped() -> None:
-    # 1.22 decoded a Policy leniently (and case-sensitively): these keys did nothing; v1 decodes strictly,
-    # so carrying them over would make kube-scheduler 1.36 refuse the migrated file
+def test_extender_keys_the_policy_decoder_refused_are_dropped() -> None:
+    # 1.22 decoded a Policy strictly (and case-sensitively) and so does v1: carrying these keys over
+    # would make kube-scheduler 1.36 refuse the migrated file
     policy = {"kind": "Policy", "apiVersion": "v1", "extenders": [
         {"urlPrefix": "http://a", "apiVersion": "v1beta1", "filterVerb": "filter", "BindVerb": "bind",
          "managedResources": [{"name": "example.com/foo", "ignoredByScheduler": True, "extra": 1}]}]}
@@ -232,7 +232,7 @@ def test_extender_keys_the_policy_decoder_ignored_are_dropped() -> None:
                  "managedResources": [{"name": "example.com/foo", "ignoredByScheduler": True}]}])
     assert not [f for f in check(migration, "policy.json") if f.severity.value == "error"]
     notes = "\n".join(n.render() for n in migration.notes)
-    assert "extenders[0]: BindVerb dropped: the Policy decoder ignored it" in notes
+    assert "extenders[0]: BindVerb dropped: not a Policy key (1.22's strict decoder refused it)" in notes
     assert "extenders[0]: managedResources[0].extra dropped" in notes
 
 

@@ -116,3 +116,23 @@ def test_scheduler_policy_api_versions(api_version: str | None) -> None:
     assert [f.rule for f in lint_text(text, "p.json", LintSettings(kind="legacy-policy"))] == [REMOVED_CODE]
     if api_version != '"kubescheduler.config.k8s.io/v1"':
         assert [f.rule for f in lint_text(text, "p.json")] == [REMOVED_CODE]
+
+
+def test_an_unknown_key_made_1_22_refuse_the_file_case_sensitively() -> None:
+    # "Weight" is not "weight" for 1.22's strict json-iterator decoder: the file did not decode, so the
+    # weight-0 validation error it would otherwise cause never happened
+    text = ('{"kind": "Policy", "apiVersion": "v1", "priorities": [{"name": "LeastRequestedPriority", "Weight": 2}],'
+            ' "extenders": [{"urlPrefix": "http://x", "enableHTTPS": true}]}')
+    findings = [(f.rule, f.severity.value, f.message) for f in lint_text(text, "p.json") if f.rule != REMOVED_CODE]
+    refused = "kube-scheduler 1.22 decoded the Policy strictly and refused the file"
+    assert findings == [("BPL051", "error", f'unknown field "priorities[0].Weight": {refused}'),
+                        ("BPL051", "error", f'unknown field "extenders[0].enableHTTPS": {refused}')]
+    ctx = HANDLER.analyze(parse_documents(text, "p.json", is_json=True)[0])
+    assert not ctx.decodes and ctx.model is None and not ctx.validation
+
+
+def test_a_duplicate_key_made_1_22_refuse_the_file() -> None:
+    text = "kind: Policy\napiVersion: v1\npriorities:\n- name: LeastRequestedPriority\n  weight: 0\n  weight: 1\n"
+    findings = [(f.rule, f.severity.value, f.message) for f in lint_text(text, "p.yaml") if f.rule != REMOVED_CODE]
+    assert findings == [("BPL052", "error", "duplicate key 'weight' (first on line 5); kube-scheduler 1.22 decoded "
+                                            "the Policy strictly and refused the file")]

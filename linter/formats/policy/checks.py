@@ -13,6 +13,10 @@ from linter.formats.policy.migrate import SCALE_NOTE, v1_caveats, v1_one_line
 from linter.formats.policy.validate import RTCR_KEY, first_rtcr
 from linter.model import shape_falls
 
+STRICT_DETAIL = ("1.22 decoded --policy-config-file and the policy.cfg ConfigMap key with the scheduler scheme's "
+                 "strict decoder, matching keys case-sensitively: it exited with 'invalid policy: strict decoder "
+                 "error for ...'")
+
 
 def schema(ctx: PolicyContext) -> Iterator[Violation]:
     for error in ctx.schema_errors:
@@ -23,11 +27,12 @@ def schema(ctx: PolicyContext) -> Iterator[Violation]:
 def unknown_field(ctx: PolicyContext) -> Iterator[Violation]:
     for error in ctx.schema_errors:
         if error.key:
-            yield Violation(f"{error.message}: the Policy decoder ignored it", error.pointer, on_key=True)
+            yield Violation(f"{error.message}: kube-scheduler 1.22 decoded the Policy strictly and refused the file",
+                            error.pointer, on_key=True, detail=STRICT_DETAIL)
 
 
 def duplicate_key(ctx: PolicyContext) -> Iterator[Violation]:
-    return duplicate_keys(ctx.document)
+    return duplicate_keys(ctx.document, "kube-scheduler 1.22 decoded the Policy strictly and refused the file")
 
 
 def removed(ctx: PolicyContext) -> Iterator[Violation]:

@@ -40,7 +40,7 @@ class PolicyContext:
     model: SchedulerModel | None = None  # a LegacyPolicyModel when set
     kind: str = KIND
     schema_errors: list[schema.SchemaError] = field(default_factory=list)
-    decodes: bool = True  # False when a field has a type 1.22 could not decode
+    decodes: bool = True  # False when 1.22's strict decoder refused the file (type, unknown or duplicate key)
     validation: list[LegacyError] = field(default_factory=list)  # 1.22 validation, exact texts
     registry: list[LegacyError] = field(default_factory=list)  # 1.22 legacy registry start-up errors
 
@@ -79,7 +79,10 @@ class PolicyHandler:
     def analyze(self, document: Document) -> PolicyContext:
         ctx = PolicyContext(document)
         ctx.schema_errors = schema.validate(document, SCHEMA_NAME)  # also says so when the root is no mapping
-        ctx.decodes = isinstance(document.data, dict) and not any(not e.key for e in ctx.schema_errors)
+        # 1.22 read the Policy with the scheduler scheme's strict, case-sensitive decoder: a wrong type,
+        # an unknown key or a repeated one made it refuse the whole file
+        ctx.decodes = (isinstance(document.data, dict) and not ctx.schema_errors
+                       and not document.duplicate_keys)
         if ctx.decodes:
             ctx.validation = validation_errors(document.data)
             ctx.registry = registry_errors(document.data)

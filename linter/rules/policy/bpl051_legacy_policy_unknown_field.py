@@ -1,12 +1,15 @@
-"""A legacy Policy key that the Policy API does not have (it was ignored).
+"""A legacy Policy key that the Policy API does not have (1.22 refused the file).
 
 What it does:
-    Reports keys the 1.22 Policy types do not define, e.g. ``priority`` for ``priorities``
-    or ``argument.requestedToCapacityRatio`` for ``requestedToCapacityRatioArguments``.
+    Reports keys the 1.22 Policy types do not define, e.g. ``priority`` for ``priorities``,
+    ``argument.requestedToCapacityRatio`` for ``requestedToCapacityRatioArguments`` or
+    ``enableHTTPS`` for the Policy's ``enableHttps`` (keys match case-sensitively). The other
+    1.22 checks (BPL301/302) are then skipped: 1.22 never got that far.
 
 Why it matters:
-    The Policy was decoded leniently: an unknown key was dropped without a word, so a
-    misspelt priority list selected the *default* priorities instead.
+    kube-scheduler 1.19-1.22 decoded the Policy with the scheduler scheme's strict decoder
+    (json-iterator, case-sensitive, unknown fields refused): it exited with ``invalid policy:
+    strict decoder error for ...``.
 
 Example (fails):
     {"kind": "Policy", "apiVersion": "v1",
@@ -22,8 +25,8 @@ from linter.formats.policy import checks, codes
 
 CODE = codes.UNKNOWN_FIELD
 NAME = "legacy-policy-unknown-field"
-SUMMARY = "unknown key in a legacy Policy (ignored)"
-SEVERITY = Severity.WARNING
+SUMMARY = "unknown key in a legacy Policy (1.22 refused the file)"
+SEVERITY = Severity.ERROR
 FORMATS = frozenset({"legacy-policy"})
 
 check = checks.unknown_field

@@ -1,10 +1,12 @@
-"""A key appears twice in one mapping of a legacy Policy.
+"""A key appears twice in one mapping of a legacy Policy (1.22 refused the file).
 
 What it does:
     Reports the second (and later) occurrence of a key in the same JSON object or YAML mapping.
 
 Why it matters:
-    The decoder kept the last value silently; the first one a reader sees is not the one used.
+    kube-scheduler 1.19-1.22 decoded the Policy strictly: a repeated key (JSON or YAML) made
+    it exit with ``invalid policy: strict decoder error for ...``. The other 1.22 checks
+    (BPL301/302) are then skipped.
 
 Example (fails):
     {"kind": "Policy", "apiVersion": "v1",
@@ -20,8 +22,8 @@ from linter.formats.policy import checks, codes
 
 CODE = codes.DUPLICATE_KEY
 NAME = "legacy-policy-duplicate-key"
-SUMMARY = "duplicate key in a legacy Policy (the last value wins)"
-SEVERITY = Severity.WARNING
+SUMMARY = "duplicate key in a legacy Policy (1.22 refused the file)"
+SEVERITY = Severity.ERROR
 FORMATS = frozenset({"legacy-policy"})
 
 check = checks.duplicate_key
