@@ -136,3 +136,42 @@ def test_a_duplicate_key_made_1_22_refuse_the_file() -> None:
     findings = [(f.rule, f.severity.value, f.message) for f in lint_text(text, "p.yaml") if f.rule != REMOVED_CODE]
     assert findings == [("BPL052", "error", "duplicate key 'weight' (first on line 5); kube-scheduler 1.22 decoded "
                                             "the Policy strictly and refused the file")]
+
+
+def test_null_is_a_zero_value_as_go_decoded_it() -> None:
+    text = ('{"kind": "Policy", "apiVersion": "v1", "hardPodAffinitySymmetricWeight": null,'
+            ' "alwaysCheckAllPredicates": null, "predicates": [{"name": "PodFitsResources", "argument": null}],'
+            ' "priorities": [{"name": "binpack", "weight": 2, "argument": {"serviceAntiAffinity": null,'
+            ' "requestedToCapacityRatioArguments": {"shape": [null, {"utilization": 100, "score": 10}],'
+            ' "resources": null}}}], "extenders": [{"urlPrefix": null, "weight": null}]}')
+    assert [f.rule for f in lint_text(text, "p.json")] == [REMOVED_CODE, "BPL303"]
+    ctx = HANDLER.analyze(parse_documents(text, "p.json", is_json=True)[0])
+    assert ctx.rtcr is not None and [(p.utilization, p.score) for p in ctx.rtcr.shape] == [(0, 0), (100, 10)]
+    named_null = '{"kind": "Policy", "apiVersion": "v1", "predicates": [{"name": null}]}'
+    ctx = HANDLER.analyze(parse_documents(named_null, "p.json", is_json=True)[0])
+    assert [e.message for e in ctx.registry] == ['predicate type not found for ""']
+
+
+def test_a_json_float_for_an_integer_did_not_decode_a_yaml_one_did() -> None:
+    body = '"priorities": [{"name": "binpack", "weight": 2.0, "argument": {"requestedToCapacityRatioArguments": '
+    shape = '{"shape": [{"utilization": 0, "score": 0}, {"utilization": 1e2, "score": 10}]}}}]'
+    text = '{"kind": "Policy", "apiVersion": "v1", ' + body + shape + "}"
+    schema_errors = [f.message for f in lint_text(text, "p.json") if f.rule == "BPL050"]
+    assert schema_errors == [
+        "priorities[0].weight: must be an integer, not 2.0 (1.22's JSON decoder refused a float for an integer "
+        "field)",
+        "priorities[0].argument.requestedToCapacityRatioArguments.shape[1].utilization: must be an integer, not "
+        "100.0 (1.22's JSON decoder refused a float for an integer field)"]
+    yaml_text = ("kind: Policy\napiVersion: v1\npriorities:\n- name: binpack\n  weight: 2.0\n  argument:\n"
+                 "    requestedToCapacityRatioArguments:\n      shape:\n      - {utilization: 0, score: 0}\n"
+                 "      - {utilization: 100.0, score: 10.0}\n")
+    assert [f.rule for f in lint_text(yaml_text, "p.yaml")] == [REMOVED_CODE, "BPL303"]
+    ctx = HANDLER.analyze(parse_documents(yaml_text, "p.yaml")[0])
+    assert ctx.rtcr is not None and ctx.rtcr.weight == 2
+    assert [(p.utilization, p.score) for p in ctx.rtcr.shape] == [(0, 0), (100, 10)]
+
+
+def test_an_http_timeout_beyond_int64_did_not_decode() -> None:
+    text = ('{"kind": "Policy", "apiVersion": "v1", "extenders": [{"urlPrefix": "http://x",'
+            ' "httpTimeout": 9223372036854775808}]}')
+    assert [f.rule for f in lint_text(text, "p.json")] == [REMOVED_CODE, "BPL050"]

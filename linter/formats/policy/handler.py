@@ -11,12 +11,13 @@ BPL300 (an error) is always reported: callers that explain legacy files ignore B
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from linter import schema
 from linter.formats.policy.validate import LegacyError, first_rtcr, registry_errors, validation_errors
-from linter.gozero import as_int
+from linter.gozero import as_int, as_list, as_map
 from linter.model import (
     DEFAULT_RESOURCES,
     LegacyPolicyModel,
@@ -25,7 +26,7 @@ from linter.model import (
     SchedulerModel,
     ShapePoint,
 )
-from linter.source import Document
+from linter.source import Document, Pointer
 
 KIND = "legacy-policy"
 SCHEMA_NAME = "legacy-policy-v1"
@@ -60,13 +61,51 @@ def legacy_model(policy: dict[str, Any]) -> LegacyPolicyModel:
         return LegacyPolicyModel(rtcr=None)
     index, args = found
     priority = policy["priorities"][index]
-    shape = tuple(ShapePoint(as_int(p.get("utilization")), as_int(p.get("score")))
-                  for p in args.get("shape") or [] if isinstance(p, dict))
+    # a null point is Go's zero point {0, 0}, as the 1.22 plugin got it
+    shape = tuple(ShapePoint(as_int(as_map(p).get("utilization")), as_int(as_map(p).get("score")))
+                  for p in as_list(args.get("shape")))
     resources = tuple(ResourceWeight(str(r.get("name") or ""), as_int(r.get("weight")))
                       for r in args.get("resources") or [] if isinstance(r, dict))
     return LegacyPolicyModel(rtcr=LegacyRtcrPriority(
         name=str(priority.get("name") or ""), weight=as_int(priority.get("weight")), shape=shape,
         resources=resources or DEFAULT_RESOURCES))
+
+
+def _floats(value: Any, pointer: Pointer) -> Iterator[tuple[Pointer, float]]:
+    if isinstance(value, float):
+        yield pointer, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _floats(item, (*pointer, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _floats(item, (*pointer, i))
+
+
+def _go_ints(value: Any) -> Any:
+    """``value`` with YAML's integral floats as ints: YAMLToJSON wrote ``1.0`` as ``1``, which decoded into
+    the Policy's integer fields (a JSON ``1.0`` did not decode at all)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _go_ints(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_go_ints(item) for item in value]
+    return value
+
+
+def _json_floats(document: Document) -> list[schema.SchemaError]:
+    """Numbers written with a fraction or exponent in a JSON Policy: every number field of the Policy is an
+    integer, and 1.22's JSON decoder (json-iterator) refused ``1.0`` or ``1e2`` for one ("can not decode
+    float as int"). In YAML, ``1.0`` went through YAMLToJSON as ``1`` and decoded."""
+    out: list[schema.SchemaError] = []
+    for pointer, value in _floats(document.data, ()):
+        if value.is_integer():  # the schema already reports a fractional value
+            line, column = document.locate(pointer)
+            out.append(schema.SchemaError(pointer, f"{schema.dotted(pointer)}: must be an integer, not {value!r} "
+                                                   "(1.22's JSON decoder refused a float for an integer field)",
+                                          line, column))
+    return out
 
 
 class PolicyHandler:
@@ -79,15 +118,19 @@ class PolicyHandler:
     def analyze(self, document: Document) -> PolicyContext:
         ctx = PolicyContext(document)
         ctx.schema_errors = schema.validate(document, SCHEMA_NAME)  # also says so when the root is no mapping
+        if document.is_json:
+            ctx.schema_errors = sorted(ctx.schema_errors + _json_floats(document),
+                                       key=lambda e: (e.line, e.column, e.message))
         # 1.22 read the Policy with the scheduler scheme's strict, case-sensitive decoder: a wrong type,
         # an unknown key or a repeated one made it refuse the whole file
         ctx.decodes = (isinstance(document.data, dict) and not ctx.schema_errors
                        and not document.duplicate_keys)
         if ctx.decodes:
-            ctx.validation = validation_errors(document.data)
-            ctx.registry = registry_errors(document.data)
+            policy = _go_ints(document.data)
+            ctx.validation = validation_errors(policy)
+            ctx.registry = registry_errors(policy)
             if not ctx.validation and not ctx.registry:
-                ctx.model = legacy_model(document.data)
+                ctx.model = legacy_model(policy)
         return ctx
 
 
