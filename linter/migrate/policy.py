@@ -78,12 +78,15 @@ def _filters(predicates: Any, notes: Notes) -> set[str] | None:
             continue
         name = str(predicate.get("name") or "")
         argument = predicate.get("argument")
-        if is_map(argument) and (argument.get("serviceAffinity") is not None
-                                 or argument.get("labelsPresence") is not None):
+        if name in f.PREDICATE_PLUGINS:  # 1.22's registry reused a registered name and dropped any argument
+            selected.update(f.PREDICATE_PLUGINS[name])
+            if is_map(argument):
+                notes.change(f"predicates[{i}]", f"argument dropped: {name} is a built-in predicate, 1.22 ignored "
+                                                 "its argument")
+        elif is_map(argument) and (argument.get("serviceAffinity") is not None
+                                   or argument.get("labelsPresence") is not None):
             plugin = "ServiceAffinity" if argument.get("serviceAffinity") is not None else "NodeLabel"
             notes.error(f"predicates[{i}]", f"{name} ({plugin} filter) dropped: {f.REMOVED_PLUGINS[plugin][1]}")
-        elif name in f.PREDICATE_PLUGINS:
-            selected.update(f.PREDICATE_PLUGINS[name])
         elif name in f.TAINT_PREDICATES:
             notes.change(f"predicates[{i}]", f"{name} dropped: node conditions are node taints since 1.17, which "
                                              "TaintToleration (always on) filters")
@@ -108,8 +111,13 @@ def _priority_keys(priorities: Any, notes: Notes) -> tuple[dict[str, int], dict[
         weight = weight if isinstance(weight, int) and not isinstance(weight, bool) else 0
         argument = priority.get("argument")
         where = f"priorities[{i}]"
+        registered = name in f.PRIORITY_PLUGINS or name == "NodePreferAvoidPodsPriority"
         if name == "EqualPriority":
             notes.change(where, "EqualPriority dropped: it gave every node the same score (1.22 skipped it too)")
+        elif registered:  # 1.22's registry reused a registered name and dropped any argument
+            keys["SelectorSpreadPriority" if name == "ServiceSpreadingPriority" else name] = weight
+            if is_map(argument):
+                notes.change(where, f"argument dropped: {name} is a built-in priority, 1.22 ignored its argument")
         elif is_map(argument) and argument.get("requestedToCapacityRatioArguments") is not None:
             keys[RTCR] = weight
             rtcr_args = argument["requestedToCapacityRatioArguments"]
@@ -117,10 +125,6 @@ def _priority_keys(priorities: Any, notes: Notes) -> tuple[dict[str, int], dict[
                                    or argument.get("serviceAntiAffinity") is not None):
             plugin = "NodeLabel" if argument.get("labelPreference") is not None else "ServiceAffinity"
             notes.error(where, f"{name} ({plugin} score) dropped: {f.REMOVED_PLUGINS[plugin][1]}")
-        elif name == "ServiceSpreadingPriority":
-            keys["SelectorSpreadPriority"] = weight
-        elif name in f.PRIORITY_PLUGINS or name == "NodePreferAvoidPodsPriority":
-            keys[name] = weight
         else:
             notes.error(where, f"unknown priority {name!r} dropped (1.22 refused it too)")
     return keys, rtcr_args

@@ -345,3 +345,20 @@ def test_disabling_least_allocated_after_v1beta1_did_nothing_and_still_does_noth
     migration = migrate_text((WILD / "files" / "sp-doc-tlp-1.yaml").read_text())
     assert any("disabling it did nothing (NodeResourcesFit kept scoring" in n.message for n in migration.notes)
     assert "NodeResourcesLeastAllocated" not in migration.text.split("\napiVersion")[1]
+
+
+def test_a_built_in_name_keeps_its_plugin_and_its_argument_is_dropped() -> None:
+    # 1.22's legacy registry reused a registered predicate/priority name and ignored the argument
+    rtcr = {"requestedToCapacityRatioArguments": {"shape": [{"utilization": 0, "score": 0},
+                                                            {"utilization": 100, "score": 10}]}}
+    policy = {"kind": "Policy", "apiVersion": "v1",
+              "predicates": [{"name": "PodFitsResources", "argument": {"labelsPresence": {"labels": ["x"]}}}],
+              "priorities": [{"name": "LeastRequestedPriority", "weight": 3, "argument": rtcr}]}
+    migration = migrate_text(json.dumps(policy))
+    profile = _profile(load_scheduler_model(migration.text, "scheduler-config.json")[0])
+    assert profile.fit is not None and profile.fit.strategy == "LeastAllocated" and profile.fit_weight == 3
+    assert "NodeResourcesFit" in profile.filter_plugins
+    notes = "\n".join(n.render() for n in migration.notes)
+    assert "priorities[0]: argument dropped: LeastRequestedPriority is a built-in priority" in notes
+    assert "predicates[0]: argument dropped: PodFitsResources is a built-in predicate" in notes
+    assert not [n for n in migration.notes if "NodeLabel" in n.render()]
