@@ -31,7 +31,7 @@ from linter.model import (
     ShapePoint,
 )
 from linter.scoring.cluster import rank
-from linter.scoring.cluster.rank import _INT32_KEY_ROWS
+from linter.scoring.cluster.rank import _INT32_KEY_LIMIT
 from linter.scoring.cluster.state import ClusterState
 from linter.scoring.feasibility import REASON_TOO_MANY_PODS
 from linter.scoring.nodes import node_views
@@ -103,7 +103,7 @@ def test_top_k_with_many_ties_prefers_names_in_order(
     args = FitArgs(strategy=LEAST_ALLOCATED, resources=(ResourceWeight("cpu", 1),))
     incoming = {"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c"}]}}
     # Without int32 keys (a cluster of over 21 million rows) the same keys are partitioned as float64.
-    with mock.patch.object(rank, "_INT32_KEY_ROWS", _INT32_KEY_ROWS if int32_keys else 0):
+    with mock.patch.object(rank, "_INT32_KEY_LIMIT", _INT32_KEY_LIMIT if int32_keys else 0):
         got = state.rank(incoming, _model(args), top=top, filters=False).scores
     want = sorted(((n, s) for n, s in state.rank(incoming, _model(args), top=0, filters=False).scores),
                   key=lambda kv: (-kv[1], kv[0]))

@@ -569,3 +569,79 @@ def test_balanced_scores_for_cpu_and_memory_on_every_node_equal_the_scalar_plugi
         return
     got = {store.row_names[r]: s for r, s in enumerate(scores.tolist()) if store.row_names[r] in views}
     assert got == {name: e.score for name, e in expected.items()}
+
+
+@SETTINGS
+@given(
+    nodes=st.one_of(nodes_with_cpu_and_memory(), st.lists(node(), min_size=1, max_size=6).map(unique_by_name)),
+    pods=st.lists(bound_pod(), max_size=12),
+    pod=incoming_pod(),
+    balanced=st.one_of(st.just(BalancedArgs()), st.lists(
+        st.sampled_from(BALANCED_RESOURCES), min_size=1, max_size=5, unique=True).map(
+        lambda names: BalancedArgs(tuple(ResourceWeight(n, 1) for n in names)))),
+)
+def test_bounded_balanced_scores_equal_the_scalar_plugin_node_for_node(
+    nodes: list[dict[str, Any]], pods: list[dict[str, Any]], pod: dict[str, Any], balanced: BalancedArgs,
+) -> None:
+    """The ranking's float64 BalancedAllocation for the usual case gives each node the scalar plugin's score
+    whenever it applies, and applies to the default resources on nodes that all have cpu and memory."""
+    from linter.scoring.cluster.balanced import bounded_balanced_scores, skips_pod
+
+    pods = unique_by_name(pods)
+    store = cluster(nodes, pods).store
+    real = actual_request(pod)
+    if skips_pod(balanced, real):
+        return
+    views = {v.name: v for v in node_views(nodes, pods)}
+    scores = bounded_balanced_scores(store, balanced, real)
+    every_row_a_node = store.present_count() == store.size  # pods bound to a missing node have a row too
+    all_positive = all(v.allocatable.get(r, 0) > 0 for v in views.values() for r in ("cpu", "memory"))
+    if balanced == BalancedArgs() and every_row_a_node and all_positive:
+        assert scores is not None
+    if scores is None:
+        return
+    got = {store.row_names[r]: s for r, s in enumerate(scores.tolist()) if store.row_names[r] in views}
+    assert got == {name: float(balanced_score_node(balanced, real, v.requested, v.allocatable).score)
+                   for name, v in views.items()}
+
+
+@SETTINGS
+@given(
+    nodes=st.one_of(nodes_with_cpu_and_memory(), st.lists(node(), min_size=1, max_size=6).map(unique_by_name)),
+    pods=st.lists(bound_pod(), max_size=12),
+    pod=incoming_pod(),
+    args=fit_args(),
+    fit_weight=st.integers(0, 4),
+    balanced_weight=st.integers(1, 4),
+)
+def test_bounded_totals_equal_the_general_totals(
+    nodes: list[dict[str, Any]], pods: list[dict[str, Any]], pod: dict[str, Any], args: FitArgs,
+    fit_weight: int, balanced_weight: int,
+) -> None:
+    """The float64 totals of the usual case equal the int64 ones row for row and lie within their bound."""
+    from linter.scoring.cluster import rank
+    from linter.scoring.cluster.balanced import skips_pod
+    from linter.scoring.cluster.scores import fit_scores
+
+    pods = unique_by_name(pods)
+    store = cluster(nodes, pods).store
+    real = actual_request(pod)
+    if skips_pod(BalancedArgs(), real):
+        return
+    scores, in_range = fit_scores(store, args, fit_score_request(pod))
+    bounded = rank._bounded_totals(store, store.size, scores, in_range, fit_weight, BalancedArgs(),
+                                   balanced_weight, real)
+    views = {v.name: v for v in node_views(nodes, pods)}
+    every_row_a_node = store.present_count() == store.size  # pods bound to a missing node have a row too
+    if in_range and every_row_a_node and all(
+            v.allocatable.get(r, 0) > 0 for v in views.values() for r in ("cpu", "memory")):
+        assert bounded is not None
+    if bounded is None:
+        return
+    got, largest = bounded[0].tolist(), bounded[1]
+    present = [r for r in range(store.size) if store.row_names[r] in views]
+    infeasible = ~store.present[: store.size]
+    want = rank._totals(store, infeasible, store.size, scores, fit_weight, BalancedArgs(), balanced_weight, real)
+    assert want is not None
+    assert [got[r] for r in present] == [float(want[r]) for r in present]
+    assert all(0 <= got[r] <= largest for r in present)

@@ -12,7 +12,10 @@ This runs on every ranking, so it is kept short:
   out, the usual case) the fractions need no masks and two resources need no mean;
 * the balance without the pod depends only on the nodes and their bound pods, so it is kept until one of
   them changes (``NodeStore.version``, ``alloc_version``, ``request_version``) and serves every pod of the
-  same resource set in between.
+  same resource set in between;
+* in the usual case (every balance 50..100: non-negative amounts, positive allocatables) the ranking takes
+  :func:`bounded_balanced_scores`, the same steps in float64 work buffers, with nothing converted to int64
+  and a range the ranking's sort keys need not scan for.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ _DIRECT = ("cpu", "memory", "ephemeral-storage")
 # First element of the keys this module gives ``NodeStore.derived`` (the other users' keys are non-negative)
 _WITHOUT_POD_KEY = -1
 _DERIVED_LIMIT = 64  # as scores.alloc_column: past this many entries the cache starts again
+# A standard deviation of fractions in 0..1 is at most 0.5: int64((1 - std) * 100) is then 50..100
+_LEAST_BALANCE, _MOST_BALANCE = 50, 100
 
 
 def _fraction(store: NodeStore, col: int, add: int, rows: Int64Array | None) -> tuple[BoolRows | None, FloatRows]:
@@ -73,6 +78,31 @@ def _balance_everywhere(fractions: list[FloatRows], rows: int) -> Int64Array:
     return result
 
 
+def _balance_everywhere_into(fractions: list[FloatRows], out: FloatRows) -> None:
+    """``trunc((1 - std) * 100)`` per row into ``out`` as float64, the steps of :func:`_balance_everywhere`
+    (``trunc`` is its ``astype`` while the value lies in int64's range)."""
+    if len(fractions) < 2:
+        out.fill(100.0)  # std 0
+        return
+    if len(fractions) == 2:
+        np.subtract(fractions[0], fractions[1], out=out)
+        out *= 0.5  # the same float64 as / 2
+        np.abs(out, out=out)
+    else:
+        total = fractions[0] + fractions[1]
+        for f in fractions[2:]:
+            total = total + f
+        mean = total / float(len(fractions))
+        acc = np.zeros(mean.size, np.float64)
+        for f in fractions:
+            deviation = f - mean
+            acc = acc + deviation * deviation
+        np.sqrt(acc / float(len(fractions)), out=out)
+    np.subtract(1, out, out=out)
+    out *= 100.0
+    np.trunc(out, out=out)
+
+
 def _balance_masked(fractions: list[tuple[BoolRows, FloatRows]], rows: int) -> Int64Array:
     """``int64((1 - std) * 100)`` per row over the resources counted on that row (``counted``, ``f``)."""
     count = np.zeros(rows, np.int64)
@@ -102,11 +132,23 @@ def _balance(store: NodeStore, amounts: list[tuple[int, int]], rows: Int64Array 
     return _balance_masked([(everywhere if c is None else c, f) for c, f in fractions], count)
 
 
-def _balance_without_pod(store: NodeStore, columns: list[int]) -> Int64Array:
+class _WithoutPod:
+    """The balance of every row without the pod, and (when every value is 50..100, the usual case) the float64
+    ``150 - balance`` :func:`bounded_balanced_scores` adds."""
+
+    __slots__ = ("balance", "offset")
+
+    def __init__(self, balance: Int64Array) -> None:
+        self.balance = balance
+        usual = balance.size == 0 or (int(balance.min()) >= _LEAST_BALANCE and int(balance.max()) <= _MOST_BALANCE)
+        self.offset: FloatRows | None = (150 - balance).astype(np.float64) if usual else None
+
+
+def _balance_without_pod(store: NodeStore, columns: list[int]) -> _WithoutPod:
     """The balance of every row as its bound pods leave it, kept until a node or bound pod changes."""
     key = (_WITHOUT_POD_KEY, store.version, store.alloc_version, store.request_version, store.size, *columns)
     hit = store.derived.get(key)
-    if isinstance(hit, np.ndarray):
+    if isinstance(hit, _WithoutPod):
         return hit
     # Only the latest balance per resource set is kept: otherwise every watch event would add an entry, and
     # the full cache would be cleared with Fit's allocatable columns in it.
@@ -114,20 +156,17 @@ def _balance_without_pod(store: NodeStore, columns: list[int]) -> Int64Array:
         del store.derived[stale]
     if len(store.derived) > _DERIVED_LIMIT:
         store.derived.clear()
-    balance = _balance(store, [(col, 0) for col in columns], None, store.size)
-    store.derived[key] = balance
-    return balance
+    without = _WithoutPod(_balance(store, [(col, 0) for col in columns], None, store.size))
+    store.derived[key] = without
+    return without
 
 
-def balanced_scores(store: NodeStore, args: BalancedArgs, pod_actual: Mapping[str, int],
-                    rows: Int64Array | None = None) -> Int64Array | None:
-    """BalancedAllocation's 0..100 score per row (``pod_actual``: the pod's actual requests), or None when
-    PreScore skips the pod (it requests none of the configured resources) and the plugin adds nothing.
-    ``rows`` limits the work to those row numbers (the result then follows their order); None means every
-    row of the store."""
+def _amounts(store: NodeStore, args: BalancedArgs, pod_actual: Mapping[str, int]) -> list[tuple[int, int]] | None:
+    """(column, the pod's request) of each resource counted, or None when PreScore skips the pod (it
+    requests none of the configured resources) and the plugin adds nothing."""
     if all(pod_actual.get(r.name, 0) == 0 for r in args.resources):
         return None
-    amounts: list[tuple[int, int]] = []  # (column, the pod's request) of the resources counted
+    amounts: list[tuple[int, int]] = []
     for spec in args.resources:
         request = pod_actual.get(spec.name, 0)
         column = store.resource_index.get(spec.name)
@@ -136,15 +175,60 @@ def balanced_scores(store: NodeStore, args: BalancedArgs, pod_actual: Mapping[st
         if spec.name not in _DIRECT and not is_scalar_resource(spec.name):
             continue
         amounts.append((column, request))
+    return amounts
+
+
+def skips_pod(args: BalancedArgs, pod_actual: Mapping[str, int]) -> bool:
+    """Whether PreScore skips the pod: it requests none of the configured resources."""
+    return all(pod_actual.get(r.name, 0) == 0 for r in args.resources)
+
+
+def balanced_scores(store: NodeStore, args: BalancedArgs, pod_actual: Mapping[str, int],
+                    rows: Int64Array | None = None) -> Int64Array | None:
+    """BalancedAllocation's 0..100 score per row (``pod_actual``: the pod's actual requests), or None when
+    PreScore skips the pod (it requests none of the configured resources) and the plugin adds nothing.
+    ``rows`` limits the work to those row numbers (the result then follows their order); None means every
+    row of the store."""
+    amounts = _amounts(store, args, pod_actual)
+    if amounts is None:
+        return None
     count = store.size if rows is None else rows.size
     b_with = _balance(store, amounts, rows, count)
     if rows is None:
-        b_without = _balance_without_pod(store, [col for col, _ in amounts])
+        b_without = _balance_without_pod(store, [col for col, _ in amounts]).balance
     else:
         b_without = _balance(store, [(col, 0) for col, _ in amounts], rows, count)
     diff = 50 + b_with - b_without
-    if diff.size and int(diff.min()) < 0:  # cannot happen (each b is 50..100), but Go's division truncates
+    if diff.size and int(diff.min()) < 0:  # Go's division truncates toward zero, numpy's floors
         half: Int64Array = np.where(diff < 0, -((-diff) // 2), diff // 2)
         return 50 + half
     result: Int64Array = 50 + diff // 2
     return result
+
+
+def bounded_balanced_scores(store: NodeStore, args: BalancedArgs, pod_actual: Mapping[str, int]) -> FloatRows | None:
+    """:func:`balanced_scores` for every row as float64 whole numbers in the store's work buffer 5, when
+    every row's balance with and without the pod is 50..100 (so the score is too); None otherwise (the
+    caller then asks :func:`balanced_scores`). The pod must not be one PreScore skips (:func:`skips_pod`).
+
+    That is the usual case: every fraction lies in 0..1 (non-negative amounts, positive allocatables), where
+    the standard deviation is at most 0.5. In that range ``trunc`` in float64 is Go's ``int64()``, and
+    ``50 + (50 + b_with - b_without) / 2``, whose dividend is non-negative, is
+    ``floor((b_with + (150 - b_without)) * 0.5)``: every step is on small whole numbers, exact in float64."""
+    amounts = _amounts(store, args, pod_actual)
+    if amounts is None:
+        return None
+    without = _balance_without_pod(store, [col for col, _ in amounts])
+    if without.offset is None:
+        return None
+    fractions = [_fraction(store, col, add, None) for col, add in amounts]
+    if any(counted is not None for counted, _ in fractions):
+        return None
+    out = store.work_rows(5)
+    _balance_everywhere_into([f for _, f in fractions], out)
+    if out.size and float(out.min()) < _LEAST_BALANCE:
+        return None
+    out += without.offset
+    out *= 0.5  # the same float64 as / 2: both round the same exact half
+    np.floor(out, out=out)
+    return out

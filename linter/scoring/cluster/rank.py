@@ -19,7 +19,7 @@ import numpy as np
 
 from linter.model import BalancedArgs, FitArgs, KubeSchedulerModel, VolcanoModel
 from linter.scoring import feasibility
-from linter.scoring.cluster.balanced import balanced_scores
+from linter.scoring.cluster.balanced import balanced_scores, bounded_balanced_scores, skips_pod
 from linter.scoring.cluster.filters import NOT_A_NODE, FilterCache, Reasons, enabled_filters, run_filters
 from linter.scoring.cluster.nominated import nominated_load
 from linter.scoring.cluster.podtable import PodTable
@@ -108,7 +108,8 @@ def rank_pod(
     plugins: tuple[str, ...] = feasibility.DEFAULT_FILTERS
     scores: Int64Array | FloatArray
     in_range = False  # scores known to lie in 0..100
-    totals: Int64Array | None = None  # the order by the modelled total, when it is not the score's
+    totals: Int64Array | FloatArray | None = None  # the order by the modelled total, when it is not the score's
+    largest: int | None = None  # a known bound on the order's values (0 .. largest), when there is one
     balanced_args: BalancedArgs | None = None  # BalancedAllocation adds to the total (kube-scheduler)
     balanced_weight = fit_weight = 0
     if isinstance(model, VolcanoModel):
@@ -152,15 +153,24 @@ def rank_pod(
         infeasible, feasible_count = ~store.present[: store.size], total_nodes
         reason_counts = {}
     if balanced_args is not None:  # kube-scheduler picks the best sum of weighted scores, as explain's total
-        totals = _totals(store, infeasible, feasible_count, scores, fit_weight, balanced_args, balanced_weight,
-                         memo.lookup("actual", shape, pod, actual_request))
-    if totals is not None:
+        pod_actual = memo.lookup("actual", shape, pod, actual_request)
+        if not skips_pod(balanced_args, pod_actual):
+            bounded = _bounded_totals(store, feasible_count, scores, in_range, fit_weight, balanced_args,
+                                      balanced_weight, pod_actual)
+            if bounded is not None:
+                totals, largest = bounded
+            else:
+                totals = _totals(store, infeasible, feasible_count, scores, fit_weight, balanced_args,
+                                 balanced_weight, pod_actual)
+    if totals is not None and largest is not None:
+        chosen = _top_rows_by_key(store, infeasible, feasible_count, totals, top, largest)
+    elif totals is not None:
         if _keyable_scores(totals, store.size):
-            chosen = _top_rows_by_key(store, infeasible, feasible_count, totals, top, False)
+            chosen = _top_rows_by_key(store, infeasible, feasible_count, totals, top, None)
         else:
             chosen = _top_rows(store, np.flatnonzero(~infeasible), totals, top)
     elif engine == ENGINE_FIT and (in_range or _keyable_scores(scores, store.size)):
-        chosen = _top_rows_by_key(store, infeasible, feasible_count, scores, top, in_range)
+        chosen = _top_rows_by_key(store, infeasible, feasible_count, scores, top, MAX_NODE_SCORE if in_range else None)
     else:
         chosen = _top_rows(store, np.flatnonzero(~infeasible), scores, top)
     as_py: Callable[[Any], int | float] = float if engine == ENGINE_VOLCANO else int
@@ -204,6 +214,34 @@ def _totals(store: NodeStore, infeasible: BoolArray, feasible: int, scores: Int6
     return totals
 
 
+def _bounded_totals(store: NodeStore, feasible: int, scores: Int64Array | FloatArray, in_range: bool,
+                    fit_weight: int, args: BalancedArgs, balanced_weight: int,
+                    pod_actual: Mapping[str, int]) -> tuple[FloatArray, int] | None:
+    """The totals of :func:`_totals` as float64 whole numbers in the store's work buffer 4, and their upper
+    bound (they are at least 0), in the usual case: Fit's scores in 0..100, BalancedAllocation's known to
+    be 50..100 (:func:`~linter.scoring.cluster.balanced.bounded_balanced_scores`), weights >= 0, most rows
+    feasible. Every value is then a small whole number, exact in float64, and needs no pass to find its
+    range. None when that case does not hold."""
+    if not in_range or fit_weight < 0 or balanced_weight <= 0 or feasible * _FEW_FEASIBLE < store.size:
+        return None
+    largest = MAX_NODE_SCORE * (fit_weight + balanced_weight)
+    if (largest + 1) * max(store.size, 1) >= _KEY_RANGE_LIMIT:
+        return None
+    balanced = bounded_balanced_scores(store, args, pod_actual)
+    if balanced is None:
+        return None
+    totals = store.work_rows(4)
+    if balanced_weight == 1:
+        np.copyto(totals, balanced)
+    else:
+        np.multiply(balanced, float(balanced_weight), out=totals)
+    if fit_weight == 1:
+        totals += scores
+    elif fit_weight:
+        totals += scores * float(fit_weight)
+    return totals, largest
+
+
 class _ReasonCounts(Mapping[str, int]):
     """Infeasible nodes per first rejecting filter, worked out on first use (the webhook needs them only
     for a pod that fits nowhere)."""
@@ -234,8 +272,8 @@ class _ReasonCounts(Mapping[str, int]):
 # An integer score times the row count plus the reversed name rank stays exact (and unique) in float64
 # while (largest |score| + 1) * rows is far below 2**53, float64's resolution.
 _KEY_RANGE_LIMIT = 2**48
-# Scores in 0..100: every key is below 101 * rows, which int32 holds up to this many rows.
-_INT32_KEY_ROWS = (2**31 - 1) // (MAX_NODE_SCORE + 1)
+# Scores in 0..largest: every key is below (largest + 1) * rows, which int32 holds up to this.
+_INT32_KEY_LIMIT = 2**31 - 1
 
 
 def _keyable_scores(scores: Int64Array | FloatArray, rows: int) -> bool:
@@ -248,18 +286,19 @@ def _keyable_scores(scores: Int64Array | FloatArray, rows: int) -> bool:
 
 def _top_rows_by_key(
     store: NodeStore, infeasible: BoolArray, feasible: int, scores: Int64Array | FloatArray, top: int,
-    in_range: bool,
+    largest: int | None,
 ) -> list[int]:
     """:func:`_top_rows` for whole-number scores, in a few passes. Each row's key, score x rows + (rows - 1
     - name rank), is a unique integer, larger for a better score and, among equal scores, for the name
     that sorts first. So the top-th largest key is a threshold that exactly the top rows reach, and a sort
-    of just those orders them. The keys use the store's work buffer 2. For scores in 0..100 (``in_range``)
-    the keys fit int32, whose partition does twice as many rows per vector instruction as float64's."""
+    of just those orders them. The keys use the store's work buffer 2. For scores known to lie in 0 ..
+    ``largest`` (None: not known) with (largest + 1) x rows below 2**31 the keys fit int32, whose partition
+    does twice as many rows per vector instruction as float64's."""
     if feasible == 0:
         return []
     key = np.multiply(scores, store.size, out=store.work_rows(2))
     np.add(key, store.name_rank_reversed(), out=key)
-    small = in_range and store.size <= _INT32_KEY_ROWS
+    small = largest is not None and (largest + 1) * store.size <= _INT32_KEY_LIMIT
     np.putmask(key, infeasible, -1.0 if small else -np.inf)  # below every feasible key
     if 0 < top < feasible:
         kth = key.size - top
