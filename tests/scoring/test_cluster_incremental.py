@@ -294,3 +294,40 @@ def test_bad_objects_raise_one_line_errors_and_change_nothing() -> None:
         else:
             raise AssertionError(f"no error for {fragments}")
         assert snapshot(state) == before
+
+
+def test_taint_cache_follows_taint_changes_and_rows_that_move() -> None:
+    """The rows a taint rejects, kept per tolerations, must not outlive a node's taint change, a new taint
+    list, or rows that appear and move."""
+    def tainted(name: str, *keys: str) -> dict[str, Any]:
+        taints = [{"key": k, "value": "x", "effect": "NoSchedule"} for k in keys]
+        return {**_node(name), "spec": {"taints": taints}}
+
+    state = ClusterState()
+    nodes = {n: _node(n) for n in ("a", "b", "c")}
+    for obj in nodes.values():
+        state.apply_node(obj)
+    tolerating = _pod("probe", None, "100m")
+    tolerating["spec"]["tolerations"] = [{"key": "t1", "operator": "Exists"}]
+    probes = [_pod("probe", None, "100m"), tolerating]
+    model = default_kube_scheduler_model()
+    steps: list[tuple[str, Any]] = [
+        ("node", tainted("a", "t1")),  # a taint on a node the masks had as untainted
+        ("node", tainted("b", "t2")),  # a new taint list
+        ("node", tainted("a", "t2")),  # a node moves to another existing list
+        ("node", _node("a")),  # and back to no taint
+        ("pod", _pod("early", "d", "1")),  # a row for a node that does not exist yet
+        ("node", tainted("d", "t1")),
+        ("delete-node", "a"),  # row of "a" is freed ...
+        ("delete-pod", "early"),  # ... and the last row moves into it
+        ("node", tainted("c", "t1", "t2")),
+    ]
+    pods: dict[tuple[str, str], Any] = {}
+    for kind, obj in steps:
+        for probe in probes:
+            state.rank(probe, model, top=0)
+        _record(state, nodes, pods, kind, obj)
+        for probe in probes:
+            want = rebuild(nodes, pods, pods_first=False).rank(probe, model, top=0)
+            got = state.rank(probe, model, top=0)
+            assert (got, dict(got.reason_counts)) == (want, dict(want.reason_counts))

@@ -38,10 +38,15 @@ class FilterCache:
     def __init__(self) -> None:
         self.taints: dict[str, list[str | None]] = {}
         self.affinity: dict[str, tuple[int, BoolArray, str | None]] = {}
+        # The rows each taint text rejects, per tolerations: valid while ``NodeStore.version`` is unchanged
+        # (a node's taint list, and any new one, changes it). Never written to once made.
+        self.taint_masks: dict[str, tuple[int, list[tuple[BoolArray, str]]]] = {}
 
     def trim(self) -> None:
         if len(self.taints) > _CACHE_LIMIT:
             self.taints.clear()
+        if len(self.taint_masks) > _CACHE_LIMIT:
+            self.taint_masks.clear()
         if len(self.affinity) > _CACHE_LIMIT:
             self.affinity.clear()
 
@@ -211,13 +216,19 @@ def _taints(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reason
     if len(store.taint_lists) == 1:
         return  # no node has ever had a taint
     key = repr(_spec(pod).get("tolerations"))
-    results = cache.taints.setdefault(key, [])
-    for taints in store.taint_lists[len(results) :]:
-        node = {"spec": {"taints": [{"key": k, "value": v, "effect": e} for k, v, e in taints]}}
-        results.append(feasibility.taint_toleration(pod, node))
-    for text in {t for t in results if t is not None}:
-        failing_ids = np.array([r == text for r in results], np.bool_)
-        reasons.reject(failing_ids[store.taint_id[: store.size]], text)
+    masks = cache.taint_masks.get(key)
+    if masks is None or masks[0] != store.version:
+        results = cache.taints.setdefault(key, [])
+        for taints in store.taint_lists[len(results) :]:
+            node = {"spec": {"taints": [{"key": k, "value": v, "effect": e} for k, v, e in taints]}}
+            results.append(feasibility.taint_toleration(pod, node))
+        failing = []
+        for text in {t for t in results if t is not None}:
+            failing_ids = np.array([r == text for r in results], np.bool_)
+            failing.append((failing_ids[store.taint_id[: store.size]], text))
+        masks = cache.taint_masks[key] = (store.version, failing)
+    for rows, text in masks[1]:
+        reasons.reject(rows, text)
 
 
 def _selector_keys(pod: Mapping[str, Any]) -> tuple[list[str], bool] | None:
