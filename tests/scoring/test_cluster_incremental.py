@@ -16,11 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from paths import SHARED
 
-from linter.model import default_kube_scheduler_model
+from linter.model import BalancedArgs, default_kube_scheduler_model
+from linter.scoring.cluster.balanced import bounded_balanced_scores, skips_pod
 from linter.scoring.cluster.state import ClusterState
 from linter.scoring.nodes import is_counted_pod, node_views
+from linter.scoring.requests import actual_request
 
-from .test_cluster_property import NODE_NAMES, POD_NAMES, bound_pod, incoming_pod, node
+from .test_cluster_property import NODE_NAMES, POD_NAMES, bound_pod, incoming_pod, node, nodes_with_cpu_and_memory
 
 FIXTURES = SHARED / "fixtures/watch"
 
@@ -331,3 +333,44 @@ def test_taint_cache_follows_taint_changes_and_rows_that_move() -> None:
             want = rebuild(nodes, pods, pods_first=False).rank(probe, model, top=0)
             got = state.rank(probe, model, top=0)
             assert (got, dict(got.reason_counts)) == (want, dict(want.reason_counts))
+
+
+@settings(max_examples=100, deadline=None)
+@given(nodes=nodes_with_cpu_and_memory(), data=st.data(), probe=incoming_pod())
+def test_rank_between_pod_events_on_ordinary_nodes_equals_rank_of_rebuild(
+    nodes: list[dict[str, Any]], data: st.DataObject, probe: dict[str, Any]
+) -> None:
+    """Ranking after every bound pod event on nodes that all have cpu and memory, where BalancedAllocation
+    takes its float64 path (its requested columns and without-pod balance are kept between events)."""
+    probe = copy.deepcopy(probe)
+    for key in ("nodeSelector", "affinity", "tolerations"):
+        probe["spec"].pop(key, None)
+    names = [n["metadata"]["name"] for n in nodes]
+    state = ClusterState()
+    node_map = {n["metadata"]["name"]: n for n in nodes}
+    for obj in nodes:
+        state.apply_node(obj)
+    pods: dict[tuple[str, str], Any] = {}
+    model = default_kube_scheduler_model()
+    event = st.one_of(
+        st.tuples(st.just("pod"), st.sampled_from(POD_NAMES).flatmap(lambda n: bound_pod(name=n))),
+        st.tuples(st.just("delete-pod"), st.sampled_from(POD_NAMES)),
+    )
+    real = actual_request(probe)
+
+    def balanced_by_name(of: ClusterState) -> dict[str, float] | None:
+        scores = bounded_balanced_scores(of.store, BalancedArgs(), real)
+        return None if scores is None else {of.store.row_names[r]: s for r, s in enumerate(scores.tolist())}
+
+    for _ in range(data.draw(st.integers(1, 12))):
+        kind, obj = data.draw(event)
+        if kind == "pod":
+            obj["spec"]["nodeName"] = data.draw(st.sampled_from(names))  # every row stays a node
+        state.rank(probe, model, top=0)
+        _record(state, node_map, pods, kind, obj)
+        fresh = rebuild(node_map, pods, pods_first=False)
+        assert state.rank(probe, model, top=0) == fresh.rank(probe, model, top=0)
+        if not skips_pod(BalancedArgs(), real):
+            got = balanced_by_name(state)
+            assert got is not None  # the float64 path applies on these nodes
+            assert got == balanced_by_name(fresh)

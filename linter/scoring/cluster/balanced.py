@@ -33,8 +33,10 @@ from linter.scoring.requests import is_scalar_resource
 FloatRows = npt.NDArray[np.float64]
 BoolRows = npt.NDArray[np.bool_]
 _DIRECT = ("cpu", "memory", "ephemeral-storage")
-# First element of the keys this module gives ``NodeStore.derived`` (the other users' keys are non-negative)
+# First elements of the keys this module gives ``NodeStore.derived`` (the other users' keys are non-negative)
 _WITHOUT_POD_KEY = -1
+_REQUESTED_KEY = -2
+_EXACT_LIMIT = 2**53  # every whole number up to this is a float64
 _DERIVED_LIMIT = 64  # as scores.alloc_column: past this many entries the cache starts again
 # A standard deviation of fractions in 0..1 is at most 0.5: int64((1 - std) * 100) is then 50..100
 _LEAST_BALANCE, _MOST_BALANCE = 50, 100
@@ -206,6 +208,49 @@ def balanced_scores(store: NodeStore, args: BalancedArgs, pod_actual: Mapping[st
     return result
 
 
+class _RequestedColumn:
+    """One ``act_req`` column as float64, and whether every amount lies in 0 .. 2**53 (where the
+    conversion is exact); valid while ``NodeStore.request_version`` is unchanged."""
+
+    __slots__ = ("largest", "values")
+
+    def __init__(self, amounts: Int64Array) -> None:
+        small = amounts.size == 0 or (int(amounts.min()) >= 0 and int(amounts.max()) < _EXACT_LIMIT)
+        self.largest: int | None = (int(amounts.max()) if amounts.size else 0) if small else None
+        self.values: FloatRows = amounts.astype(np.float64)
+
+
+def _requested_column(store: NodeStore, col: int) -> _RequestedColumn:
+    key = (_REQUESTED_KEY, store.version, store.alloc_version, store.request_version, store.size, col)
+    hit = store.derived.get(key)
+    if isinstance(hit, _RequestedColumn):
+        return hit
+    for stale in [k for k in store.derived if k[0] == _REQUESTED_KEY and k[5:] == key[5:]]:
+        del store.derived[stale]  # only the latest per column, as in _balance_without_pod
+    if len(store.derived) > _DERIVED_LIMIT:
+        store.derived.clear()
+    column = store.derived[key] = _RequestedColumn(store.act_req[col, : store.size])
+    return column
+
+
+def _bounded_fractions(store: NodeStore, amounts: list[tuple[int, int]]) -> list[FloatRows] | None:
+    """:func:`_fraction` of every row in the store's work buffers 6, 7, ..., for the usual case: every row
+    counts every resource (no zero allocatable), and every amount with the pod lies in 0 .. 2**53, where
+    float64's sum of the converted amounts is the converted int64 sum. None otherwise."""
+    fractions: list[FloatRows] = []
+    for i, (col, add) in enumerate(amounts):
+        column = alloc_column(store, col)
+        requested = _requested_column(store, col)
+        if not column.all_counted or requested.largest is None or not 0 <= add < _EXACT_LIMIT - requested.largest:
+            return None
+        f = store.work_rows(6 + i)
+        np.add(requested.values, float(add), out=f)
+        np.divide(f, column.safe_f, out=f)
+        np.minimum(f, 1.0, out=f)
+        fractions.append(f)
+    return fractions
+
+
 def bounded_balanced_scores(store: NodeStore, args: BalancedArgs, pod_actual: Mapping[str, int]) -> FloatRows | None:
     """:func:`balanced_scores` for every row as float64 whole numbers in the store's work buffer 5, when
     every row's balance with and without the pod is 50..100 (so the score is too); None otherwise (the
@@ -221,11 +266,11 @@ def bounded_balanced_scores(store: NodeStore, args: BalancedArgs, pod_actual: Ma
     without = _balance_without_pod(store, [col for col, _ in amounts])
     if without.offset is None:
         return None
-    fractions = [_fraction(store, col, add, None) for col, add in amounts]
-    if any(counted is not None for counted, _ in fractions):
+    fractions = _bounded_fractions(store, amounts)
+    if fractions is None:
         return None
     out = store.work_rows(5)
-    _balance_everywhere_into([f for _, f in fractions], out)
+    _balance_everywhere_into(fractions, out)
     if out.size and float(out.min()) < _LEAST_BALANCE:
         return None
     out += without.offset
