@@ -217,7 +217,7 @@ def _totals(store: NodeStore, infeasible: BoolArray, feasible: int, scores: Int6
 def _bounded_totals(store: NodeStore, feasible: int, scores: Int64Array | FloatArray, in_range: bool,
                     fit_weight: int, args: BalancedArgs, balanced_weight: int,
                     pod_actual: Mapping[str, int]) -> tuple[FloatArray, int] | None:
-    """The totals of :func:`_totals` as float64 whole numbers in the store's work buffer 4, and their upper
+    """The totals of :func:`_totals` as float64 whole numbers in the store's work buffer 5, and their upper
     bound (they are at least 0), in the usual case: Fit's scores in 0..100, BalancedAllocation's known to
     be 50..100 (:func:`~linter.scoring.cluster.balanced.bounded_balanced_scores`), weights >= 0, most rows
     feasible. Every value is then a small whole number, exact in float64, and needs no pass to find its
@@ -230,11 +230,9 @@ def _bounded_totals(store: NodeStore, feasible: int, scores: Int64Array | FloatA
     balanced = bounded_balanced_scores(store, args, pod_actual)
     if balanced is None:
         return None
-    totals = store.work_rows(4)
-    if balanced_weight == 1:
-        np.copyto(totals, balanced)
-    else:
-        np.multiply(balanced, float(balanced_weight), out=totals)
+    totals = balanced  # the work buffer bounded_balanced_scores returns, summed into in place
+    if balanced_weight != 1:
+        totals *= float(balanced_weight)
     if fit_weight == 1:
         totals += scores
     elif fit_weight:

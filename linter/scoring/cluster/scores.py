@@ -174,7 +174,10 @@ def _float_fit_scores(store: NodeStore, strategy: str, terms: list[_Term]) -> Fl
             total += part
         weight_sum += weight
     if weight_sum != 1:
-        total /= weight_sum
+        if weight_sum & (weight_sum - 1) == 0:  # a power of two: x * 2**-k is the float64 x / 2**k, and cheaper
+            total *= 1.0 / weight_sum
+        else:
+            total /= weight_sum
         np.floor(total, out=total)
     return total
 
