@@ -257,3 +257,38 @@ def test_ratio_scores_of_zero_drop_out_of_both_sums(
     incoming = {"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c", "resources": {
         "requests": {"cpu": "0", "memory": "0"}}}]}}
     _assert_scores_are_the_scalar_models(nodes, pods, incoming, args)
+
+
+@SETTINGS
+@given(
+    scores=st.lists(st.integers(0, 3), min_size=2, max_size=60),
+    cordoned=st.lists(st.booleans(), min_size=60, max_size=60),
+    top=st.integers(1, 70),
+    order=st.randoms(use_true_random=False),
+    int32_keys=st.booleans(),
+)
+def test_top_k_leaves_out_infeasible_nodes_whatever_their_names(
+    scores: list[int], cordoned: list[bool], top: int, order: Any, int32_keys: bool
+) -> None:
+    """The top K of a ranking where some nodes are filtered out (cordoned) are the first K of the full
+    ranking: the keys that keep infeasible rows below every feasible one must never reach the cut, not even
+    when feasible nodes score 0 (MostAllocated on nearly empty nodes; a pod that requests nothing, so
+    BalancedAllocation adds nothing)."""
+    names = [f"node-{i:03d}" for i in range(len(scores))]
+    indices = list(range(len(scores)))
+    order.shuffle(indices)
+    state = ClusterState()
+    for i in indices:
+        spec = {"unschedulable": True} if cordoned[i] else {}
+        state.apply_node({"metadata": {"name": names[i]}, "spec": spec,
+                          "status": {"allocatable": {"cpu": "1000", "memory": "4Gi", "pods": "99"}}})
+        for j in range(scores[i]):
+            pod_spec = {"nodeName": names[i], "containers": [{"name": "c", "resources": {"requests": {"cpu": "100"}}}]}
+            state.apply_pod({"metadata": {"name": f"p-{i}-{j}", "namespace": "ns"}, "spec": pod_spec})
+    args = FitArgs(strategy=MOST_ALLOCATED, resources=(ResourceWeight("cpu", 1),))  # 0, 10, 20 or 30
+    incoming = {"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c"}]}}
+    with mock.patch.object(rank, "_INT32_KEY_LIMIT", _INT32_KEY_LIMIT if int32_keys else 0):
+        got = state.rank(incoming, _model(args), top=top).scores
+    everything = state.rank(incoming, _model(args), top=0).scores
+    assert len(everything) == sum(1 for i in range(len(scores)) if not cordoned[i])
+    assert list(got) == list(everything)[:top]

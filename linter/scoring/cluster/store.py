@@ -97,6 +97,7 @@ class NodeStore:
         self.derived: dict[tuple[int, ...], object] = {}
         self._name_order: Int64Array | None = None
         self._name_rank_reversed: npt.NDArray[np.float64] | None = None
+        self._name_rank_below: npt.NDArray[np.float64] | None = None
         self._name_array: tuple[int, npt.NDArray[np.object_]] | None = None
         self._work: list[npt.NDArray[np.float64]] = []
         self._work_int32: Int32Array = np.empty(0, np.int32)
@@ -140,7 +141,7 @@ class NodeStore:
         self.row_of[name] = row
         self.row_names[row] = name
         self._update_pods_full(row)
-        self._name_order = self._name_rank_reversed = None
+        self._name_order = self._name_rank_reversed = self._name_rank_below = None
         self.version += 1  # row-indexed caches now have the wrong length
         self.alloc_version += 1
         return row
@@ -177,7 +178,7 @@ class NodeStore:
             self._move_row(last, row)
         self._clear_row(last)
         self.size -= 1
-        self._name_order = self._name_rank_reversed = None
+        self._name_order = self._name_rank_reversed = self._name_rank_below = None
         self.version += 1  # rows moved: row-indexed caches are stale
         self.alloc_version += 1
 
@@ -327,6 +328,13 @@ class NodeStore:
         if self._name_rank_reversed is None:
             self._name_rank_reversed = (self.size - 1 - self.name_order()).astype(np.float64)
         return self._name_rank_reversed
+
+    def name_rank_below(self) -> npt.NDArray[np.float64]:
+        """:meth:`name_rank_reversed` minus the row count: distinct keys -rows .. -1, below every key of a
+        score >= 0, for the rows a ranking leaves out (a partition slows down badly on many equal keys)."""
+        if self._name_rank_below is None:
+            self._name_rank_below = self.name_rank_reversed() - self.size
+        return self._name_rank_below
 
     def name_array(self) -> npt.NDArray[np.object_]:
         """The rows' node names as an array, to pick many names with one index."""
