@@ -7,7 +7,8 @@ import pytest
 
 from linter.engine import lint_text
 from linter.formats.volcano.binpack import could_not_parse_log
-from linter.formats.volcano.decode import go_v, leading_lines_trimmed
+from linter.formats.volcano.decode import leading_lines_trimmed
+from linter.formats.volcano.govalue import go_v
 from linter.formats.volcano.handler import HANDLER, VolcanoContext
 from linter.model import VolcanoModel
 from linter.source import parse_documents

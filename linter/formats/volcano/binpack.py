@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from linter.formats.volcano.decode import go_v
+from linter.formats.volcano.govalue import go_v
 from linter.scoring.volcano import go_trim_space
 
 WEIGHT = "binpack.weight"

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from linter.duplicatekeys import duplicate_keys
 from linter.findings import Violation
 from linter.formats.volcano import binpack as bp
-from linter.formats.volcano.decode import KNOWN_PLUGINS, PLUGIN_OPTION_KEYS, TOP_LEVEL_KEYS, go_v, raw_scalar
+from linter.formats.volcano.fields import KNOWN_PLUGINS, PLUGIN_OPTION_KEYS, TOP_LEVEL_KEYS
+from linter.formats.volcano.govalue import go_v
 from linter.formats.volcano.handler import (
     ALLOCATED_NULLS,
     DRF_CONFLICT,
@@ -18,6 +19,7 @@ from linter.formats.volcano.handler import (
     actions_text,
     effective_binpack,
 )
+from linter.formats.volcano.scalars import raw_scalar
 from linter.formats.volcano.structs import struct_map_field
 from linter.goint import yaml_int
 from linter.scalarcolumns import char_column

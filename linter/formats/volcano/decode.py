@@ -12,35 +12,15 @@ whitespace-trimmed file, as Volcano trims it before parsing.
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
+from linter.formats.volcano.fields import PLUGIN_SWITCHES
 from linter.formats.volcano.repeats import EarlierStore, earlier_stores
+from linter.formats.volcano.scalars import node_tag, raw_scalar
 from linter.source import Document, Pointer
 
-KNOWN_ACTIONS = ("enqueue", "allocate", "backfill", "preempt", "reclaim", "shuffle", "gangpreempt", "gangreclaim")
-KNOWN_PLUGINS = (
-    "priority", "gang", "conformance", "drf", "proportion", "capacity", "predicates", "nodeorder", "binpack",
-    "deviceshare", "resource-strategy-fit", "tdm", "overcommit", "sla", "task-topology", "numa-aware", "cdp",
-    "rescheduling", "usage", "pdb", "nodegroup", "network-topology-aware", "extender", "resourcequota",
-)
-# conf.PluginOption's *bool fields (note the mixed "enable"/"enabled" spelling, as in Volcano).
-PLUGIN_SWITCHES = (
-    "enableJobOrder", "enableHierarchy", "enableJobReady", "enableJobPipelined", "enableTaskOrder",
-    "enablePreemptable", "enableReclaimable", "enablePreemptive", "enableQueueOrder", "enabledClusterOrder",
-    "enablePredicate", "enableBestNode", "enableNodeOrder", "enableTargetJob", "enableReservedNodes",
-    "enableJobEnqueued", "enabledVictim", "enableJobStarving", "enabledOverused", "enabledAllocatable",
-    "enabledHyperNodeOrder", "enabledSubJobReady", "enabledSubJobPipelined", "enabledSubJobOrder",
-    "enabledHyperNodeGradient",
-)
-PLUGIN_OPTION_KEYS = ("name", *PLUGIN_SWITCHES, "arguments")
-TOP_LEVEL_KEYS = ("actions", "tiers", "configurations", "metrics")
-
 _ARGS_TYPE = "map[string]interface {}"
-_RAW_TOKEN = re.compile(r"[^\s,\]\}#]+")
 
 
 @dataclass(frozen=True)
@@ -59,86 +39,13 @@ def leading_lines_trimmed(text: str) -> int:
     return text[: len(text) - len(stripped)].count("\n")
 
 
-def raw_scalar(doc: Document, pointer: Pointer, value: Any, *, keep_tag: bool = False) -> str:
-    """The source text of a scalar, as yaml.v2 keeps it in ``node.value``.
-
-    Strings are their own text; for plain non-strings (ints, floats, booleans, null) the
-    token is read back from the document text at the node's position (``010`` stays ``010``).
-    The node starts at its anchor or tag, which are not part of the value (``!!int "7"`` is
-    ``7``); ``keep_tag`` returns a tag instead of what follows it.
-    """
-    if isinstance(value, str):
-        return value
-    spot = doc.spots.get(tuple(pointer))
-    lines = doc.text.splitlines()
-    if spot is not None and 0 < spot.line <= len(lines):
-        line, at = lines[spot.line - 1], spot.column - 1
-        while (match := _RAW_TOKEN.match(line, at)) and match.group(0)[0] in "&!":
-            if keep_tag and match.group(0)[0] == "!":
-                return match.group(0)
-            at = match.end() + len(line[match.end():]) - len(line[match.end():].lstrip(" \t"))
-        if match:
-            token = match.group(0)
-            quote = token[0]
-            if quote in "'\"" and (end := line.find(quote, at + 1)) > at:
-                return line[at + 1:end]  # a tagged quoted scalar: !!int "7"
-            return token
-    if value is None:
-        return ""
-    return go_v(value)
-
-
-def scalar_string(doc: Document, pointer: Pointer, value: Any) -> str:
-    """The value a yaml.v2 ``string`` field gets from a scalar node (null -> ""; a mapping or list,
-    a type error reported separately, -> "")."""
-    return "" if value is None or isinstance(value, (dict, list)) else raw_scalar(doc, pointer, value)
-
-
-_DATE = r"(\d{4})-(\d{1,2})-(\d{1,2})"
-_CLOCK = r"(\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?"
-_TIMESTAMP = re.compile(rf"{_DATE}(?:[Tt]{_CLOCK}(?:Z|[+-]\d\d:\d\d)| {_CLOCK})?")
-
-
-def is_timestamp(text: str) -> bool:
-    """yaml.v2's ``parseTimestamp``: one of its ``time.Parse`` layouts, with valid fields."""
-    match = _TIMESTAMP.fullmatch(text)
-    if match is None:
-        return False
-    year, month, day, *clock = (int(g) if g else 0 for g in match.groups())
-    hour, minute, second = (clock[0] or clock[3], clock[1] or clock[4], clock[2] or clock[5])
-    days = [31, 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28, 31, 30, 31, 30, 31, 31, 30,
-            31, 30, 31]
-    return 1 <= month <= 12 and 1 <= day <= days[month - 1] and hour < 24 and minute < 60 and second < 60
-
-
-def _tag(doc: Document, pointer: Pointer, value: Any, earlier: bool = False) -> str:
-    written = "" if earlier else raw_scalar(doc, pointer, None, keep_tag=True)
-    if written.startswith("!") and written != "!":  # terror names the node's own tag when it has one
-        return written
-    if isinstance(value, str) and tuple(pointer) not in doc.quoted and is_timestamp(value):
-        return "!!timestamp"  # a plain date stays a string, but resolve() tags it as a timestamp
-    if isinstance(value, dict):
-        return "!!map"
-    if isinstance(value, list):
-        return "!!seq"
-    if isinstance(value, bool):
-        return "!!bool"
-    if isinstance(value, int):
-        return "!!int"
-    if isinstance(value, float):
-        return "!!float"
-    if value is None:
-        return "!!null"
-    return "!!str"
-
-
 def _terror(doc: Document, pointer: Pointer, value: Any, go_type: str, shift: int,
             earlier: EarlierStore | None = None) -> UnmarshalError:
     """``decoder.terror``: scalar values are shown in backticks, cut to 7 bytes + ``...`` past 10.
     ``earlier``: a store of this key before its last one (its own line and text)."""
     spot = doc.spots.get(tuple(pointer))
     line = (earlier.line if earlier else spot.line if spot else doc.start_line) - shift
-    tag = _tag(doc, pointer, value, earlier is not None)
+    tag = node_tag(doc, pointer, value, earlier is not None)
     shown = ""
     if tag not in ("!!map", "!!seq"):
         # a tagged mapping or list is shown with its node.value, which is empty
@@ -251,44 +158,3 @@ def _option_error(doc: Document, p: Pointer, v: Any, out: list[UnmarshalError], 
 def yaml_v2_message(errors: list[UnmarshalError]) -> str:
     """``yaml.TypeError.Error()``."""
     return "yaml: unmarshal errors:\n  " + "\n  ".join(e.text for e in errors)
-
-
-def go_v(value: Any) -> str:
-    """Go's ``%v`` of what yaml.v2 decoded into ``interface{}`` (used in Volcano's log texts)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "<nil>"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return _go_float(value)
-    if isinstance(value, list):
-        return "[" + " ".join(go_v(v) for v in value) + "]"
-    if isinstance(value, dict):  # Go prints maps with sorted keys
-        return "map[" + " ".join(f"{k}:{go_v(value[k])}" for k in sorted(value, key=str)) + "]"
-    return str(value)
-
-
-def _go_float(value: float) -> str:
-    """``strconv.FormatFloat(v, 'g', -1, 64)``: shortest digits, exponent form below 1e-4 or from 1e6."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "+Inf" if value > 0 else "-Inf"
-    if value == 0:
-        return "-0" if math.copysign(1.0, value) < 0 else "0"
-    sign, digits, exponent = Decimal(repr(value)).normalize().as_tuple()
-    assert isinstance(exponent, int)
-    ds = "".join(str(d) for d in digits)
-    exp = len(ds) + exponent - 1  # decimal exponent of the first digit
-    neg = "-" if sign else ""
-    if exp < -4 or exp >= 6:  # shortest 'g' decides with precision 6: 1e6 prints as 1e+06
-        mantissa = ds[0] + ("." + ds[1:] if len(ds) > 1 else "")
-        return f"{neg}{mantissa}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
-    point = exp + 1
-    if point <= 0:
-        return f"{neg}0.{'0' * -point}{ds}"
-    if point >= len(ds):
-        return neg + ds + "0" * (point - len(ds))
-    return f"{neg}{ds[:point]}.{ds[point:]}"

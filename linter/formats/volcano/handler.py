@@ -15,16 +15,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from linter import schema
-from linter.formats.volcano.decode import (
-    KNOWN_ACTIONS,
-    PLUGIN_SWITCHES,
-    UnmarshalError,
-    raw_scalar,
-    scalar_string,
-    unmarshal_errors,
-    yaml_v2_message,
-)
+from linter.formats.volcano.decode import UnmarshalError, unmarshal_errors, yaml_v2_message
+from linter.formats.volcano.fields import KNOWN_ACTIONS, PLUGIN_SWITCHES
 from linter.formats.volcano.nodeorder import node_order_plugin
+from linter.formats.volcano.scalars import raw_scalar, scalar_string
 from linter.formats.volcano.structs import struct_view
 from linter.model import SchedulerModel, VolcanoBinpackArgs, VolcanoModel
 from linter.scoring.volcano import go_trim_space, parse_binpack_arguments
