@@ -166,17 +166,27 @@ def resolve_plain(text: str) -> Any:
     return text
 
 
+def plain_tag(value: Any) -> str:
+    """The tag yaml.v2's ``resolve`` gives a scalar's text, short form (``resolve_plain``'s value in)."""
+    if value is None:
+        return "!!null"
+    if isinstance(value, bool):
+        return "!!bool"
+    if isinstance(value, int):
+        return "!!int"
+    return "!!float" if isinstance(value, float) else "!!str"
+
+
 def _resolve_tagged(tag: str, text: str, line: int, col: int) -> Any:
     short = tag.replace("tag:yaml.org,2002:", "!!")
     if short == "!!str":
         return text
     if short in ("!!int", "!!float", "!!bool", "!!null"):
         value = resolve_plain(text)
-        ok = {"!!int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-              "!!float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-              "!!bool": lambda v: isinstance(v, bool), "!!null": lambda v: v is None}[short](value)
-        if not ok:
-            raise SourceError(f"cannot decode {text!r} as {short}", line, col)
+        found = plain_tag(value)
+        if found != short and not (short == "!!float" and found == "!!int"):  # an int is a fine !!float
+            # yaml.v2's resolve panics (failf): the decoding stops with this text, whatever else is wrong
+            raise SourceError(f"yaml: cannot decode {found} `{text}` as a {short}", line, col)
         return float(value) if short == "!!float" else value
     # yaml.v2 resolves only the core scalar tags; any other (a local !foo, !!set) leaves the scalar its text
     return text
@@ -312,7 +322,7 @@ class _Builder:
         try:
             filled = fill(frame.pointer, frame.entries, self.stores_of, self.duplicates_of)
         except MergeError as exc:
-            raise SourceError(f"invalid YAML: {MERGE_NEEDS_MAPS}", exc.line, exc.column) from None
+            raise SourceError(f"yaml: {MERGE_NEEDS_MAPS}", exc.line, exc.column) from None  # failf's text
         if frame.merges:
             container.clear()
             for store in filled.stores:

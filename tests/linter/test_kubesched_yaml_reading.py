@@ -73,3 +73,16 @@ def test_an_api_version_with_two_slashes_is_refused_before_the_kind_is_looked_at
     (finding,) = lint_text("apiVersion: kubescheduler.config.k8s.io/v1/extra\nkind: Nope\n", "c.yaml")
     assert (finding.rule, finding.line, finding.column) == ("BPL010", 1, 13)
     assert finding.message == "unexpected GroupVersion string: kubescheduler.config.k8s.io/v1/extra"
+
+
+def test_a_tag_its_scalar_does_not_resolve_to_stops_the_scheduler_with_yaml_v2s_text() -> None:
+    # YAMLToJSON returns yaml.v2's failf error as it is (the serializer does not wrap it)
+    (finding,) = lint_text(H + "parallelism: !!int sixteen\n", "c.yaml")
+    assert (finding.rule, finding.line, finding.column, finding.message) == (
+        "BPL001", 3, 14, "yaml: cannot decode !!str `sixteen` as a !!int")
+
+
+def test_a_merge_of_a_list_holding_a_scalar_stops_the_scheduler_with_yaml_v2s_text() -> None:
+    (finding,) = lint_text(H + "profiles:\n- <<: [{schedulerName: a}, 2]\n", "c.yaml")
+    assert (finding.rule, finding.message) == (
+        "BPL001", "yaml: map merge requires map or sequence of maps as the value")

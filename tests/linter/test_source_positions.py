@@ -86,5 +86,5 @@ def test_a_merge_of_anything_but_mappings_is_refused_like_yaml_v2() -> None:
     for text in ("a:\n  <<: 1\n", "x: &x [{a: 1}]\na:\n  <<: *x\n", "a:\n  <<: [{b: 1}, 2]\n"):
         with pytest.raises(SourceError) as caught:
             parse_documents(text, "m.yaml")
-        assert caught.value.message == "invalid YAML: map merge requires map or sequence of maps as the value"
+        assert caught.value.message == "yaml: map merge requires map or sequence of maps as the value"
     assert parse_documents('a: {"<<": 1}\n', "m.yaml")[0].data == {"a": {"<<": 1}}  # quoted: an ordinary key

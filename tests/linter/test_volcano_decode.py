@@ -155,3 +155,24 @@ def test_non_finite_binpack_arguments_are_floats_volcano_ignores() -> None:
                     "      binpack.weight: .inf\n      binpack.cpu: .NaN\n").model
     assert isinstance(model, VolcanoModel)
     assert (model.binpack[0].weight, model.binpack[0].resources) == (1, {"cpu": 1, "memory": 1})
+
+
+@pytest.mark.parametrize(("scalar", "text"), [
+    ("!!int abc", "yaml: cannot decode !!str `abc` as a !!int"),
+    ("!!bool 5", "yaml: cannot decode !!int `5` as a !!bool"),
+    ("!!float yes", "yaml: cannot decode !!bool `yes` as a !!float"),
+    ("!!null 0.5", "yaml: cannot decode !!float `0.5` as a !!null"),
+    ('!!int "~"', "yaml: cannot decode !!null `~` as a !!int"),
+])
+def test_a_tag_its_scalar_does_not_resolve_to_is_refused_with_yaml_v2s_text(scalar: str, text: str) -> None:
+    # resolve's failf: a panic, so this text is the whole error, with no "unmarshal errors" list
+    conf = f"actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n    enableNodeOrder: {scalar}\n"
+    (finding,) = lint_text(conf, "volcano-scheduler.conf")
+    assert (finding.rule, finding.line, finding.column, finding.message) == ("BPL001", 5, 22, text)
+
+
+def test_a_merge_of_a_scalar_is_refused_with_yaml_v2s_text() -> None:
+    conf = "actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n    <<: 5\n"
+    (finding,) = lint_text(conf, "volcano-scheduler.conf")
+    assert (finding.rule, finding.line, finding.column, finding.message) == (
+        "BPL001", 5, 5, "yaml: map merge requires map or sequence of maps as the value")
