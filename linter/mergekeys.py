@@ -51,6 +51,8 @@ class Store(NamedTuple):  # a tuple: one per mapping entry of every document, so
     key_line: int
     key_column: int
     value_line: int
+    owner: Pointer = ()  # the mapping it is written in (for a merged key, the merged mapping)
+    node: tuple[int, int] = (0, 0)  # where the node yaml.v2 decodes starts: for an alias, the anchored one
 
 
 class Merge(NamedTuple):

@@ -83,6 +83,10 @@ class Document:
     # id() of a mapping that stores a key more than once -> that key -> every value stored, in
     # yaml.v2's order (the mapping holds the last); decoders into Go structs may combine them
     repeated: dict[int, dict[str, list[Any]]] = field(default_factory=dict)
+    # id() of a mapping with a merge key or a repeated key -> every store in yaml.v2's decoding order
+    stores: dict[int, list[Store]] = field(default_factory=dict)
+    # id() of an anchored container -> its pointer (where an alias of it, or a merge, finds its nodes)
+    homes: dict[int, Pointer] = field(default_factory=dict)
 
     def locate(self, pointer: Sequence[str | int], *, key: bool = False) -> tuple[int, int]:
         """Position of ``pointer`` in the *file*; falls back to the nearest ancestor that exists."""
@@ -242,7 +246,7 @@ class _Builder:
         self.path, self.text, self.is_json = path, text, is_json
         self.documents: list[Document] = []
         self.stack: list[_Frame] = []
-        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.anchors: dict[str, tuple[Any, int, tuple[int, int]]] = {}  # value, node count, where it starts
         self.doc: Document | None = None
         self.nodes = 0
         # by id() of a finished container: the stores of a mapping that may be merged (anchored, or
@@ -278,7 +282,11 @@ class _Builder:
                 self._note_duplicates(frame.container, [d for item in frame.container
                                                         for d in self._duplicates_in(item)])
             if frame.anchor:
-                self.anchors[frame.anchor] = (frame.container, self.nodes - frame.start_nodes + 1)
+                spot = self.doc.spots.get(frame.pointer) if self.doc is not None else None
+                start = (spot.line, spot.column) if spot else (line, col)
+                self.anchors[frame.anchor] = (frame.container, self.nodes - frame.start_nodes + 1, start)
+                if self.doc is not None:
+                    self.doc.homes[id(frame.container)] = frame.pointer
         elif isinstance(event, yaml.ScalarEvent):
             value = self._scalar(event, line, col)
             plain = not event.style  # libyaml reports plain style as '', the pure parser as None
@@ -287,13 +295,13 @@ class _Builder:
             if quoted and pointer is not None and self.doc is not None:
                 self.doc.quoted.add(pointer)
             if event.anchor:
-                self.anchors[event.anchor] = (value, 1)
+                self.anchors[event.anchor] = (value, 1, (line, col))
         elif isinstance(event, yaml.AliasEvent):
             if event.anchor not in self.anchors:
                 raise SourceError(f"unknown anchor {event.anchor!r}", line, col)
-            value, size = self.anchors[event.anchor]
+            value, size, start = self.anchors[event.anchor]
             self.nodes += size - 1  # _place counts one more
-            self._place(value, line, col, alias=True)
+            self._place(value, line, col, alias=True, node=start)
 
     def _merge_value_next(self) -> bool:
         """Is the node about to be placed the value of a ``<<`` (or an item of such a list)?"""
@@ -332,6 +340,8 @@ class _Builder:
         self._note_duplicates(container, filled.duplicates)
         if filled.repeated and self.doc is not None:
             self.doc.repeated[id(container)] = filled.repeated
+        if (frame.merges or filled.repeated) and self.doc is not None:
+            self.doc.stores[id(container)] = filled.stores
 
     def _scalar(self, event: yaml.ScalarEvent, line: int, col: int) -> Any:
         if event.tag and event.tag != "!":
@@ -341,7 +351,7 @@ class _Builder:
         return event.value
 
     def _place(self, value: Any, line: int, col: int, *, scalar_text: str | None = None,
-               plain: bool = False, alias: bool = False) -> Pointer | None:
+               plain: bool = False, alias: bool = False, node: tuple[int, int] | None = None) -> Pointer | None:
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise SourceError(f"document expands to more than {MAX_NODES} nodes (alias bomb?)", line, col,
@@ -372,7 +382,7 @@ class _Builder:
             frame.merges = True
             return (*frame.pointer, "<<")
         pointer = (*frame.pointer, key)
-        frame.entries.append(Store(key, value, kline, kcol, line))
+        frame.entries.append(Store(key, value, kline, kcol, line, frame.pointer, node or (line, col)))
         frame.container[key] = value
         doc.spots[pointer] = Spot(kline, kcol, line, col)
         return pointer

@@ -47,7 +47,9 @@ def sub_document(doc: Document, prefix: Pointer) -> Document:
     return Document(doc.path, value, spots, line, col, duplicate_keys=[
         dataclasses.replace(d, pointer=d.pointer[n:]) for d in dups
     ], quoted=quoted, text=doc.text, is_json=doc.is_json, mapper=doc.mapper, embedded_key=doc.embedded_key,
-        repeated=doc.repeated)
+        repeated=doc.repeated, homes={i: p[n:] for i, p in doc.homes.items() if p[:n] == prefix},
+        stores={i: [st._replace(owner=st.owner[n:]) if st.owner[:n] == prefix else st for st in stores]
+                for i, stores in doc.stores.items()})
 
 
 def embedded_documents(doc: Document) -> tuple[list[Document], list[Finding]]:

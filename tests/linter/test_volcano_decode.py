@@ -176,3 +176,33 @@ def test_a_merge_of_a_scalar_is_refused_with_yaml_v2s_text() -> None:
     (finding,) = lint_text(conf, "volcano-scheduler.conf")
     assert (finding.rule, finding.line, finding.column, finding.message) == (
         "BPL001", 5, 5, "yaml: map merge requires map or sequence of maps as the value")
+
+
+def test_each_store_a_merge_brings_is_decoded_at_the_merge_and_named_by_its_line_in_the_anchor() -> None:
+    # decoder.merge decodes the merged mapping into the struct at the "<<" entry: its bad value is an error
+    # although the key written before it fits, and yaml.v2 names the anchor's line
+    text = ("actions: allocate\nx: &d\n  enableNodeOrder: 1\ntiers:\n- plugins:\n  - name: binpack\n"
+            "    enableNodeOrder: true\n    <<: *d\n")
+    assert analyze(text).rejection == "yaml: unmarshal errors:\n  line 3: cannot unmarshal !!int `1` into bool"
+    (finding,) = [f for f in lint_text(text, "volcano-scheduler.conf") if f.rule == "BPL060"]
+    assert (finding.line, finding.column) == (3, 20)  # where the value is written
+
+
+def test_a_list_of_merged_mappings_is_decoded_from_its_end_before_the_keys_written_after_it() -> None:
+    text = ("actions: allocate\nx: &d\n  name: [a]\n  enableNodeOrder: 1\ntiers:\n- plugins:\n"
+            "  - <<: [*d, {enableNodeOrder: 2, name: binpack}]\n    enableNodeOrder: yes\n    enableJobOrder: 3\n")
+    assert analyze(text).rejection == (
+        "yaml: unmarshal errors:\n  line 7: cannot unmarshal !!int `2` into bool\n"
+        "  line 3: cannot unmarshal !!seq into string\n  line 4: cannot unmarshal !!int `1` into bool\n"
+        "  line 9: cannot unmarshal !!int `3` into bool")
+
+
+def test_what_an_earlier_store_of_a_key_holds_is_decoded_too() -> None:
+    # the first "tiers" is decoded whole before the second replaces it
+    text = "actions: allocate\ntiers:\n- plugins:\n  - name: binpack\n    enableNodeOrder: 1\ntiers: []\n"
+    assert analyze(text).rejection == "yaml: unmarshal errors:\n  line 5: cannot unmarshal !!int `1` into bool"
+
+
+def test_an_aliased_node_is_named_by_its_line_in_the_anchor() -> None:
+    text = "actions: allocate\np: &p [{name: binpack, enableNodeOrder: 3}]\ntiers:\n- plugins: *p\n"
+    assert analyze(text).rejection == "yaml: unmarshal errors:\n  line 2: cannot unmarshal !!int `3` into bool"

@@ -12,7 +12,14 @@ _RAW_TOKEN = re.compile(r"[^\s,\]\}#]+")
 
 
 def raw_scalar(doc: Document, pointer: Pointer, value: Any, *, keep_tag: bool = False) -> str:
-    """The source text of a scalar, as yaml.v2 keeps it in ``node.value``.
+    """The source text of the scalar at ``pointer``, as yaml.v2 keeps it in ``node.value`` (see ``raw_scalar_at``)."""
+    spot = doc.spots.get(tuple(pointer))
+    return raw_scalar_at(doc, (spot.line, spot.column) if spot else None, value, keep_tag=keep_tag)
+
+
+def raw_scalar_at(doc: Document, at: tuple[int, int] | None, value: Any, *, keep_tag: bool = False) -> str:
+    """The source text of the scalar node starting at ``at`` (document-local line, column), as yaml.v2 keeps
+    it in ``node.value``.
 
     Strings are their own text; for plain non-strings (ints, floats, booleans, null) the
     token is read back from the document text at the node's position (``010`` stays ``010``).
@@ -21,19 +28,18 @@ def raw_scalar(doc: Document, pointer: Pointer, value: Any, *, keep_tag: bool = 
     """
     if isinstance(value, str):
         return value
-    spot = doc.spots.get(tuple(pointer))
     lines = doc.text.splitlines()
-    if spot is not None and 0 < spot.line <= len(lines):
-        line, at = lines[spot.line - 1], spot.column - 1
-        while (match := _RAW_TOKEN.match(line, at)) and match.group(0)[0] in "&!":
+    if at is not None and 0 < at[0] <= len(lines):
+        line, column = lines[at[0] - 1], at[1] - 1
+        while (match := _RAW_TOKEN.match(line, column)) and match.group(0)[0] in "&!":
             if keep_tag and match.group(0)[0] == "!":
                 return match.group(0)
-            at = match.end() + len(line[match.end():]) - len(line[match.end():].lstrip(" \t"))
+            column = match.end() + len(line[match.end():]) - len(line[match.end():].lstrip(" \t"))
         if match:
             token = match.group(0)
             quote = token[0]
-            if quote in "'\"" and (end := line.find(quote, at + 1)) > at:
-                return line[at + 1:end]  # a tagged quoted scalar: !!int "7"
+            if quote in "'\"" and (end := line.find(quote, column + 1)) > column:
+                return line[column + 1:end]  # a tagged quoted scalar: !!int "7"
             return token
     if value is None:
         return ""
@@ -63,8 +69,9 @@ def is_timestamp(text: str) -> bool:
     return 1 <= month <= 12 and 1 <= day <= days[month - 1] and hour < 24 and minute < 60 and second < 60
 
 
-def node_tag(doc: Document, pointer: Pointer, value: Any, earlier: bool = False) -> str:
-    written = "" if earlier else raw_scalar(doc, pointer, None, keep_tag=True)
+def node_tag(doc: Document, pointer: Pointer, value: Any, at: tuple[int, int] | None) -> str:
+    """The tag ``decoder.terror`` names for the node starting at ``at`` (``pointer``: where it is written)."""
+    written = raw_scalar_at(doc, at, None, keep_tag=True)
     if written.startswith("!") and written != "!":  # terror names the node's own tag when it has one
         return written
     if isinstance(value, str) and tuple(pointer) not in doc.quoted and is_timestamp(value):

@@ -6,6 +6,10 @@ What it does:
     a list or mapping where a string is expected (``actions``, ``name``, ``metrics``
     values), a quoted ``"false"`` or a number for a plugin switch such as
     ``enableNodeOrder``, a scalar or list for ``arguments``, a scalar for ``tiers``.
+    Every node yaml.v2 decodes counts, in its order: each store of a repeated key (what an
+    earlier ``tiers`` holds included), the values a merge key (``<<``) brings, decoded at the
+    ``<<`` (a list of mappings from its end), and an alias's anchored node. An error in a
+    merged or aliased value is named by its line in the anchor and reported there.
 
 Why it matters:
     Volcano logs ``Scheduler config ... is invalid: yaml: unmarshal errors: ...`` and keeps
