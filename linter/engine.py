@@ -284,7 +284,7 @@ def decode_bytes(raw: bytes, path: str, sink: list[Finding]) -> str | None:
 def _analyze_text(text: str, path: str, settings: LintSettings, *,
                   explicit: bool) -> tuple[list[_Analyzed], list[Finding]]:
     findings: list[Finding] = []
-    if not text.strip() and settings.kind != "kube-scheduler":  # the scheduler decodes an empty file too
+    if not text.strip() and settings.kind not in ("kube-scheduler", "volcano"):  # those decode an empty file too
         if explicit or settings.kind:
             sev = Severity.ERROR if settings.kind else Severity.WARNING
             findings.append(Finding(path, 1, 1, CODE_EMPTY, sev, "file is empty: nothing to check"))

@@ -77,9 +77,10 @@ def read_stream(text: str, path: str, kind: str | None, *, is_json: bool = False
         if not documents and error is None and kind == KUBE_SCHEDULER and embedded_key is None:
             # a comment-only file given as a scheduler config: the scheduler decodes nothing at all
             return Reading([Document(path, {}, {}, 1, 1, text=text, is_json=is_json)], kind=KUBE_SCHEDULER)
-        if not documents and error is None and kind is None and _embedded_reader(embedded_key) == VOLCANO:
-            # an empty (or comment-only) volcano-scheduler.conf value: Volcano unmarshals nothing, so its
-            # actions are "" and it refuses the conf ("failed to find Action ")
+        volcano = kind == VOLCANO or (kind is None and _embedded_reader(embedded_key) == VOLCANO)
+        if not documents and error is None and volcano:
+            # an empty (or comment-only) volcano-scheduler.conf value, or such a file given as a Volcano conf:
+            # Volcano unmarshals nothing, so its actions are "" and it refuses the conf ("failed to find Action ")
             empty = Document(path, {}, {}, 1, 1, text=text, is_json=is_json)
             empty.mapper, empty.embedded_key = mapper, embedded_key
             return Reading([empty], kind=VOLCANO)

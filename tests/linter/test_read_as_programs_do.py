@@ -49,6 +49,16 @@ def test_empty_or_comment_only_file_given_as_a_scheduler_config(text: str) -> No
     assert found(text) in ([("BPL003", 1)], [("BPL004", 1)])  # without --kind: nothing to check
 
 
+@pytest.mark.parametrize("text", ["", "\n  \n", "# only a comment\n", "---\n# a comment\n"])
+def test_empty_or_comment_only_file_given_as_a_volcano_conf(text: str) -> None:
+    # Volcano unmarshals nothing from it: actions "" is one empty piece, which names no action
+    (finding,) = lint_text(text, "volcano-scheduler.conf", LintSettings(kind="volcano"))
+    assert (finding.rule, finding.severity.value, finding.line) == ("BPL400", "error", 1)
+    assert "failed to find Action  (an empty action name)" in finding.message
+    # without --kind nothing in it says what it is: a warning that never fails a run
+    assert found(text, "volcano-scheduler.conf") in ([("BPL003", 1)], [("BPL004", 1)])
+
+
 def test_json_config_is_decoded_with_json_rules() -> None:
     text = '{"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration",}\n'
     f = only(text, "BPL001")
