@@ -81,3 +81,15 @@ def test_insecure_without_a_ca_or_a_ca_with_https_is_accepted() -> None:
     for tls in ("{insecure: true}", "{insecure: false, caFile: /ca.crt}", "{insecure: true, caData: ''}"):
         text = H + f"extenders:\n- urlPrefix: https://x\n  enableHTTPS: true\n  tlsConfig: {tls}\n"
         assert _errors(text) == [], tls
+
+
+def _extenders(*tls: str) -> str:
+    return H + "extenders:\n" + "".join(f"- urlPrefix: https://e{i}\n  tlsConfig: {t}\n" for i, t in enumerate(tls))
+
+
+def test_tls_data_as_a_json_array_of_bytes_is_decoded() -> None:
+    # encoding/json fills a []byte from an array of numbers too, each one a uint8
+    assert _errors(_extenders("{insecure: true, caData: [47, 120]}")) == [("BPL157", 5, INSECURE)]
+    wrong = ("json: cannot unmarshal number 300 into Go struct field ExtenderTLSConfig.extenders.tlsConfig.caData "
+             "of type uint8")
+    assert [(rule, detail) for rule, _, detail in _errors(_extenders("{caData: [47, 300]}"))] == [("BPL016", wrong)]

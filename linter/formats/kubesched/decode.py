@@ -149,16 +149,12 @@ class _Decoder:
             if jk != "array":
                 self.type_error(jk, t, struct, fields, rel)
                 return None
-            assert t.elem is not None or t.kind == "bytes"
-            elem = t.elem
-            if elem is None:
-                self.type_error("array", t, struct, fields, rel)
-                return None
+            assert t.elem is not None
             out = []
             for i, item in enumerate(value):
-                got = self.value(item, elem, struct, fields, [*rel, i])
-                out.append(_zero(elem) if got is None else got)
-            return out
+                got = self.value(item, t.elem, struct, fields, [*rel, i])
+                out.append(_zero(t.elem) if got is None else got)
+            return bytes(out) if t.kind == "bytes" else out  # encoding/json fills a []byte element by element
         if t.kind == "map":
             if jk != "object":
                 self.type_error(jk, t, struct, fields, rel)
@@ -195,7 +191,7 @@ class _Decoder:
         except ValueError:
             self.type_error(f"number {literal}", t, struct, fields, rel)
             return None
-        low, high = int_bounds(t.bits)
+        low, high = (0, 255) if t.go == "uint8" else int_bounds(t.bits)
         if not low <= number <= high:
             self.type_error(f"number {literal}", t, struct, fields, rel)
             return None
