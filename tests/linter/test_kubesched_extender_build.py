@@ -83,8 +83,37 @@ def test_insecure_without_a_ca_or_a_ca_with_https_is_accepted() -> None:
         assert _errors(text) == [], tls
 
 
+CA_NOT_PEM = "couldn't build extenders: unable to load root certificates: unable to parse bytes as PEM block"
+CERT_NOT_PEM = "couldn't build extenders: tls: failed to find any PEM data in certificate input"
+PEM = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg=="  # "-----BEGIN CERTIFICATE-----\n": not judged further
+
+
 def _extenders(*tls: str) -> str:
     return H + "extenders:\n" + "".join(f"- urlPrefix: https://e{i}\n  tlsConfig: {t}\n" for i, t in enumerate(tls))
+
+
+def test_ca_data_without_a_pem_block_stops_the_scheduler() -> None:
+    # base64 of "/etc/ca.crt": a path where the PEM text belongs
+    assert _errors(_extenders("{caData: L2V0Yy9jYS5jcnQ=}")) == [("BPL158", 5, CA_NOT_PEM)]
+    assert _errors(_extenders("{caData: [47, 120]}")) == [("BPL158", 5, CA_NOT_PEM)]  # "/x" as an array of bytes
+
+
+def test_cert_data_without_a_pem_block_stops_the_scheduler_when_key_data_is_set() -> None:
+    assert _errors(_extenders("{certData: Zm9v, keyData: YmFy}")) == [("BPL158", 5, CERT_NOT_PEM)]
+    assert _errors(_extenders("{certData: Zm9v}")) == []  # no key: client-go makes no client certificate
+
+
+def test_the_first_extender_that_fails_is_the_one_reported() -> None:
+    text = _extenders("{serverName: x}", "{caData: Zm9v, certData: Zm9v, keyData: Zm9v}",
+                      "{insecure: true, caData: Zm9v}")
+    assert _errors(text) == [("BPL158", 7, CA_NOT_PEM)]
+
+
+def test_tls_data_with_a_pem_block_or_from_files_is_not_judged() -> None:
+    assert _errors(_extenders(f"{{caData: {PEM}}}", f"{{certData: {PEM}, keyData: Zm9v}}")) == []
+    # caFile is read first: its content decides, so later extenders are not judged either
+    assert _errors(_extenders("{caFile: /ca.crt}", "{caData: Zm9v}")) == []
+    assert _errors(_extenders("{certData: Zm9v, keyFile: /k.pem}")) == []
 
 
 def test_tls_data_as_a_json_array_of_bytes_is_decoded() -> None:

@@ -7,7 +7,7 @@ every profile: the user's list is dropped, not merged. NodeResourcesFit then val
 and writes out that list. A profile with no NodeResourcesFit pluginConfig entry (written, or added
 by defaulting because the plugin is enabled) stops the scheduler with ``couldn't build extenders:
 can't find NodeResourcesFitArgs in plugin config``; no profile is built after that. Before that, each
-extender's HTTP client is made: ``tlsConfig.insecure: true`` together with a CA stops it.
+extender's HTTP client is made (``extender_transport.py``): a ``tlsConfig`` client-go refuses stops it.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from typing import Any
 
 from linter.formats.kubesched import codes as c
 from linter.formats.kubesched.defaults import Profile
+from linter.formats.kubesched.extender_transport import transport_issue
 from linter.formats.kubesched.issues import Issue
 from linter.gozero import as_list, as_map, as_str
 from linter.source import Pointer
 
 FIT = "NodeResourcesFit"
 MISSING_FIT_ARGS = "couldn't build extenders: can't find NodeResourcesFitArgs in plugin config"
-INSECURE_WITH_CA = "couldn't build extenders: specifying a root certificates file with the insecure flag is not allowed"
 
 
 def ignored_by_extenders(decoded: dict[str, Any]) -> tuple[tuple[str, Pointer], ...]:
@@ -50,7 +50,7 @@ def build_extenders(decoded: dict[str, Any], profiles: list[Profile]) -> tuple[l
     Unlike Go, every profile that has the args gets them replaced, so later checks see the same
     args the scheduler would have built had the failing profile been fixed.
     """
-    transport = _transport_issue(decoded)
+    transport = transport_issue(decoded)
     if transport is not None:  # NewHTTPExtender fails inside the loop, before the resources are applied
         return profiles, transport
     flags = ignored_by_extenders(decoded)
@@ -71,17 +71,6 @@ def build_extenders(decoded: dict[str, Any], profiles: list[Profile]) -> tuple[l
                    for cfg in profile.configs]
         out.append(replace(profile, configs=configs))
     return out, issue
-
-
-def _transport_issue(decoded: dict[str, Any]) -> Issue | None:
-    """``NewHTTPExtender``'s transport (client-go ``TLSConfigFor``), extenders in order: ``tlsConfig.insecure``
-    with a CA (``caFile`` or ``caData``) is refused before any file is read. ``enableHTTPS`` turns insecure
-    on only when there is no CA, so it cannot cause this."""
-    for i, extender in enumerate(as_list(decoded.get("extenders"))):
-        tls = as_map(as_map(extender).get("tlsConfig"))
-        if tls.get("insecure") is True and (tls.get("caFile") or tls.get("caData")):
-            return Issue(c.EXTENDER_TRANSPORT, "init", INSECURE_WITH_CA, ("extenders", i, "tlsConfig", "insecure"))
-    return None
 
 
 def _hint(profile: Profile, flag: Pointer) -> str:

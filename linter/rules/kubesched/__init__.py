@@ -35,6 +35,7 @@ _MODULES = (
     "bpl155_out_of_tree_plugin_args",
     "bpl156_extender_needs_fit_args",
     "bpl157_extender_insecure_with_ca",
+    "bpl158_extender_tls_data_not_pem",
     "bpl200_negative_weight",
     "bpl201_unused_plugin_config",
     "bpl202_resource_weight_zero",
