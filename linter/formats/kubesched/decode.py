@@ -19,14 +19,13 @@ Go way; it keeps the document's pointers.
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from linter.formats.kubesched.issues import SCHEME
 from linter.formats.kubesched.types import ARGS_TYPES, GoType
+from linter.gobase64 import CorruptInput, go_b64decode
 from linter.gofmt import DurationError, go_quote, json_number, parse_duration
 from linter.goint import int_bounds
 from linter.jsondocument import JSONFloat, JSONObject
@@ -141,10 +140,9 @@ class _Decoder:
         if t.kind in ("slice", "bytes"):
             if t.kind == "bytes" and jk == "string":
                 try:
-                    return base64.b64decode(value, validate=True)
-                except (binascii.Error, ValueError):
-                    self.walk.type_error = self.walk.type_error or DecodeError(
-                        "illegal base64 data at input byte 0", (*self.base, *rel))
+                    return go_b64decode(value)
+                except CorruptInput as exc:
+                    self.walk.type_error = self.walk.type_error or DecodeError(str(exc), (*self.base, *rel))
                     return None
             if jk != "array":
                 self.type_error(jk, t, struct, fields, rel)
