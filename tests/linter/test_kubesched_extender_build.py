@@ -122,3 +122,18 @@ def test_tls_data_as_a_json_array_of_bytes_is_decoded() -> None:
     wrong = ("json: cannot unmarshal number 300 into Go struct field ExtenderTLSConfig.extenders.tlsConfig.caData "
              "of type uint8")
     assert [(rule, detail) for rule, _, detail in _errors(_extenders("{caData: [47, 300]}"))] == [("BPL016", wrong)]
+
+
+def test_the_fit_entry_an_extender_needs_is_not_reported_as_unused() -> None:
+    # BPL156's fix (`args: {}` for a disabled NodeResourcesFit) must not draw BPL205 "neither validated nor used"
+    text = H + IGNORING + "profiles:\n-" + FIT_OFF[1:] + "  pluginConfig:\n  - {name: NodeResourcesFit, args: {}}\n"
+    assert lint_text(text, "c.yaml") == []
+
+
+def test_unused_fit_args_an_extender_needs_the_entry_of_say_keep_it() -> None:
+    text = (H + IGNORING + "profiles:\n-" + FIT_OFF[1:] + "  pluginConfig:\n  - name: NodeResourcesFit\n"
+            "    args: {scoringStrategy: {type: MostAllocated}}\n")
+    (finding,) = lint_text(text, "c.yaml")
+    assert (finding.rule, finding.message) == ("BPL205", (
+        "NodeResourcesFit is not enabled in profile 'default-scheduler': only the entry is needed (an extender "
+        "sets ignoredByScheduler), these args are neither validated nor used: write `args: {}`"))

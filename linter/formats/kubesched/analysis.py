@@ -72,10 +72,10 @@ def analyze(doc: Document, binary: Build = VANILLA) -> Analysis:
         init_issues[0] = replace(init_issues[0], message=_first_init_message(result.built))
     result.issues += init_issues
     result.issues = _drop_echoes(result.issues)
+    ignored = tuple(name for name, _ in ignored_by_extenders(decoded))
     for profile, built in zip(profiles, result.built, strict=True):
-        result.issues += lint_profile(profile, built, binary)
+        result.issues += lint_profile(profile, built, binary, fit_entry_needed=bool(ignored))
     if result.accepted:
-        ignored = tuple(name for name, _ in ignored_by_extenders(decoded))
         result.model = _model(profiles, result.built, typed, binary, ignored)
     return result
 

@@ -20,7 +20,10 @@ _POLICY = "binpack-guard policy: weights are never negative"
 _DEFAULT_WEIGHTS = {name: weight for name, weight in DEFAULT_MULTI_POINT if weight is not None}
 
 
-def lint_profile(p: Profile, built: Built | None, binary: Build = VANILLA) -> list[Issue]:
+def lint_profile(p: Profile, built: Built | None, binary: Build = VANILLA,
+                 fit_entry_needed: bool = False) -> list[Issue]:
+    """``fit_entry_needed``: an extender marks a resource ``ignoredByScheduler``, so ``buildExtenders`` needs
+    every profile's NodeResourcesFit pluginConfig entry, built or not (BPL156)."""
     out: list[Issue] = []
     who = f"profile {p.shown_name!r}" if p.shown_name else f"profiles[{p.index}]"
     needed = built.needed if built is not None else {r.name for s in p.plugins.values() for r in s.enabled}
@@ -50,7 +53,7 @@ def lint_profile(p: Profile, built: Built | None, binary: Build = VANILLA) -> li
             continue
         name_ptr = (*cfg.pointer, "name")
         if cfg.name == "NodeResourcesFit":
-            out += _fit_args(p, cfg.args or {}, cfg.pointer, "NodeResourcesFit" in needed, who)
+            out += _fit_args(p, cfg.args or {}, cfg.pointer, "NodeResourcesFit" in needed, who, fit_entry_needed)
         elif cfg.name == "NodeResourcesBalancedAllocation":
             out += _zero_weights(cfg.raw, cfg.pointer, ("resources",))
         if cfg.name in needed and cfg.name in binary.plugins and cfg.name not in binary.declared and not cfg.typed:
@@ -113,9 +116,12 @@ def _zero_weights(raw: Any, base: tuple[Any, ...], rel: tuple[str, ...]) -> list
     return out
 
 
-def _fit_args(p: Profile, args: dict[str, Any], ptr: tuple[Any, ...], built: bool, who: str) -> list[Issue]:
+def _fit_args(p: Profile, args: dict[str, Any], ptr: tuple[Any, ...], built: bool, who: str,
+              entry_needed: bool) -> list[Issue]:
     out: list[Issue] = []
     raw = next((cfg.raw for cfg in p.configs if cfg.pointer == ptr), None)
+    if not built and entry_needed and not raw:
+        return out  # `args: {}` kept only so buildExtenders finds the entry: nothing in it goes unused
     out += _zero_weights(raw, ptr, ("scoringStrategy", "resources"))
     strategy = args.get("scoringStrategy") or {}
     seen: dict[str, int] = {}
@@ -132,6 +138,9 @@ def _fit_args(p: Profile, args: dict[str, Any], ptr: tuple[Any, ...], built: boo
         errors = list(validate_fit(args))
         text = (f"NodeResourcesFit is not enabled in {who}, so kube-scheduler never builds it: these args are "
                 f"neither validated nor used")
+        if entry_needed:
+            text = (f"NodeResourcesFit is not enabled in {who}: only the entry is needed (an extender sets "
+                    f"ignoredByScheduler), these args are neither validated nor used: write `args: {{}}`")
         if errors:
             text += f" (they would fail with: {errors[0][0].render()})"
         out.append(Issue(c.FIT_ARGS_UNCHECKED, "lint", text, (*ptr, "name")))

@@ -7,7 +7,9 @@ What it does:
     list). A profile that has NodeResourcesFit disabled and no `pluginConfig` entry for it has
     no args to write into, and the scheduler stops with
     `couldn't build extenders: can't find NodeResourcesFitArgs in plugin config`.
-    This runs after validation and before any profile's plugins are built.
+    This runs after validation and before any profile's plugins are built. The fix is a
+    `pluginConfig` entry for NodeResourcesFit; with the plugin disabled its args are not used, so
+    `args: {}` is enough (BPL205 does not report that entry).
 
 Why it matters:
     kube-scheduler refuses to start.

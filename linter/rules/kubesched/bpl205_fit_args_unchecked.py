@@ -2,7 +2,9 @@
 
 What it does:
     When NodeResourcesFit is disabled (multiPoint `disabled`), its args are neither validated nor
-    used; the message shows the first error they would raise.
+    used; the message shows the first error they would raise. When an extender marks a resource
+    `ignoredByScheduler: true`, the entry itself must stay (BPL156): `args: {}` (or no args) is then
+    not reported, and other args are reported with the advice to write `args: {}`.
 
 Why it matters:
     Bin-packing settings there have no effect, and their errors surface only once the plugin is enabled.
