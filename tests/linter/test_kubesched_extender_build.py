@@ -137,3 +137,16 @@ def test_unused_fit_args_an_extender_needs_the_entry_of_say_keep_it() -> None:
     assert (finding.rule, finding.message) == ("BPL205", (
         "NodeResourcesFit is not enabled in profile 'default-scheduler': only the entry is needed (an extender "
         "sets ignoredByScheduler), these args are neither validated nor used: write `args: {}`"))
+
+
+def test_tls_data_wrapped_over_lines_decodes_as_in_go() -> None:
+    # encoding/base64 skips '\n' and '\r': base64 wrapped in a block scalar is the same bytes
+    wrapped = "|\n" + "".join(f"      {PEM[i:i + 12]}\n" for i in range(0, len(PEM), 12))
+    assert _errors(_extenders("\n    caData: " + wrapped + "    insecure: true")) == [("BPL157", 11, INSECURE)]
+
+
+def test_tls_data_that_is_not_base64_names_gos_offset_and_what_to_write() -> None:
+    (finding,) = lint_text(_extenders("{caData: /etc/ca.crt}"), "c.yaml")
+    assert (finding.rule, finding.detail) == ("BPL016", "illegal base64 data at input byte 7")
+    assert finding.message == ("illegal base64 data at input byte 7 (extenders[0].tlsConfig.caData is bytes: write "
+                               "the base64 of the PEM text, or use caFile)")

@@ -25,10 +25,11 @@ from typing import Any
 
 from linter.formats.kubesched.issues import SCHEME
 from linter.formats.kubesched.types import ARGS_TYPES, GoType
-from linter.gobase64 import CorruptInput, go_b64decode
+from linter.gobase64 import CorruptInputError, std_decode
 from linter.gofmt import DurationError, go_quote, json_number, parse_duration
 from linter.goint import int_bounds
 from linter.jsondocument import JSONFloat, JSONObject
+from linter.schema import dotted
 from linter.source import Pointer
 
 _MAX_STRICT_ERRORS = 100  # sigs.k8s.io/json stops collecting strict errors there
@@ -46,6 +47,7 @@ class DecodeError:
     pointer: Pointer
     on_key: bool = False
     kind: str = "type"  # type | unknown-field | duplicate-key | args-kind
+    hint: str = ""  # binpack-lint's advice after the scheduler's text
 
 
 @dataclass
@@ -140,9 +142,10 @@ class _Decoder:
         if t.kind in ("slice", "bytes"):
             if t.kind == "bytes" and jk == "string":
                 try:
-                    return go_b64decode(value)
-                except CorruptInput as exc:
-                    self.walk.type_error = self.walk.type_error or DecodeError(str(exc), (*self.base, *rel))
+                    return std_decode(value)
+                except CorruptInputError as exc:
+                    self.walk.type_error = self.walk.type_error or DecodeError(
+                        str(exc), (*self.base, *rel), hint=_bytes_hint((*self.base, *rel)))
                     return None
             if jk != "array":
                 self.type_error(jk, t, struct, fields, rel)
@@ -310,3 +313,10 @@ def args_kind_error(name: str, api_version: str, kind: str, kinds: frozenset[str
     if kind != want:
         return f"args for plugin {name} were not of type {want}.{GROUP}, got {kind}.{GROUP}"
     return None
+
+
+def _bytes_hint(pointer: Pointer) -> str:
+    """What to write in a ``[]byte`` field (an extender's ``tlsConfig`` ``caData``/``certData``/``keyData``)."""
+    field = str(pointer[-1]) if pointer else ""
+    instead = f", or use {field[:-4]}File" if field.endswith("Data") else ""
+    return f" ({dotted(pointer)} is bytes: write the base64 of the PEM text{instead})"

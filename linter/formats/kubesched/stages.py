@@ -83,7 +83,7 @@ def decode_stage(doc: Document, data: dict[str, Any],
 
 def _issue(err: DecodeError, text: str, positions: dict[tuple[Pointer, str], tuple[int, int]] | None = None) -> Issue:
     position = (positions or {}).get((err.pointer, err.text)) if err.kind == "duplicate-key" else None
-    return Issue(_KIND_CODES[err.kind], "decode", text, err.pointer, err.on_key, position)
+    return Issue(_KIND_CODES[err.kind], "decode", text, err.pointer, err.on_key, position, hint=err.hint)
 
 
 def validate_stage(found: list[Found]) -> list[Issue]:

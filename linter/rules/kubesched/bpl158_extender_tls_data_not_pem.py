@@ -7,7 +7,8 @@ What it does:
     certificate) stops the scheduler with
     `couldn't build extenders: unable to load root certificates: unable to parse bytes as PEM block`
     (caData) or `couldn't build extenders: tls: failed to find any PEM data in certificate input`
-    (certData). The fields are `[]byte`: a YAML or JSON string holds the base64 of the PEM text.
+    (certData). The fields are `[]byte`: a YAML or JSON string holds the base64 of the PEM text
+    (wrapped over lines or not: Go skips newlines); a string that is not base64 is BPL016.
     Data that holds a PEM block is not checked further, and an extender whose CA, certificate or key
     comes from a file (`caFile`, `certFile`, `keyFile` with no data) ends the check: the file decides.
 
