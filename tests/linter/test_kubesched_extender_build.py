@@ -24,7 +24,8 @@ def test_a_profile_without_fit_args_stops_the_scheduler_with_go_text() -> None:
     text = H + IGNORING + "profiles:\n- schedulerName: a\n- schedulerName: b\n" + FIT_OFF
     assert _errors(text) == [("BPL156", 13, TEXT)]
     (finding,) = lint_text(text, "c.yaml")
-    hint = " (profile b needs a NodeResourcesFit pluginConfig: extenders[0] sets ignoredByScheduler)"
+    hint = (" (profile b: add a NodeResourcesFit pluginConfig entry, `args: {}` will do; extenders[0] sets "
+            "ignoredByScheduler)")
     assert finding.message == TEXT + hint
 
 
@@ -77,6 +78,13 @@ def test_an_insecure_extender_with_a_ca_stops_the_scheduler_first() -> None:
     assert _errors(text) == [("BPL157", 6, INSECURE)]
 
 
+def test_the_insecure_with_ca_message_says_what_to_drop() -> None:
+    (finding,) = lint_text(_extenders("{insecure: true, caFile: /ca.crt}"), "c.yaml")
+    assert (finding.rule, finding.detail) == ("BPL157", INSECURE)
+    assert finding.message == INSECURE + (" (extenders[0].tlsConfig: drop `insecure: true` to verify with the CA, "
+                                          "or drop the CA)")
+
+
 def test_insecure_without_a_ca_or_a_ca_with_https_is_accepted() -> None:
     for tls in ("{insecure: true}", "{insecure: false, caFile: /ca.crt}", "{insecure: true, caData: ''}"):
         text = H + f"extenders:\n- urlPrefix: https://x\n  enableHTTPS: true\n  tlsConfig: {tls}\n"
@@ -101,6 +109,15 @@ def test_ca_data_without_a_pem_block_stops_the_scheduler() -> None:
 def test_cert_data_without_a_pem_block_stops_the_scheduler_when_key_data_is_set() -> None:
     assert _errors(_extenders("{certData: Zm9v, keyData: YmFy}")) == [("BPL158", 5, CERT_NOT_PEM)]
     assert _errors(_extenders("{certData: Zm9v}")) == []  # no key: client-go makes no client certificate
+
+
+def test_the_not_pem_messages_say_what_to_write() -> None:
+    (ca,) = lint_text(_extenders("{caData: Zm9v}"), "c.yaml")
+    (cert,) = lint_text(_extenders("{serverName: x}", "{certData: Zm9v, keyData: YmFy}"), "c.yaml")
+    assert ca.message == CA_NOT_PEM + (
+        " (extenders[0].tlsConfig.caData: write the base64 of a PEM certificate, or use caFile)")
+    assert (cert.rule, cert.message) == ("BPL158", CERT_NOT_PEM + (
+        " (extenders[1].tlsConfig.certData: write the base64 of a PEM certificate, or use certFile)"))
 
 
 def test_the_first_extender_that_fails_is_the_one_reported() -> None:

@@ -75,4 +75,5 @@ def build_extenders(decoded: dict[str, Any], profiles: list[Profile]) -> tuple[l
 
 def _hint(profile: Profile, flag: Pointer) -> str:
     where = f"profile {profile.shown_name}" if profile.name is not None else f"profiles[{profile.index}]"
-    return f" ({where} needs a NodeResourcesFit pluginConfig: extenders[{flag[1]}] sets ignoredByScheduler)"
+    return (f" ({where}: add a NodeResourcesFit pluginConfig entry, `args: {{}}` will do; extenders[{flag[1]}] sets "
+            f"ignoredByScheduler)")

@@ -38,14 +38,19 @@ def transport_issue(decoded: dict[str, Any]) -> Issue | None:
         base: Pointer = ("extenders", i, "tlsConfig")
         ca, cert, key = (_data(tls.get(k)) for k in ("caData", "certData", "keyData"))
         if tls.get("insecure") is True and (ca or tls.get("caFile")):
-            return Issue(c.EXTENDER_TRANSPORT, "init", INSECURE_WITH_CA, (*base, "insecure"))
+            hint = f" (extenders[{i}].tlsConfig: drop `insecure: true` to verify with the CA, or drop the CA)"
+            return Issue(c.EXTENDER_TRANSPORT, "init", INSECURE_WITH_CA, (*base, "insecure"), hint=hint)
         if (tls.get("caFile") and not ca) or (tls.get("certFile") and not cert) or (tls.get("keyFile") and not key):
             return None  # client-go reads the file now: its content decides
         if ca and _PEM_BEGIN not in ca:
-            return Issue(c.EXTENDER_TLS_DATA, "init", CA_NOT_PEM, (*base, "caData"))
+            return Issue(c.EXTENDER_TLS_DATA, "init", CA_NOT_PEM, (*base, "caData"), hint=_not_pem_hint(i, "ca"))
         if cert and key and _PEM_BEGIN not in cert:
-            return Issue(c.EXTENDER_TLS_DATA, "init", CERT_NOT_PEM, (*base, "certData"))
+            return Issue(c.EXTENDER_TLS_DATA, "init", CERT_NOT_PEM, (*base, "certData"), hint=_not_pem_hint(i, "cert"))
     return None
+
+
+def _not_pem_hint(index: int, what: str) -> str:
+    return f" (extenders[{index}].tlsConfig.{what}Data: write the base64 of a PEM certificate, or use {what}File)"
 
 
 def _data(value: Any) -> bytes:

@@ -9,7 +9,8 @@ What it does:
     `couldn't build extenders: can't find NodeResourcesFitArgs in plugin config`.
     This runs after validation and before any profile's plugins are built. The fix is a
     `pluginConfig` entry for NodeResourcesFit; with the plugin disabled its args are not used, so
-    `args: {}` is enough (BPL205 does not report that entry).
+    `args: {}` is enough (BPL205 does not report that entry). The message names the profile and that
+    fix; the detail is the scheduler's text alone.
 
 Why it matters:
     kube-scheduler refuses to start.

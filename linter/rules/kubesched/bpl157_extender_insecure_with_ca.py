@@ -6,6 +6,7 @@ What it does:
     `caFile` or `caData`, and the scheduler stops with
     `couldn't build extenders: specifying a root certificates file with the insecure flag is not allowed`.
     (`enableHTTPS: true` without a CA only turns insecure on; with a CA it leaves it off.)
+    The message then says which extender's tlsConfig to change; the detail is the scheduler's text alone.
 
 Why it matters:
     kube-scheduler refuses to start.

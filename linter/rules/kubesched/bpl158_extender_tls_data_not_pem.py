@@ -11,6 +11,7 @@ What it does:
     (wrapped over lines or not: Go skips newlines); a string that is not base64 is BPL016.
     Data that holds a PEM block is not checked further, and an extender whose CA, certificate or key
     comes from a file (`caFile`, `certFile`, `keyFile` with no data) ends the check: the file decides.
+    The message then names the field and what to write; the detail is the scheduler's text alone.
 
 Why it matters:
     kube-scheduler refuses to start.
