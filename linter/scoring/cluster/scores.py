@@ -18,7 +18,9 @@ Each function returns one score per row of a :class:`~linter.scoring.cluster.sto
 
 The per-utilization shape value comes from the scalar model
 (:func:`linter.scoring.strategies.broken_line`) through a 101-entry lookup table, so the
-broken-line interpolation exists in one place only.
+broken-line interpolation exists in one place only. On the float path with one or two scored
+resources, RequestedToCapacityRatio's whole node score comes from a table of every combination
+of utilizations (:mod:`linter.scoring.cluster.ratio_table`), one lookup per node.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from linter.model import (
     ShapePoint,
     VolcanoBinpackArgs,
 )
+from linter.scoring.cluster.ratio_table import MAX_TABLE_RESOURCES, UTILIZATIONS, ratio_score_table
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.requests import is_scalar_resource
 from linter.scoring.strategies import broken_line, scaled_shape
@@ -121,8 +124,11 @@ def fit_scores(
     if _float_terms(store, terms):
         if strategy != REQUESTED_TO_CAPACITY_RATIO:
             return _float_fit_scores(store, strategy, terms), True
-        if _within_scores(_shape_lut(args.shape or ())):  # always, for a valid shape
-            return _float_ratio_scores(store, terms, _shape_lut_f(args.shape or ())), True
+        shape = args.shape or ()
+        if _within_scores(_shape_lut(shape)):  # always, for a valid shape
+            if len(terms) <= MAX_TABLE_RESOURCES:
+                return _table_ratio_scores(store, terms, ratio_score_table(shape, tuple(t[2] for t in terms))), True
+            return _float_ratio_scores(store, terms, _shape_lut_f(shape)), True
     return _general_fit_scores(store, strategy, args.shape, terms)
 
 
@@ -213,6 +219,31 @@ def _float_ratio_scores(store: NodeStore, terms: list[_Term], lut_f: FloatArray)
     total -= utilization  # the fraction
     np.add(utilization, total >= 0.5, out=total)
     return total
+
+
+def _table_ratio_scores(store: NodeStore, terms: list[_Term], table: FloatArray) -> FloatArray:
+    """RequestedToCapacityRatio for one or two resources in the case :func:`_float_terms` allows, looked up in
+    ``table`` (:func:`~linter.scoring.cluster.ratio_table.ratio_score_table`) at ``u1`` or ``u1 * 101 + u2``."""
+    index = store.work_index(0)
+    part = store.work_index(1)
+    for i, (col, request, _weight, column) in enumerate(terms):
+        _utilization_into(store, col, request, column, part if i else index)
+        if i:
+            index *= UTILIZATIONS
+            index += part
+    # every index is in range: "clip" only spares numpy the bounds check "raise" makes per element
+    scores: FloatArray = np.take(table, index, out=store.work_rows(0), mode="clip")
+    return scores
+
+
+def _utilization_into(store: NodeStore, col: int, request: int, column: AllocColumn, out: Int64Array) -> None:
+    """RequestedToCapacityRatio's utilization as int64 in ``out``: :func:`_float_resource_score`'s quotient
+    (0..100) converted by the division itself, whose truncation is the floor of a non-negative value."""
+    n = store.size
+    scratch = store.work_rows(2)
+    np.add(store.fit_req100[col, :n], _MAX_NODE_SCORE * request, out=scratch)
+    np.minimum(scratch, column.scaled_f, out=scratch)
+    np.divide(scratch, column.safe_f, out=out, casting="unsafe")
 
 
 def _general_fit_scores(

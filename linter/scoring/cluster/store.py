@@ -19,7 +19,7 @@ Three more are kept in step with those so that ranking a pod makes fewer passes 
 float64 (the scorer reads them only while every value is small enough for that to be exact, see
 ``fit_peak``), and ``act_free`` is ``alloc - act_req`` (the Fit filter's free amount).
 Rankings also borrow a few scratch row arrays from the store (:meth:`NodeStore.work_rows`,
-:meth:`NodeStore.work_int32`) and read its row of zeros (:meth:`NodeStore.zero_rows`).
+:meth:`NodeStore.work_int32`, :meth:`NodeStore.work_index`) and read its row of zeros (:meth:`NodeStore.zero_rows`).
 
 A row exists while its Node exists *or* pods are bound to that name, so pods may
 arrive before their node and a node deleted and re-created finds its pods again.
@@ -101,6 +101,7 @@ class NodeStore:
         self._name_array: tuple[int, npt.NDArray[np.object_]] | None = None
         self._work: list[npt.NDArray[np.float64]] = []
         self._work_int32: Int32Array = np.empty(0, np.int32)
+        self._work_index: list[Int64Array] = []
         self._zeros: npt.NDArray[np.float64] = np.empty(0, np.float64)
         self._present_count: tuple[int, int] | None = None  # (version, rows whose Node exists)
 
@@ -357,6 +358,14 @@ class NodeStore:
         if self._work_int32.size < self.size:
             self._work_int32 = np.empty(self.capacity, np.int32)
         return self._work_int32[: self.size]
+
+    def work_index(self, slot: int) -> Int64Array:
+        """Scratch int64 row array number ``slot`` (numpy's index type), on the same terms as :meth:`work_rows`."""
+        while len(self._work_index) <= slot:
+            self._work_index.append(np.empty(0, np.int64))
+        if self._work_index[slot].size < self.size:
+            self._work_index[slot] = np.empty(self.capacity, np.int64)
+        return self._work_index[slot][: self.size]
 
     def zero_rows(self) -> npt.NDArray[np.float64]:
         """Read-only float64 zeros, one per row: numpy's ``maximum`` against an array runs a vector loop
