@@ -16,13 +16,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from paths import SHARED
 
-from linter.model import BalancedArgs, default_kube_scheduler_model
-from linter.scoring.cluster.balanced import bounded_balanced_scores, skips_pod
+from linter.model import BalancedArgs, ResourceWeight, default_kube_scheduler_model
+from linter.scoring.cluster.balanced import balanced_scores, bounded_balanced_scores, skips_pod
 from linter.scoring.cluster.state import ClusterState
 from linter.scoring.nodes import is_counted_pod, node_views
 from linter.scoring.requests import actual_request
 
-from .test_cluster_property import NODE_NAMES, POD_NAMES, bound_pod, incoming_pod, node, nodes_with_cpu_and_memory
+from .test_cluster_property import (
+    NODE_NAMES,
+    POD_NAMES,
+    bound_pod,
+    incoming_pod,
+    node,
+    nodes_with_cpu_and_memory,
+    unique_by_name,
+)
 
 FIXTURES = SHARED / "fixtures/watch"
 
@@ -374,3 +382,75 @@ def test_rank_between_pod_events_on_ordinary_nodes_equals_rank_of_rebuild(
             got = balanced_by_name(state)
             assert got is not None  # the float64 path applies on these nodes
             assert got == balanced_by_name(fresh)
+
+
+_BALANCED = (
+    BalancedArgs(),
+    BalancedArgs(resources=tuple(ResourceWeight(name, 1) for name in ("cpu", "memory", "nvidia.com/gpu"))),
+)
+
+
+def _balances_by_name(state: ClusterState, args: BalancedArgs, real: dict[str, int]) -> dict[str | None, int]:
+    """BalancedAllocation's score on every row by node name, from its int64 path; its float64 path, where it
+    applies, must give the same."""
+    names = state.store.row_names
+    exact = balanced_scores(state.store, args, real)
+    assert exact is not None
+    by_name = {names[r]: s for r, s in enumerate(exact.tolist())}
+    bounded = bounded_balanced_scores(state.store, args, real)
+    if bounded is not None:
+        assert {names[r]: s for r, s in enumerate(bounded.tolist())} == by_name
+    return by_name
+
+
+@settings(max_examples=150, deadline=None)
+@given(nodes=st.lists(node(), min_size=1, max_size=6).map(unique_by_name), data=st.data(), probe=incoming_pod(),
+       args=st.sampled_from(_BALANCED))
+def test_kept_balances_follow_bound_pod_events_row_by_row(
+    nodes: list[dict[str, Any]], data: st.DataObject, probe: dict[str, Any], args: BalancedArgs
+) -> None:
+    """After a few bound pod events BalancedAllocation's kept without-pod balance and float64 requested
+    columns are updated for the changed rows alone (after many, or once a node changed, worked out again):
+    both its paths then equal a rebuild's, on any nodes (zero and negative allocatables included, where a
+    changed row's balance without the pod can leave 50..100), with two or three resources. (Which of the two
+    paths applies may differ: a rebuild has no columns for resources that only deleted objects named.)"""
+    real = actual_request(probe)
+    if skips_pod(args, real):
+        return
+    names = [n["metadata"]["name"] for n in nodes]
+    node_map = {n["metadata"]["name"]: n for n in nodes}
+    state = ClusterState()
+    for obj in nodes:
+        state.apply_node(obj)
+    pods: dict[tuple[str, str], Any] = {}
+    event = st.one_of(
+        st.tuples(st.just("pod"), st.sampled_from(POD_NAMES).flatmap(lambda n: bound_pod(name=n))),
+        st.tuples(st.just("delete-pod"), st.sampled_from(POD_NAMES)),
+        st.tuples(st.just("node"), st.sampled_from(names).flatmap(lambda n: node(name=n))),
+    )
+    for _ in range(data.draw(st.integers(1, 6))):
+        _balances_by_name(state, args, real)  # what is kept now is what the events below must update
+        batch = data.draw(st.lists(event, min_size=1, max_size=data.draw(st.sampled_from([3, 3, 40]))))
+        for kind, obj in batch:
+            if kind == "pod" and "nodeName" in obj["spec"]:
+                obj["spec"]["nodeName"] = data.draw(st.sampled_from(names))  # the rows stay where they are
+            _record(state, node_map, pods, kind, obj)
+        assert _balances_by_name(state, args, real) == _balances_by_name(
+            rebuild(node_map, pods, pods_first=False), args, real)
+
+
+def test_store_tells_the_rows_changed_since_a_request_version() -> None:
+    state = ClusterState()
+    for name in ("a", "b"):
+        state.apply_node(_node(name))
+    store = state.store
+    start = store.request_version
+    state.apply_pod(_pod("p1", "b", "1"))
+    state.apply_pod(_pod("p2", "a", "1"))
+    state.apply_pod(_pod("p1", "a", "1"))  # moves: removed from b, added to a
+    assert store.rows_changed_since(start) == [store.row_of[n] for n in ("b", "a", "b", "a")]
+    assert store.rows_changed_since(store.request_version) == []
+    for i in range(300):  # more changes than the store remembers
+        state.apply_pod(_pod(f"q{i}", "a", "1"))
+    assert store.rows_changed_since(start) is None
+    assert store.rows_changed_since(store.request_version - 3) == [store.row_of["a"]] * 3

@@ -52,6 +52,8 @@ TaintList = tuple[tuple[str, str, str], ...]
 
 _INITIAL_ROWS = 64
 _INITIAL_COLUMNS = 8
+# Requested-amount changes remembered for rows_changed_since: a cache further behind recomputes every row.
+_CHANGE_LOG_LIMIT = 256
 
 
 class NodeStore:
@@ -89,6 +91,10 @@ class NodeStore:
         self.alloc_version = 0
         # Bumped whenever a bound pod's amounts are added or removed (caches of ``act_req``).
         self.request_version = 0
+        # The row of each of the latest request_version steps, oldest first: request_version is always
+        # _changes_start + len(_changed_rows) (see rows_changed_since).
+        self._changed_rows: list[int] = []
+        self._changes_start = 0
         # Per column, the largest fit_req any row has ever held, and whether any pod ever added a negative
         # amount: while none has, every row's fit_req lies in 0 .. fit_peak (no pass over the rows needed).
         self.fit_peak: list[int] = [0] * _INITIAL_COLUMNS
@@ -277,6 +283,10 @@ class NodeStore:
     # ---------------------------------------------------------------- pod contributions
     def add(self, row: int, contribution: Contribution, sign: int) -> None:
         """Add (sign=1) or remove (sign=-1) one bound pod's remembered contribution."""
+        if len(self._changed_rows) >= _CHANGE_LOG_LIMIT:
+            self._changed_rows.clear()
+            self._changes_start = self.request_version
+        self._changed_rows.append(row)
         self.request_version += 1
         for col, fit, act, vc in contribution:
             if fit:
@@ -299,6 +309,14 @@ class NodeStore:
                 self.vc_used[col, row] += sign * vc
         self.pod_count[row] += sign
         self._update_pods_full(row)
+
+    def rows_changed_since(self, request_version: int) -> list[int] | None:
+        """The rows (repeats possible) whose bound pods' amounts changed after ``request_version``, or None when
+        that is too long ago to tell. Only :meth:`add` changes amounts without bumping ``version`` or
+        ``alloc_version``, so a cache still at those versions can update these rows instead of all of them."""
+        if request_version < self._changes_start:
+            return None
+        return self._changed_rows[request_version - self._changes_start :]
 
     def _allocatable_changed(self, row: int) -> None:
         """Recompute the row's columns derived from ``alloc`` (the pod updates in :meth:`add` are their
