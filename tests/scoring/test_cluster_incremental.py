@@ -54,6 +54,9 @@ def snapshot(state: ClusterState) -> dict[str, dict[str, Any]]:
             assert store.fit_free100[c, row] == float(store.alloc[c, row] - store.fit_req[c, row]) * 100
             assert store.act_free[c, row] == (store.alloc[c, row : row + 1] - store.act_req[c, row : row + 1])[0]
             assert store.fit_peak[c] >= store.fit_req[c, row]
+            assert store.act_req_f[c, row] == float(store.act_req[c, row])
+            assert store.act_peak[c] >= store.act_req[c, row]
+            assert store.act_negative or store.act_req[c, row] >= 0
         pods_col = store.resource_index.get("pods")
         allowed = int(store.alloc[pods_col, row]) if pods_col is not None else 0
         assert store.pods_full[row] == (int(store.pod_count[row]) >= allowed)
@@ -454,3 +457,24 @@ def test_store_tells_the_rows_changed_since_a_request_version() -> None:
         state.apply_pod(_pod(f"q{i}", "a", "1"))
     assert store.rows_changed_since(start) is None
     assert store.rows_changed_since(store.request_version - 3) == [store.row_of["a"]] * 3
+
+
+def test_balanced_float_path_declines_once_a_negative_amount_was_counted() -> None:
+    """BalancedAllocation's float64 path reads the store's float64 copy of the requested amounts only while
+    no row has ever held a negative amount (nonsense requests the state still counts, as kube-scheduler's
+    NodeInfo sums them); once one has, the int64 path scores, and equals a rebuild's, also after the pod left."""
+    state = ClusterState()
+    state.apply_node(_node("a"))
+    probe = {"metadata": {"name": "x", "namespace": "ns"}, "spec": {"containers": [{"name": "c", "resources": {
+        "requests": {"cpu": "2", "memory": "8Gi"}}}]}}
+    real = actual_request(probe)
+    assert bounded_balanced_scores(state.store, BalancedArgs(), real) is not None
+    state.apply_pod(_pod("neg", "a", "-1"))  # -1 cpu: with the probe's 2, a fraction of 1/8 like a valid one's
+    assert state.store.act_negative
+    assert bounded_balanced_scores(state.store, BalancedArgs(), real) is None
+    # cpu -1/8 without the probe and 1/8 with it, memory 0 and 8Gi/32Gi: both balances int64(93.75) = 93
+    assert _balances_by_name(state, BalancedArgs(), real) == {"a": 75}
+    state.delete_pod("ns", "neg")
+    assert bounded_balanced_scores(state.store, BalancedArgs(), real) is None  # the store remembers
+    assert _balances_by_name(state, BalancedArgs(), real) == _balances_by_name(
+        rebuild({"a": _node("a")}, {}, pods_first=False), BalancedArgs(), real)

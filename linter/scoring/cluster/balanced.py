@@ -13,10 +13,11 @@ This runs on every ranking, so it is kept short:
 * the balance without the pod depends only on the nodes and their bound pods, so it is kept until a node
   changes (``NodeStore.version``, ``alloc_version``) and serves every pod of the same resource set in
   between; after a few bound pod changes (``request_version``, :meth:`NodeStore.rows_changed_since`) only
-  the changed rows are worked out again, as are those of the float64 requested columns below;
+  the changed rows are worked out again;
 * in the usual case (every balance 50..100: non-negative amounts, positive allocatables) the ranking takes
-  :func:`bounded_balanced_scores`, the same steps in float64 work buffers, with nothing converted to int64
-  and a range the ranking's sort keys need not scan for.
+  :func:`bounded_balanced_scores`, the same steps in float64 work buffers on the store's float64 copy of
+  the requested amounts (``NodeStore.act_req_f``, kept in step with every bound pod change), with nothing
+  converted to int64 and a range the ranking's sort keys need not scan for.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ BoolRows = npt.NDArray[np.bool_]
 _DIRECT = ("cpu", "memory", "ephemeral-storage")
 # First elements of the keys this module gives ``NodeStore.derived`` (the other users' keys are non-negative)
 _WITHOUT_POD_KEY = -1
-_REQUESTED_KEY = -2
 _EXACT_LIMIT = 2**53  # every whole number up to this is a float64
 _DERIVED_LIMIT = 64  # as scores.alloc_column: past this many entries the cache starts again
 # Up to this many bound pod changes, the kept values are updated for the changed rows alone (about 20 µs for
@@ -242,62 +242,21 @@ def balanced_scores(store: NodeStore, args: BalancedArgs, pod_actual: Mapping[st
     return result
 
 
-class _RequestedColumn:
-    """One ``act_req`` column as float64 as of ``request_version``, and an upper bound on its amounts when every
-    amount lies in 0 .. 2**53 (where the conversion is exact; None otherwise)."""
-
-    __slots__ = ("largest", "request_version", "values")
-
-    def __init__(self, amounts: Int64Array, request_version: int) -> None:
-        small = amounts.size == 0 or (int(amounts.min()) >= 0 and int(amounts.max()) < _EXACT_LIMIT)
-        self.largest: int | None = (int(amounts.max()) if amounts.size else 0) if small else None
-        self.values: FloatRows = amounts.astype(np.float64)
-        self.request_version = request_version
-
-    def refresh(self, store: NodeStore, col: int, changed: list[int]) -> bool:
-        """Convert the ``changed`` rows again, one Python scalar at a time (cheaper than numpy calls for a
-        few); False, changing nothing, when an amount is (or was) outside 0 .. 2**53."""
-        if self.largest is None:
-            return False
-        amounts = [int(store.act_req[col, row]) for row in changed]
-        if not all(0 <= amount < _EXACT_LIMIT for amount in amounts):
-            return False
-        for row, amount in zip(changed, amounts, strict=True):
-            self.values[row] = amount  # exact: a whole number below 2**53
-        self.largest = max(self.largest, *amounts)
-        self.request_version = store.request_version
-        return True
-
-
-def _requested_column(store: NodeStore, col: int) -> _RequestedColumn:
-    key = (_REQUESTED_KEY, store.version, store.alloc_version, store.size, col)
-    hit = store.derived.get(key)
-    if isinstance(hit, _RequestedColumn):
-        if hit.request_version == store.request_version:
-            return hit
-        changed = _changed_rows(store, hit.request_version)
-        if changed is not None and hit.refresh(store, col, changed):
-            return hit
-    for stale in [k for k in store.derived if k[0] == _REQUESTED_KEY and k[4:] == key[4:]]:
-        del store.derived[stale]  # only the latest per column, as in _balance_without_pod
-    if len(store.derived) > _DERIVED_LIMIT:
-        store.derived.clear()
-    column = store.derived[key] = _RequestedColumn(store.act_req[col, : store.size], store.request_version)
-    return column
-
-
 def _bounded_fractions(store: NodeStore, amounts: list[tuple[int, int]]) -> list[FloatRows] | None:
     """:func:`_fraction` of every row in the store's work buffers 6, 7, ..., for the usual case: every row
-    counts every resource (no zero allocatable), and every amount with the pod lies in 0 .. 2**53, where
-    float64's sum of the converted amounts is the converted int64 sum. None otherwise."""
+    counts every resource (no zero allocatable), and every amount with the pod lies in 0 .. 2**53 (the store's
+    ``act_peak``, with no negative amount ever), where float64's sum of the store's float64 copy of the
+    amounts (``act_req_f``, exact there) and the request is the converted int64 sum. None otherwise."""
+    if store.act_negative:
+        return None
+    n = store.size
     fractions: list[FloatRows] = []
     for i, (col, add) in enumerate(amounts):
         column = alloc_column(store, col)
-        requested = _requested_column(store, col)
-        if not column.all_counted or requested.largest is None or not 0 <= add < _EXACT_LIMIT - requested.largest:
+        if not column.all_counted or not 0 <= add < _EXACT_LIMIT - store.act_peak[col]:
             return None
         f = store.work_rows(6 + i)
-        np.add(requested.values, float(add), out=f)
+        np.add(store.act_req_f[col, :n], float(add), out=f)
         np.divide(f, column.safe_f, out=f)
         np.minimum(f, 1.0, out=f)
         fractions.append(f)

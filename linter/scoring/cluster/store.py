@@ -17,7 +17,9 @@ Volcano's float64 ones), so ranking a pod touches whole columns instead of loopi
 Three more are kept in step with those so that ranking a pod makes fewer passes over the rows:
 ``fit_req100`` is ``fit_req * 100`` and ``fit_free100`` is ``(alloc - fit_req) * 100``, both as
 float64 (the scorer reads them only while every value is small enough for that to be exact, see
-``fit_peak``), and ``act_free`` is ``alloc - act_req`` (the Fit filter's free amount).
+``fit_peak``), ``act_free`` is ``alloc - act_req`` (the Fit filter's free amount) and ``act_req_f`` is
+``act_req`` as float64 (BalancedAllocation's float64 path reads it while every amount is below 2**53, see
+``act_peak``).
 Rankings also borrow a few scratch row arrays from the store (:meth:`NodeStore.work_rows`,
 :meth:`NodeStore.work_int32`, :meth:`NodeStore.work_index`) and read its row of zeros (:meth:`NodeStore.zero_rows`).
 
@@ -74,6 +76,7 @@ class NodeStore:
         self.fit_req100: npt.NDArray[np.float64] = np.zeros((r, n), np.float64)
         self.fit_free100: npt.NDArray[np.float64] = np.zeros((r, n), np.float64)
         self.act_free: Int64Array = np.zeros((r, n), np.int64)
+        self.act_req_f: npt.NDArray[np.float64] = np.zeros((r, n), np.float64)
         self.pod_count: Int64Array = np.zeros(n, np.int64)
         self.pods_full: BoolArray = np.zeros(n, np.bool_)
         self.present: BoolArray = np.zeros(n, np.bool_)
@@ -99,6 +102,9 @@ class NodeStore:
         # amount: while none has, every row's fit_req lies in 0 .. fit_peak (no pass over the rows needed).
         self.fit_peak: list[int] = [0] * _INITIAL_COLUMNS
         self.fit_negative = False
+        # The same for act_req: every row's amount lies in 0 .. act_peak while act_negative is False.
+        self.act_peak: list[int] = [0] * _INITIAL_COLUMNS
+        self.act_negative = False
         # Values derived from the columns, owned by their users and keyed by the versions they depend on.
         self.derived: dict[tuple[int, ...], object] = {}
         self._name_order: Int64Array | None = None
@@ -116,7 +122,8 @@ class NodeStore:
     def capacity(self) -> int:
         return int(self.present.shape[0])
 
-    _ROW_ARRAYS_2D = ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used", "fit_req100", "fit_free100", "act_free")
+    _ROW_ARRAYS_2D = ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used", "fit_req100", "fit_free100", "act_free",
+                      "act_req_f")
     _ROW_ARRAYS_1D = ("pod_count", "pods_full", "present", "unschedulable", "taint_id")
 
     def column(self, resource: str) -> int:
@@ -129,6 +136,7 @@ class NodeStore:
         self.resource_names.append(resource)
         if col >= len(self.fit_peak):
             self.fit_peak.append(0)
+            self.act_peak.append(0)
         if col >= self.alloc.shape[0]:
             extra = self.alloc.shape[0]
             for attr in self._ROW_ARRAYS_2D:
@@ -305,6 +313,11 @@ class NodeStore:
                 act_requested = wrap_int64(int(self.act_req[col, row]) + sign * act)
                 self.act_req[col, row] = act_requested
                 self.act_free[col, row] = wrap_int64(int(self.alloc[col, row]) - act_requested)
+                self.act_req_f[col, row] = act_requested  # int -> float rounds as numpy's conversion does
+                if act_requested > self.act_peak[col]:
+                    self.act_peak[col] = act_requested
+                elif act_requested < 0:  # a negative amount, or a sum that wrapped
+                    self.act_negative = True
             if vc:
                 self.vc_used[col, row] += sign * vc
         self.pod_count[row] += sign
