@@ -64,22 +64,26 @@ def _fraction(store: NodeStore, col: int, add: int, rows: Int64Array | None) -> 
     return counted, np.minimum(amounts / np.where(counted, alloc, 1), 1.0)
 
 
+def _variance(fractions: list[FloatRows]) -> FloatRows:
+    """The population variance of three or more fractions per row, summed in Go's order."""
+    total = fractions[0] + fractions[1]
+    for f in fractions[2:]:
+        total = total + f
+    mean = total / float(len(fractions))
+    acc = np.zeros(mean.size, np.float64)
+    for f in fractions:
+        deviation = f - mean
+        acc = acc + deviation * deviation
+    variance: FloatRows = acc / float(len(fractions))
+    return variance
+
+
 def _balance_everywhere(fractions: list[FloatRows], rows: int) -> Int64Array:
     """``int64((1 - std) * 100)`` per row when every row counts every resource."""
     if len(fractions) < 2:
         return np.full(rows, 100, np.int64)  # std 0
-    if len(fractions) == 2:
-        std = np.abs((fractions[0] - fractions[1]) / 2)
-    else:
-        total = fractions[0] + fractions[1]
-        for f in fractions[2:]:
-            total = total + f
-        mean = total / float(len(fractions))
-        acc = np.zeros(mean.size, np.float64)
-        for f in fractions:
-            deviation = f - mean
-            acc = acc + deviation * deviation
-        std = np.sqrt(acc / float(len(fractions)))
+    two = len(fractions) == 2
+    std = np.abs((fractions[0] - fractions[1]) / 2) if two else np.sqrt(_variance(fractions))
     result: Int64Array = ((1 - std) * 100.0).astype(np.int64)  # astype truncates toward zero, as Go's int64()
     return result
 
@@ -95,15 +99,7 @@ def _balance_everywhere_into(fractions: list[FloatRows], out: FloatRows) -> None
         out *= 0.5  # the same float64 as / 2
         np.abs(out, out=out)
     else:
-        total = fractions[0] + fractions[1]
-        for f in fractions[2:]:
-            total = total + f
-        mean = total / float(len(fractions))
-        acc = np.zeros(mean.size, np.float64)
-        for f in fractions:
-            deviation = f - mean
-            acc = acc + deviation * deviation
-        np.sqrt(acc / float(len(fractions)), out=out)
+        np.sqrt(_variance(fractions), out=out)
     np.subtract(1, out, out=out)
     out *= 100.0
     np.trunc(out, out=out)
