@@ -316,9 +316,9 @@ class ClusterState:
             return predict_fast(self._store, self._table, self._filter_cache, pod, profile, pdbs, scheduler_names)
         if self._budget_index is None:
             self._budget_index = BudgetIndex([budget_of(p) for p in self._pdbs.values()])
-        shape = pod_shape_key(pod)
+        shape = None if self._is_known(pod) else pod_shape_key(pod)
         key = (shape, id(profile), scheduler_names, self._changes)
-        hit = self._predictions.get(key) if shape is not None and not self._is_known(pod) else None
+        hit = self._predictions.get(key) if shape is not None else None
         if hit is not None and hit[0] is profile:  # the entry holds the profile, so its id is not reused
             return hit[1]
         found = predict_fast(self._store, self._table, self._filter_cache, pod, profile, self._budget_index,
