@@ -118,8 +118,9 @@ class ClusterState:
         self._table = PodTable()  # per-pod columns for preemption (issue 10)
         self._pdbs: dict[tuple[str, str], Mapping[str, Any]] = {}
         self._budget_index: BudgetIndex | None = None  # rebuilt after a PDB change
-        self._changes = 0  # every node/pod/PDB event; keys the preemption cache
+        self._changes = 0  # every node/pod/PDB event; keys the ranking and preemption caches
         self._predictions: PredictionCache[tuple[Profile, FastPreemption]] = PredictionCache()
+        self._rankings: PredictionCache[tuple[KubeSchedulerModel | VolcanoModel, Ranking]] = PredictionCache()
 
     # ---------------------------------------------------------------- properties
     @property
@@ -300,9 +301,20 @@ class ClusterState:
         them (``RunFilterPluginsWithNominatedPods``); scores never count them.
         ``filters=False`` scores every node (score-only).
         A malformed quantity in ``pod`` raises ValueError naming the field.
+
+        The last few rankings are kept (:mod:`.preemption_cache`): the same pod shape under the same model,
+        with no event in between, gets the same :class:`Ranking` object back.
         """
-        return rank_pod(self._store, self._rank_memo, self._filter_cache, pod, model, profile, top, filters=filters,
-                        pod_table=self._table)
+        shape = None if self._is_known(pod) else pod_shape_key(pod)
+        key = (shape, id(model), profile, top, filters, self._changes)
+        hit = self._rankings.get(key) if shape is not None else None
+        if hit is not None and hit[0] is model:  # the entry holds the model, so its id is not reused
+            return hit[1]
+        ranking = rank_pod(self._store, self._rank_memo, self._filter_cache, pod, model, profile, top,
+                           filters=filters, pod_table=self._table)
+        if shape is not None:
+            self._rankings.put(key, (model, ranking))
+        return ranking
 
     def preempt(
         self, pod: Mapping[str, Any], profile: Profile, pdbs: Sequence[Mapping[str, Any]] | None = None,
