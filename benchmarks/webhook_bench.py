@@ -28,6 +28,12 @@ waited for a CPU the load was using.
 
 ``--shapes`` sets how many distinct pod request shapes the 150,000 pods have (300: replicas of 300
 workloads; 0: every pod its own shape, the worst case for the cache's sync).
+
+``--distinct-pods N`` sends N variants of the review in turn, each pod with its own cpu request (and the
+review its own uid), to every endpoint. The webhook keeps its last few rankings for replicas of one pod
+shape (``linter.scoring.cluster.preemption_cache``); with N above what it keeps (32), every
+``/mutate/pods`` request is ranked anew. The default, 0, sends the recorded review every time: a burst of
+identical replicas, where every request after the first gets the kept ranking while no event arrives.
 """
 
 from __future__ import annotations
@@ -105,6 +111,7 @@ def load(args: argparse.Namespace) -> None:
     """Child process: hammer one path; print {"count", "errors", "latencies_ms"} as JSON on stdout."""
     context = ssl.create_default_context(cafile=args.ca)
     body = Path(args.body).read_bytes() if args.body else None
+    bodies = variants(body, args.distinct_pods) if body is not None and args.distinct_pods else [body]
     if args.start_at:  # one of several load processes: start together
         time.sleep(max(0.0, args.start_at - time.time()))
     deadline = time.monotonic() + args.duration
@@ -112,14 +119,17 @@ def load(args: argparse.Namespace) -> None:
     errors = 0
     lock = threading.Lock()
 
-    def worker() -> None:
+    def worker(first: int) -> None:
         nonlocal errors
         conn = http.client.HTTPSConnection("127.0.0.1", args.port, context=context, timeout=30)
         mine: list[float] = []
+        turn = first
         while time.monotonic() < deadline:
             started = time.perf_counter()
+            sent = bodies[turn % len(bodies)]
+            turn += 1
             try:
-                conn.request("POST" if body else "GET", args.path, body=body,
+                conn.request("POST" if sent else "GET", args.path, body=sent,
                              headers={"Content-Type": "application/json"})
                 response = conn.getresponse()
                 response.read()
@@ -137,7 +147,9 @@ def load(args: argparse.Namespace) -> None:
         with lock:
             latencies.extend(mine)
 
-    threads = [threading.Thread(target=worker) for _ in range(int(args.connections))]
+    offset = args.start_turn  # processes of one run start at different variants, as threads do
+    spread = max(1, len(bodies) // max(1, int(args.connections)))
+    threads = [threading.Thread(target=worker, args=(offset + i * spread,)) for i in range(int(args.connections))]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -146,22 +158,39 @@ def load(args: argparse.Namespace) -> None:
                       "latencies_ms": latencies}))
 
 
+def variants(body: bytes, count: int) -> list[bytes]:
+    """``count`` copies of the review, the i-th with uid suffix i and its first container's cpu request
+    raised by i millicores (a pod shape of its own)."""
+    review = json.loads(body)
+    container = review["request"]["object"]["spec"]["containers"][0]
+    requests = container.setdefault("resources", {}).setdefault("requests", {})
+    base = 500
+    out = []
+    for i in range(count):
+        requests["cpu"] = f"{base + i}m"
+        review["request"]["uid"] = f"bench-{i:08d}"
+        out.append(json.dumps(review).encode())
+    return out
+
+
 def run_load(port: int, ca: Path, path: str, body: Path | None, duration: float, connections: int,
-             clients: str = "threads") -> dict[str, float]:
+             clients: str = "threads", distinct_pods: int = 0) -> dict[str, float]:
     """Load one path over ``connections`` kept-alive connections: one process with a thread per connection
     (``clients="threads"``), or one load process per connection (``"processes"``), which rules out the
     client's own GIL as a source of latency."""
     cmd = [sys.executable, __file__, "--load", "--port", str(port), "--ca", str(ca), "--path", path,
            "--duration", str(duration)]
     if body is not None:
-        cmd += ["--body", str(body)]
+        cmd += ["--body", str(body), "--distinct-pods", str(distinct_pods)]
     if clients == "threads" or connections == 1:
         runs = [subprocess.run([*cmd, "--connections", str(connections)], capture_output=True, text=True,
                                check=True).stdout]
     else:
         start_at = time.time() + 1.0 + 0.1 * connections  # every process started and connected by then
-        procs = [subprocess.Popen([*cmd, "--connections", "1", "--start-at", str(start_at)],
-                                  stdout=subprocess.PIPE, text=True) for _ in range(connections)]
+        spread = max(1, distinct_pods // connections)
+        procs = [subprocess.Popen([*cmd, "--connections", "1", "--start-at", str(start_at),
+                                   "--start-turn", str(i * spread)],
+                                  stdout=subprocess.PIPE, text=True) for i in range(connections)]
         runs = [proc.communicate()[0] for proc in procs]
         if any(proc.returncode for proc in procs):
             raise RuntimeError(f"a load process failed: {[proc.returncode for proc in procs]}")
@@ -195,7 +224,7 @@ def measure(port: int, ca: Path, body: Path, connections: int, args: argparse.Na
         for path, runs in results.items():
             before = cpu_seconds(workers)
             r = run_load(port, ca, path, body if path != "/healthz" else None, args.duration, connections,
-                         args.clients)
+                         args.clients, args.distinct_pods)
             r["cpu_ms"] = (cpu_seconds(workers) - before) * 1000 / max(r["rps"] * args.duration, 1)
             runs.append(r)
             print(f"{connections} conn run {repeat + 1} {path:16} {r['rps']:7.0f} req/s  p50 {r['p50']:6.2f} ms  "
@@ -250,6 +279,9 @@ def main() -> int:
     parser.add_argument("--connections", default="1,4", help="comma-separated keep-alive connection counts")
     parser.add_argument("--shapes", type=int, default=300,
                         help="distinct pod request shapes (0: every pod distinct, the worst case for sync)")
+    parser.add_argument("--distinct-pods", type=int, default=0, metavar="N",
+                        help="send N variants of the review in turn, each its own pod shape (0: the recorded "
+                             "review every time, a burst of identical replicas)")
     parser.add_argument("--sync-only", action="store_true", help="measure the cache sync and RSS, then stop")
     parser.add_argument("--duration", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=3)
@@ -261,6 +293,7 @@ def main() -> int:
                              "neither takes CPU time from the other; the latency is then the server's own")
     parser.add_argument("--load", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--start-at", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--start-turn", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--ca", help=argparse.SUPPRESS)
     parser.add_argument("--path", help=argparse.SUPPRESS)
@@ -306,8 +339,10 @@ def bench(args: argparse.Namespace) -> int:
                 pin([os.getpid()], load_cpus)  # the load processes started from here inherit it
                 pinned = f"; server on CPUs {sorted(server_cpus)}, load on CPUs {sorted(load_cpus)}"
             clients = "one process each" if args.clients == "processes" else "one thread each in one process"
+            reviews = (f"{args.distinct_pods} pod shapes in turn" if args.distinct_pods
+                       else "the same review every time")
             print(f"cluster: {args.nodes} nodes, {args.pods} pods; {args.workers} gevent workers; "
-                  f"load: {args.connections} keep-alive TLS connections, {clients}; "
+                  f"load: {args.connections} keep-alive TLS connections, {clients}, {reviews}; "
                   f"{os.cpu_count()} CPUs{pinned}")
             print(f"cache initial sync per worker (s): {synced}  median {statistics.median(synced):.2f}")
             print(f"RSS per worker after sync (MiB): {[round(r) for r in rss]}  max {max(rss):.0f}")
