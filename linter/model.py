@@ -166,6 +166,21 @@ class Profile:
     out_of_tree_score_plugins: tuple[str, ...] = ()
     unscored_fit: FitArgs | None = None
     unscored_balanced: BalancedArgs | None = None
+    # the profile's percentageOfNodesToScore when written (0 included), else the global one; 0 = adaptive
+    # (how many feasible nodes the scheduler looks for: linter.scoring.sampling)
+    percentage_of_nodes_to_score: int = 0
+    # the config has an extender with a filterVerb or a prioritizeVerb (extenders apply to every profile)
+    extenders_filter_or_score: bool = False
+
+    @property
+    def has_score_plugins(self) -> bool:
+        """Whether the framework runs any score plugin (``HasScorePlugins``)."""
+        return bool(self.score_plugin_weights) or self.fit is not None or self.balanced is not None
+
+    @property
+    def looks_for_one_node(self) -> bool:
+        """kube-scheduler stops at the first feasible node: nothing scores and no extender filters or scores."""
+        return not self.has_score_plugins and not self.extenders_filter_or_score
 
     @property
     def built_fit(self) -> FitArgs | None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from linter.scoring.sampling import sampled_note
+
 __all__ = ["format_amount", "render_text"]
 
 Json = dict[str, Any]
@@ -137,6 +139,10 @@ def render_text(doc: Json) -> str:
     request = ", ".join(f"{n} {format_amount(n, v, volcano=engine == 'volcano-binpack')}"
                         for n, v in doc["podRequest"].items())
     lines.append(f"  pod request as the scorer sees it: {request}")
+    feasible = sum(1 for node in doc["nodes"] if node["feasible"])
+    to_find = doc.get("feasibleNodesToFind")
+    if to_find is not None and feasible > to_find:
+        lines.append("  note: " + sampled_note(engine == "volcano-binpack", to_find, feasible, "the first node below"))
     lines.append("")
     rank = [["#", "node", "feasible", "score", "weighted", "balanced", "total"]]
     for i, node in enumerate(doc["nodes"], 1):

@@ -70,7 +70,7 @@ def test_every_metric_is_in_the_metrics_tables() -> None:
 def _every_prediction_field() -> set[str]:
     """Keys of the prediction annotation with every optional part present: no node fits (reasons and
     preemption), scheduling gates, out-of-tree score plugins, Volcano node-order plugins, and, on a pod whose
-    own annotations leave little room, the truncated scores."""
+    own annotations leave little room, the truncated scores; more feasible nodes than the scheduler looks for."""
     pod = {"metadata": {"name": "p"}, "spec": {"schedulingGates": [{"name": "g"}]}}
     unschedulable = Ranking(engine="k8s-fit", profile="default-scheduler", strategy="LeastAllocated",
                             plugin_weight=1, total_nodes=1, feasible_nodes=0, scores=(),
@@ -80,11 +80,11 @@ def _every_prediction_field() -> set[str]:
                                           {"TargetLoadPacking": 3}, ["nodeorder"])[PREDICTION_ANNOTATION]))
     scores = tuple((f"node-{i:05d}", 50) for i in range(100))
     feasible = Ranking(engine="k8s-fit", profile="default-scheduler", strategy="LeastAllocated", plugin_weight=1,
-                       total_nodes=100, feasible_nodes=100, scores=scores, best_node="node-00000")
+                       total_nodes=200, feasible_nodes=200, scores=scores, best_node="node-00000", nodes_to_find=100)
     crowded = {"metadata": {"name": "p", "annotations": {"big": "x" * (256 * 1024 - 1500)}}, "spec": {}}
     keys |= set(json.loads(fit_annotations(crowded, "default-scheduler", feasible, 100)[PREDICTION_ANNOTATION]))
     assert {"truncated", "gated", "preemption", "notModelledScorePlugins", "notModelledNodeOrderPlugins",
-            "unschedulableReasons"} <= keys
+            "unschedulableReasons", "feasibleNodesToFind", "sampled"} <= keys
     return keys
 
 

@@ -59,8 +59,9 @@ def analyze(doc: Document, binary: Build = VANILLA) -> Analysis:
     profiles = build_profiles(decoded, typed, binary)
     _keep_json_args_text(doc, profiles)
     result.profiles = profiles
+    globals_ = build_globals(decoded)
     result.issues += validate_stage(validate_config(
-        decoded, build_globals(decoded), profiles, binding_conditions=binary.binding_conditions))
+        decoded, globals_, profiles, binding_conditions=binary.binding_conditions))
     profiles, extender_issue = build_extenders(decoded, profiles)
     init_issues: list[Issue] = [extender_issue] if extender_issue is not None else []
     for profile in profiles:
@@ -76,7 +77,9 @@ def analyze(doc: Document, binary: Build = VANILLA) -> Analysis:
     for profile, built in zip(profiles, result.built, strict=True):
         result.issues += lint_profile(profile, built, binary, fit_entry_needed=bool(ignored))
     if result.accepted:
-        result.model = _model(profiles, result.built, typed, binary, ignored)
+        extenders = [e for e in decoded.get("extenders") or () if isinstance(e, dict)]
+        busy = any(e.get("filterVerb") or e.get("prioritizeVerb") for e in extenders)
+        result.model = _model(profiles, result.built, typed, binary, ignored, globals_.percentage or 0, busy)
     return result
 
 
@@ -129,7 +132,7 @@ def _init_issues(built: Built, profile: Profile) -> list[Issue]:
 
 
 def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any], binary: Build,
-           extender_ignored: tuple[str, ...]) -> KubeSchedulerModel:
+           extender_ignored: tuple[str, ...], global_percentage: int, extenders_busy: bool) -> KubeSchedulerModel:
     out: list[ModelProfile] = []
     for profile, b in zip(profiles, built, strict=True):
         weights = score_plugins(b)
@@ -156,5 +159,8 @@ def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any
             post_filter_plugins=tuple(b.points.get("postFilter", [])),
             preemption=PreemptionArgs.from_args(user_args("DefaultPreemption")),
             out_of_tree_score_plugins=tuple(n for n in weights if binary.is_out_of_tree(n)),
+            # a profile's own value wins even when it is 0 (adaptive), as the framework's pointer does
+            percentage_of_nodes_to_score=global_percentage if profile.percentage is None else profile.percentage,
+            extenders_filter_or_score=extenders_busy,
         ))
     return KubeSchedulerModel(profiles=tuple(out))

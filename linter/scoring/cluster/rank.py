@@ -27,6 +27,7 @@ from linter.scoring.cluster.scores import FloatArray, binpack_scores, fit_scores
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.nominated import scheduler_name_of
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
+from linter.scoring.sampling import kube_scheduler_nodes_to_find, volcano_nodes_to_find
 from linter.scoring.strategies import MAX_NODE_SCORE
 from linter.scoring.volcano import node_order_binpack
 
@@ -58,7 +59,9 @@ class Ranking:
     (``plugin_weight``), or Volcano's binpack value (already on the 0..100 x binpack.weight
     scale Volcano adds to the node order; ``plugin_weight`` is binpack.weight).
     ``reason_counts`` counts infeasible nodes by the text of the first filter that
-    rejected them.
+    rejected them. ``nodes_to_find``: the scheduler scores only the first this many feasible nodes it
+    finds (:mod:`linter.scoring.sampling`); below ``feasible_nodes``, ``best_node`` is its pick only if it
+    is among them.
     """
 
     engine: str
@@ -70,6 +73,9 @@ class Ranking:
     scores: tuple[tuple[str, int | float], ...]
     reason_counts: Mapping[str, int] = field(default_factory=dict)
     best_node: str | None = None
+    # how many feasible nodes the scheduler finds before it stops filtering (linter.scoring.sampling);
+    # None when the filters were not run
+    nodes_to_find: int | None = None
 
 
 def _volcano_scores(
@@ -174,6 +180,9 @@ def rank_pod(
     else:
         chosen = _top_rows(store, np.flatnonzero(~infeasible), scores, top)
     as_py: Callable[[Any], int | float] = float if engine == ENGINE_VOLCANO else int
+    nodes_to_find = None
+    if filters:
+        nodes_to_find = _nodes_to_find(store, pod, model, profile_name, plugins, total_nodes)
     names = cast("list[str]", store.row_names)  # a chosen row is a present node's: it has a name
     ranked = tuple(zip(map(names.__getitem__, chosen), map(as_py, scores[chosen].tolist()), strict=True))
     return Ranking(
@@ -186,7 +195,29 @@ def rank_pod(
         scores=ranked,
         reason_counts=reason_counts,
         best_node=ranked[0][0] if ranked else None,
+        nodes_to_find=nodes_to_find,
     )
+
+
+def _nodes_to_find(store: NodeStore, pod: Mapping[str, Any], model: KubeSchedulerModel | VolcanoModel,
+                   profile_name: str, plugins: tuple[str, ...], total_nodes: int) -> int | None:
+    if isinstance(model, VolcanoModel):
+        return volcano_nodes_to_find(total_nodes)
+    chosen = model.profile(profile_name)  # found: the ranking raised before otherwise
+    if chosen is None:
+        return None
+    return kube_scheduler_nodes_to_find(_candidates(store, pod, plugins, total_nodes),
+                                        chosen.percentage_of_nodes_to_score, not chosen.looks_for_one_node)
+
+
+def _candidates(store: NodeStore, pod: Mapping[str, Any], plugins: tuple[str, ...], total_nodes: int) -> int:
+    """The nodes kube-scheduler's filters walk: the existing ones NodeAffinity's PreFilter pins the pod to,
+    else every node."""
+    pinned = feasibility.node_affinity_prefilter(pod) if "NodeAffinity" in plugins else None
+    if pinned is None:
+        return total_nodes
+    rows = (store.row_of.get(name) for name in pinned)
+    return sum(1 for row in rows if row is not None and bool(store.present[row]))
 
 
 # Below this share of feasible rows, BalancedAllocation is worked out on the feasible rows alone: picking

@@ -35,7 +35,9 @@ from typing import Any
 
 from linter.model import DEFAULT_SCHEDULER_NAME, KubeSchedulerModel, VolcanoModel
 from linter.scoring.cluster.preemption import FastPreemption
+from linter.scoring.cluster.rank import ENGINE_VOLCANO
 from linter.scoring.cluster.state import Ranking
+from linter.scoring.sampling import sampled_note
 from webhook.admission.decide import priority
 from webhook.admission.decide.k8serrors import bad_request
 from webhook.admission.decode import AdmissionRequest
@@ -260,6 +262,11 @@ def _prediction(scheduler: str, ranking: Ranking, requested_top: int, count: int
         "bestNode": ranking.best_node,
         "top": count,
     }
+    if ranking.nodes_to_find is not None:
+        out["feasibleNodesToFind"] = ranking.nodes_to_find
+        if ranking.feasible_nodes > ranking.nodes_to_find:
+            out["sampled"] = sampled_note(ranking.engine == ENGINE_VOLCANO, ranking.nodes_to_find,
+                                          ranking.feasible_nodes, "bestNode")
     if ranking.feasible_nodes == 0:
         out["unschedulableReasons"] = dict(sorted(ranking.reason_counts.items()))
     if truncated:
