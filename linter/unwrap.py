@@ -1,8 +1,9 @@
 """Opening wrappers: configs embedded in ConfigMap ``data`` strings, and ``v1/List`` items.
 
-Positions inside an embedded config are mapped back to the outer file: exactly for block
-scalars (``|``/``>``) and single-line values, and to the value's first character otherwise
-(e.g. a JSON string full of ``\\n`` escapes).
+Positions inside an embedded config are mapped back to the outer file: exactly for literal block
+scalars (``|``, with or without an indentation indicator such as ``|2``) and single-line values, through
+every level of a ConfigMap held in another one's value, and to the value's first character otherwise
+(e.g. a folded ``>`` scalar, or a JSON string full of ``\\n`` escapes).
 """
 
 from __future__ import annotations
@@ -86,18 +87,34 @@ def _read_value(key: str, value: str, path: str, mapper: PositionMapper | None,
 
 
 def _mapper_for(doc: Document, pointer: Pointer, value: str) -> PositionMapper:
-    line, col = doc.locate(pointer)
+    """Positions inside ``value`` -> positions in the file: the value's own document coordinates are found
+    first (a ConfigMap inside another one's value has them relative to that value) and ``doc.map`` then
+    takes them the rest of the way out."""
+    spot = doc.spots.get(tuple(pointer))
+    if spot is None:
+        line, col = doc.locate(pointer)
+        return lambda il, ic: (line, col)
+    line, col = spot.line, spot.column
     lines = doc.text.splitlines()
-    indicator = lines[line - 1][col - 1] if 0 < line <= len(lines) and 0 < col <= len(lines[line - 1]) else ""
-    if indicator in "|>" and indicator:
-        indent = 0
-        for text in lines[line:]:
-            if text.strip():
-                indent = len(text) - len(text.lstrip(" "))
-                break
-        if indicator == "|":
-            return lambda il, ic: (line + il, ic + indent)
-    if "\n" not in value.rstrip("\n") and indicator not in "|>":
-        shift = 1 if indicator in "'\"" else 0
-        return lambda il, ic: (line, col + shift + ic - 1)
-    return lambda il, ic: (line, col)
+    header = lines[line - 1][col - 1:] if 0 < line <= len(lines) and 0 < col <= len(lines[line - 1]) else ""
+    indicator = header[:1]
+    if indicator == "|":
+        indent = _block_indent(header, spot.key_column, lines[line:])
+        return lambda il, ic: doc.map(line + il, ic + indent)
+    if "\n" not in value.rstrip("\n") and indicator != ">":
+        shift = 1 if indicator and indicator in "'\"" else 0
+        return lambda il, ic: doc.map(line, col + shift + ic - 1)
+    return lambda il, ic: doc.map(line, col)
+
+
+def _block_indent(header: str, key_column: int, body: list[str]) -> int:
+    """The content indentation of a literal block scalar: an explicit indentation indicator (``|2``, ``|-2``)
+    counts from the mapping that holds the key (as yaml.v2's scanner does); without one, the first line
+    with content sets it."""
+    digits = [c for c in header[1:3] if c.isdigit()]
+    if digits:
+        return key_column - 1 + int(digits[0])
+    for text in body:
+        if text.strip():
+            return len(text) - len(text.lstrip(" "))
+    return 0

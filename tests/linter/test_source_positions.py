@@ -54,6 +54,25 @@ def test_findings_use_file_positions_for_a_configmap() -> None:
     assert [(f.rule, f.line, f.column) for f in findings] == [("BPL100", 8, 18)]
 
 
+def test_a_block_scalar_with_an_indentation_indicator_maps_exactly() -> None:
+    # `|2` (kubectl writes it for a value whose first line starts with a space): the content is indented two
+    # columns past the mapping that holds the key, so the value's own leading spaces are part of its columns
+    outer = ("kind: ConfigMap\napiVersion: v1\nmetadata: {name: x}\ndata:\n  config.yaml: |2\n"
+             "      apiVersion: kubescheduler.config.k8s.io/v1\n      kind: KubeSchedulerConfiguration\n"
+             "      parallelism: 0\n")
+    findings = lint_text(outer, "cm.yaml")
+    assert [(f.rule, f.line, f.column) for f in findings] == [("BPL100", 8, 20)]
+
+
+def test_a_configmap_inside_a_configmap_value_maps_exactly() -> None:
+    outer = ("kind: ConfigMap\napiVersion: v1\nmetadata: {name: x}\ndata:\n  outer.yaml: |\n"
+             "    kind: ConfigMap\n    apiVersion: v1\n    metadata: {name: y}\n    data:\n      config.yaml: |\n"
+             "        apiVersion: kubescheduler.config.k8s.io/v1\n        kind: KubeSchedulerConfiguration\n"
+             "        parallelism: 0\n")
+    findings = lint_text(outer, "cm.yaml")
+    assert [(f.rule, f.line, f.column) for f in findings] == [("BPL100", 13, 22)]
+
+
 def test_duplicate_key_finding_points_at_the_second_key() -> None:
     text = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nparallelism: 1\n" \
            "parallelism: 2\n"
