@@ -82,7 +82,8 @@ def lint_text(text: str, path: str, settings: LintSettings | None = None, *,
 def lint_configmap_data(data: Mapping[str, str], settings: LintSettings | None = None) -> list[Finding]:
     """Lint a ConfigMap's ``data`` exactly as ``lint_text`` lints the ConfigMap manifest that holds it (each
     value read as its key says: ``volcano-scheduler.conf`` is Volcano's conf whatever it holds, a value that
-    is not YAML is an error only under a config-file key, an empty value is nothing to check), except
+    is not YAML is an error only under a config-file key, an empty value is nothing to check, and a
+    ``disable-file`` comment in any value covers every value, as it covers the whole manifest), except
     that each finding's path is its data key and its position is inside that value."""
     settings = settings or LintSettings()
     texts = {key: without_lone_surrogates(text) for key, text in data.items()}
@@ -90,7 +91,7 @@ def lint_configmap_data(data: Mapping[str, str], settings: LintSettings | None =
     analyzed = _handled(documents, settings.kind, settings, findings)
     findings.extend(_run_rules(analyzed, settings))
     findings.extend(_run_corpus_rules(analyzed, settings))
-    return _finish(findings, settings, texts)
+    return _finish(findings, settings, texts, one_file=True)
 
 
 def load_scheduler_model(text: str, path: str,
@@ -382,10 +383,14 @@ def _internal_error(path: str, exc: BaseException, where: str = "") -> Finding:
                    f"internal error while checking this file{where}: {type(exc).__name__}: {exc}"[:500])
 
 
-def _finish(findings: list[Finding], settings: LintSettings, texts: dict[str, str]) -> list[Finding]:
+def _finish(findings: list[Finding], settings: LintSettings, texts: dict[str, str], *,
+            one_file: bool = False) -> list[Finding]:
+    """Suppressions, severity overrides and readable messages applied, sorted; ``one_file``: ``texts`` are the
+    data values of one ConfigMap (``disable-file`` in one covers them all, see ``suppress.apply``)."""
     from linter import suppress
 
-    kept = suppress.apply((f for f in findings if settings.is_enabled(f.rule)), texts, settings.is_enabled)
+    kept = suppress.apply((f for f in findings if settings.is_enabled(f.rule)), texts, settings.is_enabled,
+                          one_file=one_file)
     kept = [
         Finding(f.path, f.line, f.column, f.rule, settings.severity_overrides.get(f.rule, f.severity),
                 *readable(f.message, f.detail))

@@ -132,10 +132,20 @@ class _Index:
 
 
 def apply(findings: Iterable[Finding], texts: dict[str, str],
-          enabled: Callable[[str], bool]) -> list[Finding]:
-    """The findings no comment silences, plus BPL007/BPL008 about the comments themselves."""
+          enabled: Callable[[str], bool], *, one_file: bool = False) -> list[Finding]:
+    """The findings no comment silences, plus BPL007/BPL008 about the comments themselves.
+
+    ``one_file``: the texts are the parts of one file (a ConfigMap's data values, each its own path), so a
+    ``disable-file`` comment in any of them covers the findings of all of them, as in the manifest.
+    """
     by_path: dict[str, list[Selector]] = {}
     indexes: dict[str, _Index] = {}
+    if one_file:
+        by_path = {path: selectors(text) for path, text in texts.items()}
+        whole = [s for found in by_path.values() for s in found if s.whole_file]
+        for path, found in by_path.items():
+            indexes[path] = _Index(found)
+            indexes[path].whole = whole
     kept: list[Finding] = []
     for finding in findings:
         if finding.path not in by_path:

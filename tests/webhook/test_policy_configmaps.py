@@ -193,6 +193,33 @@ def test_each_key_is_read_as_binpack_lint_reads_the_configmap(data: dict[str, st
         assert not decision.allowed and denial in decision.message
 
 
+PARALLELISM_ZERO = ("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+                    "parallelism: 0\n")
+
+
+@pytest.mark.parametrize(("comment", "allowed"), [
+    ("# binpack-lint: disable-file=BPL100\n", True),
+    ("# binpack-lint: disable=BPL100\n", False),  # a line's comment covers only its own value's lines
+])
+def test_a_disable_file_comment_in_one_value_covers_the_whole_configmap_as_in_its_manifest(
+        comment: str, allowed: bool) -> None:
+    data = {"notes.yaml": comment, "config.yaml": PARALLELISM_ZERO}
+    manifest = "kind: ConfigMap\napiVersion: v1\nmetadata: {name: cm}\ndata:\n" + "".join(
+        f"  {key}: |\n" + "".join(f"    {line}\n" for line in value.splitlines()) for key, value in data.items())
+    cli = [(f.rule, f.severity) for f in lint_text(manifest, "cm.yaml")]
+    decision = configmaps.decide(request_of(review("ConfigMap", "CREATE", _configmap(data))))
+    assert decision.allowed is allowed
+    assert (Severity.ERROR not in {severity for _, severity in cli}) is allowed
+    if allowed:  # the comment silenced a finding, so it is no stale suppression (BPL008) either
+        assert cli == [] and decision.warnings == ()
+    else:
+        assert decision.message == ('ConfigMap "cm" holds an invalid scheduler configuration: '
+                                    "config.yaml:3:14 [BPL100] parallelism: Invalid value: 0: should be an integer "
+                                    "value greater than zero")
+        assert decision.warnings == ("notes.yaml:1:25 [BPL008] suppression of BPL100 silenced nothing: no BPL100 "
+                                     "finding on this line or the next; remove ...",)
+
+
 def _has_go_control_character(text: str) -> bool:
     """Go's ``unicode.IsControl``, which ``net.NewWarningHeader`` refuses (the API server then drops the warning)."""
     return any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in text)
