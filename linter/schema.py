@@ -76,6 +76,11 @@ def errors(data: Any, schema_name: str) -> list[tuple[Pointer, str]]:
     return [(p, m) for p, m, _ in _raw_errors(data, schema_name)]
 
 
+def type_errors(data: Any, schema_name: str) -> list[tuple[Pointer, str]]:
+    """``errors`` without the unknown fields: what a Go decoder refuses even when it drops unknown fields."""
+    return [(p, m) for p, m, on_key in _raw_errors(data, schema_name) if not on_key]
+
+
 def validate(document: Document, schema_name: str) -> list[SchemaError]:
     """Every schema error of ``document.data``, positioned in the file, sorted by position."""
     out: list[SchemaError] = []

@@ -24,6 +24,8 @@ from webhook_helpers import (
     review,
 )
 
+from linter.engine import lint_text
+from linter.findings import Severity
 from webhook.admission.decide import priorityclasses
 from webhook.admission.encode import Decision
 from webhook.cluster.lease import LeaseDefaultClassClaim
@@ -227,6 +229,40 @@ def test_a_claim_past_the_reviews_deadline_denies_as_a_lease_failure_and_writes_
 def test_undecodable_fields_are_bad_requests(obj: dict[str, Any], fragment: str) -> None:
     decision = _decide("CREATE", obj)
     assert (decision.code, decision.reason) == (400, "BadRequest") and fragment in decision.message
+
+
+def _lint_errors(obj: dict[str, Any]) -> list[str]:
+    return [f.message for f in lint_text(json.dumps(obj), "pc.json") if f.severity is Severity.ERROR]
+
+
+def test_a_null_value_or_global_default_is_its_zero_value_as_go_decodes_it() -> None:
+    obj = {**priority_class("nulls", 0), "value": None, "globalDefault": None, "description": None}
+    assert _lint_errors(obj) == []
+    assert _decide("CREATE", obj).allowed
+    # the zero values take part in the checks: a null value is 0 against the stored 7, a change
+    decision = _decide("UPDATE", obj, priority_class("nulls", 7))
+    assert (decision.code, decision.message) == (422, _invalid("nulls", [
+        "value: Forbidden: may not be changed in an update."]))
+    # and a null globalDefault is no default, so an existing default does not refuse it
+    default = priority_class("d", 1, global_default=True)
+    view = StaticClusterView(priority_classes=[*builtin_priority_classes(), default])
+    assert _decide("CREATE", obj, view=view).allowed
+
+
+@pytest.mark.parametrize(("field", "obj", "message"), [
+    ("description", {**priority_class("x", 1), "description": 5}, "description: must be a string or null, not 5"),
+    ("metadata.name", {**priority_class("x", 1), "metadata": {"name": 5}},
+     "metadata.name: must be a string or null, not 5"),
+    ("metadata.namespace", {**priority_class("x", 1), "metadata": {"name": "x", "namespace": ["a"]}},
+     "metadata.namespace: must be a string or null, not a list"),
+    ("metadata.finalizers", {**priority_class("x", 1), "metadata": {"name": "x", "finalizers": "f"}},
+     'metadata.finalizers: must be a list or null, not "f"'),
+])
+def test_every_field_go_cannot_decode_is_a_bad_request_as_binpack_lint_says(
+        field: str, obj: dict[str, Any], message: str) -> None:
+    assert _lint_errors(obj) == [message]
+    decision = _decide("CREATE", obj)
+    assert (decision.allowed, decision.code, decision.reason, decision.message) == (False, 400, "BadRequest", message)
 
 
 def _with_meta(obj: dict[str, Any], **metadata: Any) -> dict[str, Any]:

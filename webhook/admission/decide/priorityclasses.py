@@ -17,8 +17,9 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from linter import schema
 from linter.formats.priorityclass import validate as pc
-from linter.goint import INT32_MAX, INT32_MIN
+from linter.formats.priorityclass.handler import SCHEMA_NAME
 from webhook.admission.decide.k8serrors import bad_request, forbidden_decision, invalid
 from webhook.admission.decide.priority import default_class, object_display_name
 from webhook.admission.decode import AdmissionRequest
@@ -78,28 +79,18 @@ def decide(
 def defaulted(obj: Mapping[str, Any]) -> dict[str, Any]:
     """The type checks JSON decoding would do (``_Malformed`` -> 400), then v1 defaulting.
 
-    Defaulting is :func:`linter.formats.priorityclass.validate.apply_defaults`; absent ``value`` and
-    ``globalDefault`` are filled with their Go zero values so later steps can index them.
+    Every field is checked against the linter's PriorityClass schema (unknown fields aside: they are the
+    apiserver's strict decoding, done before any webhook); a null is the field's zero value, as Go decodes
+    it. Defaulting is :func:`linter.formats.priorityclass.validate.apply_defaults`; absent or null ``value``
+    and ``globalDefault`` are filled with their zero values so later steps can index them.
     """
-    value = obj.get("value", 0)
-    if isinstance(value, bool) or not isinstance(value, int) or not INT32_MIN <= value <= INT32_MAX:
-        raise _Malformed("value: must be a 32-bit integer")
-    global_default = obj.get("globalDefault", False)
-    if not isinstance(global_default, bool):
-        raise _Malformed("globalDefault: must be a boolean")
-    policy = obj.get("preemptionPolicy")
-    if policy is not None and not isinstance(policy, str):
-        raise _Malformed("preemptionPolicy: must be a string")
-    metadata = obj.get("metadata")
-    if metadata is not None and not isinstance(metadata, Mapping):
-        raise _Malformed("metadata: must be an object")
-    for key in ("labels", "annotations"):
-        values = metadata.get(key) if metadata is not None else None
-        if values is not None and (
-            not isinstance(values, Mapping) or any(v is not None and not isinstance(v, str) for v in values.values())
-        ):
-            raise _Malformed(f"metadata.{key}: must be an object of strings")
-    return {**pc.apply_defaults(obj), "value": value, "globalDefault": global_default}
+    for pointer, message in schema.type_errors(obj, SCHEMA_NAME):
+        if pointer[:1] not in (("apiVersion",), ("kind",)):  # the review's kind was checked already
+            raise _Malformed(message)
+    value, global_default = obj.get("value"), obj.get("globalDefault")
+    if isinstance(value, float):  # 5.0: an integer to JSON Schema, not to Go's decoder into an int32
+        raise _Malformed(f"value: must be an integer or null, not {value!r}")
+    return {**pc.apply_defaults(obj), "value": value or 0, "globalDefault": global_default is True}
 
 
 def _already_default(name: str, holder: str) -> Decision:
