@@ -58,4 +58,4 @@ def sampled_note(volcano: bool, nodes_to_find: int, feasible: int, best: str) ->
     who = "Volcano" if volcano else "kube-scheduler"
     return (f"{who} stops filtering once it has found {nodes_to_find} of the {feasible} feasible nodes, "
             f"searching from where its previous search stopped, and scores only those: {best} is its pick "
-            f"only if {best} is among the {nodes_to_find} it finds")
+            f"only if it is among the {nodes_to_find} it finds")

@@ -105,7 +105,7 @@ def test_the_prediction_and_explain_text_say_when_the_scheduler_scores_a_subset(
     prediction = fit_annotations(incoming, "default-scheduler", ranking, 3)[PREDICTION_ANNOTATION]
     assert '"feasibleNodesToFind":144' in prediction
     assert ("kube-scheduler stops filtering once it has found 144 of the 300 feasible nodes, searching from where "
-            "its previous search stopped, and scores only those: bestNode is its pick only if bestNode is among "
+            "its previous search stopped, and scores only those: bestNode is its pick only if it is among "
             "the 144 it finds") in prediction
     assert "note: kube-scheduler stops filtering once it has found 144 of the 300" in render_text(
         explain(model, NODES, [], incoming))
