@@ -17,9 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from linter.goint import in_int64, wrap_int64
+from linter.k8snames import label_value_errors, qualified_name_errors
 from linter.scoring.requests import is_extended_resource, is_scalar_resource
 
 __all__ = [
@@ -151,6 +153,27 @@ def _requirement_matches(req: object, values_of: Mapping[str, str]) -> bool | No
     return None
 
 
+@lru_cache(maxsize=1024)
+def _is_label_key(key: str) -> bool:
+    return not qualified_name_errors(key)
+
+
+@lru_cache(maxsize=1024)
+def _is_label_value(value: str) -> bool:
+    return not label_value_errors(value)
+
+
+def _label_requirement_parses(req: object) -> bool:
+    """``labels.NewRequirement``'s key and value checks for a ``matchExpressions`` entry: the key must be a
+    label key and every value a label value, whatever the operator. The API server checks neither the
+    values nor, for Gt/Lt, their form, so a stored pod can hold ``+5``, ``-3`` or ``a b``: the scheduler
+    then fails to parse the term, which matches no node (``matchFields`` values are not checked)."""
+    if not isinstance(req, Mapping):
+        return False
+    key, values = req.get("key"), _values(req)
+    return isinstance(key, str) and values is not None and _is_label_key(key) and all(map(_is_label_value, values))
+
+
 def _term_matches(term: object, labels: Mapping[str, str], fields: Mapping[str, str]) -> bool:
     """A node selector term: all expressions and fields match; an empty or invalid term matches nothing."""
     if not isinstance(term, Mapping):
@@ -160,7 +183,7 @@ def _term_matches(term: object, labels: Mapping[str, str], fields: Mapping[str, 
     if not isinstance(exprs, list) or not isinstance(field_exprs, list) or not (exprs or field_exprs):
         return False
     for req in exprs:
-        if _requirement_matches(req, labels) is not True:
+        if not _label_requirement_parses(req) or _requirement_matches(req, labels) is not True:
             return False
     for req in field_exprs:
         if not isinstance(req, Mapping) or req.get("operator") not in ("In", "NotIn"):

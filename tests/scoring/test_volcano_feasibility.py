@@ -124,10 +124,29 @@ def _term(*exprs: dict[str, Any], fields: list[dict[str, Any]] | None = None) ->
     ({"key": "zone", "operator": "Gt", "values": ["1"]}, False),  # label not an integer
     ({"key": "gpus", "operator": "Gt", "values": ["x"]}, False),  # invalid requirement: term ignored
     ({"key": "zone", "operator": "In", "values": []}, False),
+    ({"key": "gpus", "operator": "Gt", "values": ["03"]}, True),  # a label value that ParseInt reads as 3
 ])
 def test_node_affinity_operators(expr: dict[str, Any], matches: bool) -> None:
     n = node(labels={"zone": "a", "gpus": "4"})
     assert node_affinity(pod(**_term(expr)), n) == (None if matches else REASON_NODE_AFFINITY)
+
+
+@pytest.mark.parametrize("expr", [
+    {"key": "gpus", "operator": "Gt", "values": ["+3"]},  # ParseInt reads it, but it is not a label value
+    {"key": "gpus", "operator": "Gt", "values": ["-1"]},  # no negative bound is ever a label value
+    {"key": "zone", "operator": "In", "values": ["a", "b c"]},  # one bad value spoils the requirement
+    {"key": "missing", "operator": "NotIn", "values": ["a b"]},
+    {"key": "bad key", "operator": "DoesNotExist"},
+    {"key": "a/b/c", "operator": "NotIn", "values": ["x"]},
+])
+def test_node_affinity_term_that_labels_new_requirement_refuses_matches_no_node(expr: dict[str, Any]) -> None:
+    """labels.NewRequirement checks the key and every value (the API server checks neither the values nor
+    the form of a Gt/Lt bound): a term it refuses matches nothing, even where the operator alone would."""
+    n = node(labels={"zone": "a", "gpus": "4"})
+    assert node_affinity(pod(**_term(expr)), n) == REASON_NODE_AFFINITY
+    # matchFields values are compared as field values, never checked as label values
+    by_field = _term(fields=[{"key": "metadata.name", "operator": "NotIn", "values": ["not a label!"]}])
+    assert node_affinity(pod(**by_field), n) is None
 
 
 def test_node_selector_and_match_fields() -> None:
