@@ -49,10 +49,11 @@ def test_a_nomination_takes_the_last_pod_slot() -> None:
 
 
 def test_the_first_failing_pass_gives_the_reason() -> None:
-    # with the nominated pod both the pod count and cpu fail: the first of Go's order is counted
+    # with the nominated pod both the pod count and cpu fail: NodeResourcesFit reports both, each counted
     state = state_of(node("n1", cpu="4", pods="2"), pod("a", "n1", 1, "1"),
                      pod("nomhi", None, 2000, "2", nominated="n1"))
-    assert dict(state.rank(pod("pre", None, 1000, "2"), MODEL, top=0).reason_counts) == {"Too many pods": 1}
+    assert dict(state.rank(pod("pre", None, 1000, "2"), MODEL, top=0).reason_counts) == {
+        "Too many pods": 1, "Insufficient cpu": 1}
 
 
 def test_lower_priority_and_own_nominations_do_not_count() -> None:

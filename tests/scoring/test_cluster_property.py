@@ -291,7 +291,7 @@ def expected_feasibility(
     pod: dict[str, Any], nodes: list[dict[str, Any]], pods: list[dict[str, Any]], args: FitArgs, filters: bool = True,
     *, nominations: bool = False, scheduler_names: frozenset[str] = DEFAULT_SCHEDULER_NAMES,
 ) -> tuple[dict[str, Any], Counter[str]]:
-    """Per feasible node its NodeView, and the first reason of every infeasible node (scalar model);
+    """Per feasible node its NodeView, and every reason of every infeasible node (scalar model);
     ``nominations``: kube-scheduler's filters, which count the pods nominated to a node by a pod of
     one of ``scheduler_names`` (the model's profiles)."""
     request = actual_request(pod)
@@ -316,7 +316,7 @@ def expected_feasibility(
         if verdict.feasible:
             feasible[view.name] = view
         else:
-            reasons[verdict.reasons[0]] += 1
+            reasons.update(verdict.reasons)
     return feasible, reasons
 
 

@@ -186,6 +186,23 @@ def test_no_node_fits_reports_reason_counts(cluster: StaticClusterView) -> None:
     assert all("cpu" in reason for reason in prediction["unschedulableReasons"])
 
 
+def test_reason_counts_count_every_shortage_of_a_node_as_the_message_does() -> None:
+    """Go's FitError histogram counts each reason of a node's status: NodeResourcesFit lists every shortage,
+    so a node short of cpu and memory counts under both (and a cordoned node under its one reason)."""
+    cordoned = node("c", "64", "64Gi")
+    cordoned["spec"] = {"unschedulable": True}
+    view = StaticClusterView(nodes=[node("a", "1", "1Gi"), node("b", "4", "1Gi", pods="0"), cordoned],
+                             priority_classes=CLASSES)
+    _, prediction = _annotations(pod(requests={"cpu": "2", "memory": "2Gi"}), _decide(pod(requests={
+        "cpu": "2", "memory": "2Gi"}), view))
+    assert prediction["unschedulableReasons"] == {
+        "Insufficient cpu": 1, "Insufficient memory": 2, "Too many pods": 1, "node(s) were unschedulable": 1}
+    assert prediction["preemption"]["message"] == (
+        "0/3 nodes are available: 1 Insufficient cpu, 1 Too many pods, 1 node(s) were unschedulable, "
+        "2 Insufficient memory. no new claims to deallocate, preemption: 0/3 nodes are available: "
+        "3 Preemption is not helpful for scheduling.")
+
+
 GATED_NOTE = (
     "the scheduler does not try to place this pod until all of its spec.schedulingGates are removed; this "
     "prediction is for the cluster as it is at admission, as if they were removed then"

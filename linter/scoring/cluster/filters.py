@@ -3,9 +3,10 @@
 Order as in the default profile (and :mod:`linter.scoring.feasibility`): NodeAffinity's
 PreFilter (a pod pinned to node names by ``matchFields``), then NodeUnschedulable,
 NodeName, TaintToleration, NodeAffinity, NodeResourcesFit. The framework stops at the
-first filter that rejects a node, so each infeasible node gets exactly one reason here;
-for NodeResourcesFit, which can list several, it is the first in Go's order (pods count,
-cpu, memory, ephemeral-storage, then scalar resources by name).
+first filter that rejects a node, so each infeasible node gets that one filter's reasons:
+one, except for NodeResourcesFit, which lists every shortage (pods count, cpu, memory,
+ephemeral-storage, then scalar resources by name) and so counts under each of them, as in
+kube-scheduler's "0/N nodes are available" histogram.
 
 Label and taint filters are decided by the scalar functions of
 :mod:`linter.scoring.feasibility`, called once per *distinct* case instead of once per node:
@@ -29,6 +30,7 @@ from linter.scoring.requests import is_extended_resource, is_scalar_resource
 
 _CACHE_LIMIT = 1024
 NOT_A_NODE = ""  # the text of rows rejected for not being a node (no filter's text is empty)
+_FIT = "NodeResourcesFit"  # the group of NodeResourcesFit's texts: a node counts under every shortage
 _MAX_RADIX_PRODUCT = 2**62
 
 
@@ -53,7 +55,9 @@ class FilterCache:
 
 class Reasons:
     """The first filter that rejects each row: the rows left feasible, and (worked out only when asked)
-    per-text row counts and a code per row (0 = feasible, code i = ``texts[i - 1]``).
+    per-text row counts and a code per row (0 = feasible, code i = ``texts[i - 1]``, the filter's first
+    text). Texts rejected under one ``group`` are one filter's: a row it rejects counts under each of
+    its texts that fails it (Go's ``Diagnosis`` counts every reason of a node's status).
 
     Each :meth:`reject` costs one pass over the rows; which filter rejected a row *first* is only
     needed when a pod fits nowhere or for a report, so it is computed from the kept masks on demand.
@@ -61,14 +65,15 @@ class Reasons:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._rejected: list[tuple[BoolArray, str]] = []  # (failing rows, text), in filter order
+        self._rejected: list[tuple[BoolArray, str, str | None]] = []  # (failing rows, text, group), in filter order
         self._infeasible: BoolArray | None = None  # rows some filter rejected; None = none yet
         self._owned = False  # whether _infeasible is ours to update in place
         self._first: tuple[list[str], list[int], list[tuple[BoolArray, int]]] | None = None
 
-    def reject(self, failing: BoolArray, text: str) -> None:
-        """``failing`` is kept, not copied: it must not change afterwards (no view of a store column)."""
-        self._rejected.append((failing, text))
+    def reject(self, failing: BoolArray, text: str, group: str | None = None) -> None:
+        """``failing`` is kept, not copied: it must not change afterwards (no view of a store column).
+        Consecutive calls with the same ``group`` are the texts of one filter (None: a filter of its own)."""
+        self._rejected.append((failing, text, group))
         self._first = None
         if self._infeasible is None:
             self._infeasible = failing  # a caller's (possibly cached) mask: never written to
@@ -99,10 +104,14 @@ class Reasons:
             counts: list[int] = []
             index: dict[str, int] = {}
             newly_rejected: list[tuple[BoolArray, int]] = []
-            still_open: BoolArray | None = None
-            for failing, text in self._rejected:
-                newly = failing if still_open is None else failing & still_open
-                count = int(np.count_nonzero(newly))
+            still_open: BoolArray | None = None  # rows no earlier text rejected
+            group_open: BoolArray | None = None  # rows no earlier filter rejected
+            group: object = None
+            for failing, text, in_group in self._rejected:
+                if in_group is None or in_group != group:
+                    group_open, group = still_open, in_group
+                counted = failing if group_open is None else failing & group_open
+                count = int(np.count_nonzero(counted))
                 if not count:
                     continue
                 code = index.get(text)
@@ -111,6 +120,9 @@ class Reasons:
                     counts.append(0)
                     code = index[text] = len(texts)
                 counts[code - 1] += count
+                newly = counted if still_open is None else counted & still_open
+                if not np.count_nonzero(newly):
+                    continue
                 newly_rejected.append((newly, code))
                 still_open = ~newly if still_open is None else still_open & ~newly
             self._first = (texts, counts, newly_rejected)
@@ -360,9 +372,9 @@ def _fit(
         if not np.count_nonzero(too_many):
             too_many = None
     if too_many is not None:
-        reasons.reject(too_many, feasibility.REASON_TOO_MANY_PODS)
+        reasons.reject(too_many, feasibility.REASON_TOO_MANY_PODS, _FIT)
     for failing, text in checks:
-        reasons.reject(failing, text)
+        reasons.reject(failing, text, _FIT)
 
 
 def _with_nominated(

@@ -58,8 +58,10 @@ class Ranking:
     plugin's own score: NodeResourcesFit 0..100 *before* the profile weight
     (``plugin_weight``), or Volcano's binpack value (already on the 0..100 x binpack.weight
     scale Volcano adds to the node order; ``plugin_weight`` is binpack.weight).
-    ``reason_counts`` counts infeasible nodes by the text of the first filter that
-    rejected them. ``nodes_to_find``: the scheduler scores only the first this many feasible nodes it
+    ``reason_counts`` counts infeasible nodes by the texts of the first filter that
+    rejected them: one per node, except that NodeResourcesFit counts a node under each of
+    its shortages, as kube-scheduler's message does.
+    ``nodes_to_find``: the scheduler scores only the first this many feasible nodes it
     finds (:mod:`linter.scoring.sampling`); below ``feasible_nodes``, ``best_node`` is its pick only if it
     is among them.
     """
@@ -272,8 +274,8 @@ def _bounded_totals(store: NodeStore, feasible: int, scores: Int64Array | FloatA
 
 
 class _ReasonCounts(Mapping[str, int]):
-    """Infeasible nodes per first rejecting filter, worked out on first use (the webhook needs them only
-    for a pod that fits nowhere)."""
+    """Infeasible nodes per text of their first rejecting filter, worked out on first use (the webhook needs
+    them only for a pod that fits nowhere)."""
 
     def __init__(self, reasons: Reasons) -> None:
         self._reasons = reasons
