@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from linter.model import KubeSchedulerModel, Profile, VolcanoBinpackArgs, VolcanoModel, default_kube_scheduler_model
-from linter.scoring.cluster.preemption_cache import pod_shape_key
+from linter.scoring.cluster.kept_results import pod_shape_key
 from linter.scoring.cluster.state import ClusterState
 
 from .preemption.build import node, pod

@@ -26,9 +26,9 @@ from typing import Any, TypeVar
 from linter.goint import in_int64
 from linter.model import KubeSchedulerModel, Profile, VolcanoModel
 from linter.scoring.cluster.filters import FilterCache
+from linter.scoring.cluster.kept_results import KeptResults, pod_shape_key
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.preemption import FastPreemption, predict_fast
-from linter.scoring.cluster.preemption_cache import PredictionCache, pod_shape_key
 from linter.scoring.cluster.rank import Ranking, rank_pod
 from linter.scoring.cluster.reprieve import BudgetIndex
 from linter.scoring.cluster.requests import counted_resource, simple_pod_amounts
@@ -119,8 +119,8 @@ class ClusterState:
         self._pdbs: dict[tuple[str, str], Mapping[str, Any]] = {}
         self._budget_index: BudgetIndex | None = None  # rebuilt after a PDB change
         self._changes = 0  # every node/pod/PDB event; keys the ranking and preemption caches
-        self._predictions: PredictionCache[tuple[Profile, FastPreemption]] = PredictionCache()
-        self._rankings: PredictionCache[tuple[KubeSchedulerModel | VolcanoModel, Ranking]] = PredictionCache()
+        self._predictions: KeptResults[tuple[Profile, FastPreemption]] = KeptResults()
+        self._rankings: KeptResults[tuple[KubeSchedulerModel | VolcanoModel, Ranking]] = KeptResults()
 
     # ---------------------------------------------------------------- properties
     @property
@@ -302,7 +302,7 @@ class ClusterState:
         ``filters=False`` scores every node (score-only).
         A malformed quantity in ``pod`` raises ValueError naming the field.
 
-        The last few rankings are kept (:mod:`.preemption_cache`): the same pod shape under the same model,
+        The last few rankings are kept (:mod:`.kept_results`): the same pod shape under the same model,
         with no event in between, gets the same :class:`Ranking` object back.
         """
         shape = None if self._is_known(pod) else pod_shape_key(pod)

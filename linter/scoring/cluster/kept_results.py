@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
-__all__ = ["PredictionCache", "pod_shape_key"]
+__all__ = ["KeptResults", "pod_shape_key"]
 
 V = TypeVar("V")
 
@@ -34,7 +34,7 @@ def pod_shape_key(pod: Mapping[str, Any]) -> bytes | None:
         return None
 
 
-class PredictionCache(Generic[V]):
+class KeptResults(Generic[V]):
     """A small LRU map."""
 
     def __init__(self, limit: int = 32) -> None:
