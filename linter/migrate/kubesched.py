@@ -29,7 +29,10 @@ def is_old_config(data: Any) -> bool:
     """A config to rewrite: a removed apiVersion, or v1 with ``profiles`` written as a mapping."""
     if not is_map(data) or data.get("kind") != "KubeSchedulerConfiguration":
         return False
-    return data.get("apiVersion") in OLD_VERSIONS or (data.get("apiVersion") == V1 and is_map(data.get("profiles")))
+    version = data.get("apiVersion")
+    if not isinstance(version, str):  # `apiVersion: [..]` names no version (and a list is no dict key)
+        return False
+    return version in OLD_VERSIONS or (version == V1 and is_map(data.get("profiles")))
 
 
 def migrate_config(config: CommentedMap, notes: Notes) -> None:

@@ -97,7 +97,8 @@ def _say(notes: Notes, where: str, what: str, harmless: bool) -> None:
 def _args_versions(profile: CommentedMap, where: str) -> None:
     for _, entry in named(profile.get("pluginConfig")):
         args = entry.get("args")
-        if is_map(args) and "apiVersion" in args and args.get("kind") in V1_ARGS_KINDS:
+        kind = args.get("kind") if is_map(args) else None
+        if isinstance(kind, str) and kind in V1_ARGS_KINDS and "apiVersion" in args:  # a list kind is no args kind
             args["apiVersion"] = V1
 
 

@@ -130,10 +130,10 @@ def fit_weights(resources: list[Any], where: str, notes: Notes) -> list[Any]:
     if not ints or max(ints) <= MAX_RESOURCE_WEIGHT:
         return resources
     divisor = reduce(gcd, ints)
-    scaled = [dict(r) for r in resources]
+    scaled = [dict(r) if is_map(r) else r for r in resources]  # an item that is no mapping stays as written
     top = max(ints) // divisor
     for r in scaled:
-        w = r.get("weight")
+        w = r.get("weight") if is_map(r) else None
         if isinstance(w, int) and not isinstance(w, bool) and w > 0:
             r["weight"] = w // divisor if top <= MAX_RESOURCE_WEIGHT else max(1, round(w * MAX_RESOURCE_WEIGHT /
                                                                                       max(ints)))

@@ -179,6 +179,39 @@ def test_input_errors_are_one_line_exit_2(tmp_path: Path, capsys: pytest.Capture
     assert target.read_text() == content
 
 
+_V1BETA1_HEAD = "apiVersion: kubescheduler.config.k8s.io/v1beta1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
+
+
+@pytest.mark.parametrize(("content", "code", "message"), [
+    # an apiVersion that is a mapping or a list names no version: nothing to migrate (it was an internal error)
+    ("apiVersion: {}\nkind: KubeSchedulerConfiguration\n", 2,
+     "error: no KubeSchedulerConfiguration or legacy scheduler Policy found (nothing to migrate)"),
+    ("apiVersion: [kubescheduler.config.k8s.io/v1beta1]\nkind: KubeSchedulerConfiguration\n", 2,
+     "error: no KubeSchedulerConfiguration or legacy scheduler Policy found (nothing to migrate)"),
+    # args whose kind is a list: left as written, and the lint of the result says why kube-scheduler refuses it
+    (_V1BETA1_HEAD + "- pluginConfig:\n  - name: NodeResourcesFit\n    args:\n"
+     "      apiVersion: kubescheduler.config.k8s.io/v1beta1\n      kind: [NodeResourcesFitArgs]\n", 1,
+     "error [BPL017] decoding .profiles[0].pluginConfig[0]: decoding args for plugin NodeResourcesFit: couldn't get "
+     "version/kind; json parse error: json: cannot unmarshal array into Go struct field .kind of type string"),
+    # a resources item that is no mapping, beside a weight over 100: kept as written, the others still scaled
+    (_V1BETA1_HEAD + "- pluginConfig:\n  - name: NodeResourcesMostAllocated\n    args:\n      resources:\n"
+     "      - [cpu]\n      - {name: memory, weight: 200}\n", 1,
+     "error [BPL016] decoding .profiles[0].pluginConfig[0]: decoding args for plugin NodeResourcesFit: json: cannot "
+     "unmarshal array into Go struct field ScoringStrategy.scoringStrategy.resources of type v1.ResourceSpec"),
+])
+def test_values_of_the_wrong_type_are_reported_not_an_internal_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, code: int, message: str) -> None:
+    target = tmp_path / "in.yaml"
+    target.write_text(content)
+    got, out, err = run(capsys, "--write", str(target))
+    assert "internal error" not in err
+    assert got == code and message in err
+    if code == 2:
+        assert out == "" and err.count("\n") == 1 and target.read_text() == content
+    else:
+        assert yaml.safe_load(target.read_text())["apiVersion"] == "kubescheduler.config.k8s.io/v1"
+
+
 def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, str(tmp_path / "nope.yaml"))
     assert code == 2 and err == f"{tmp_path / 'nope.yaml'}: error: cannot read: No such file or directory\n"
