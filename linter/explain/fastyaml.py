@@ -419,7 +419,9 @@ class _Items:
         if doc is None:
             try:
                 doc = yaml.load(text, Loader=_Loader)
-            except (yaml.YAMLError, ValueError, TypeError):  # the general reader names the problem and its line
+            # the general reader names the problem and its line (PyYAML raises KeyError, IndexError or
+            # AttributeError on a tagged scalar that is none: `!!bool v1`, `!!int ""`, `!!timestamp v1`)
+            except (yaml.YAMLError, ValueError, TypeError, KeyError, IndexError, AttributeError):
                 raise NotKubectlLayout("the kept lines do not parse on their own") from None
         if not (isinstance(doc, list) and len(doc) == 1 and isinstance(doc[0], dict)):
             raise NotKubectlLayout("the kept lines are not one mapping")

@@ -189,6 +189,8 @@ class _Reader:
             value = constructor(_CONSTRUCTOR, yaml.ScalarNode(tag, event.value, style=event.style))
         except (yaml.YAMLError, ValueError, TypeError) as exc:
             raise self.fail(str(getattr(exc, "problem", None) or exc).splitlines()[0]) from None
+        except (KeyError, IndexError, AttributeError):  # PyYAML on `!!bool v1`, `!!int ""`, `!!timestamp v1`
+            raise self.fail(f"{event.value!r} is not a valid {tag.replace('tag:yaml.org,2002:', '!!')}") from None
         if not isinstance(value, (str, int, float, bool, bytes, type(None))) and not hasattr(value, "isoformat"):
             raise self.fail(f"a {tag} scalar")
         return value

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -83,3 +84,41 @@ def test_affinity_and_taints_of_any_shape(terms: Any, tolerations: Any, taints: 
     node = {"metadata": {"name": "n1", "labels": {"zone": "a", "n": "3"}}, "spec": {"taints": taints}}
     verdict = check_node(pod, node, pod_request={}, pod_count=0, node_requested={}, node_allocatable={"pods": 1})
     assert verdict.feasible == (not verdict.reasons)
+
+
+_KUBECTL_STATE = """apiVersion: v1
+items:
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: n1
+  status:
+    allocatable:
+      cpu: {cpu}
+      pods: '110'
+kind: List
+"""
+_POD = "apiVersion: {version}\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n"
+
+
+@pytest.mark.parametrize(("tagged", "problem"), [
+    # PyYAML's constructors raise KeyError, IndexError and AttributeError on these, not a YAMLError
+    ("!!bool v1", "'v1' is not a valid !!bool"),
+    ('!!int ""', "'' is not a valid !!int"),
+    ('!!float ""', "'' is not a valid !!float"),
+    ("!!timestamp v1", "'v1' is not a valid !!timestamp"),
+])
+def test_a_tagged_scalar_that_is_no_such_value_is_one_line(tmp_path: Path, tagged: str, problem: str) -> None:
+    state, pod = tmp_path / "state.yaml", tmp_path / "pod.yaml"
+    state.write_text(_KUBECTL_STATE.format(cpu=tagged))  # kubectl's layout: the fast reader, then the general one
+    pod.write_text(_POD.format(version="v1"))
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["explain", "--cluster", str(state), "--pod", str(pod)], out=out, err=err)
+    assert (code, err.getvalue()) == (2, f"binpack-lint explain: error: STATE {state}: not valid YAML/JSON "
+                                         f"(line 9, column 12): {problem}\n")
+    state.write_text(_KUBECTL_STATE.format(cpu="'8'"))
+    pod.write_text(_POD.format(version=tagged))
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["explain", "--cluster", str(state), "--pod", str(pod)], out=out, err=err)
+    assert (code, err.getvalue()) == (2, f"binpack-lint explain: error: POD {pod}: not valid YAML/JSON "
+                                         f"(line 1, column 13): {problem}\n")
