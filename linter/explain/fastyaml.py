@@ -28,6 +28,9 @@ from typing import Any
 
 import yaml
 
+from linter.nesting import nested_deeper_than
+from linter.source import MAX_DEPTH
+
 from .blockyaml import ScalarCache, parse_block_yaml
 from .dump import DumpBuilder, ObjectSink
 from .fields import KEEP, NAME, RESIZE_CONDITION, Spec, lighter_spec, spec_for_kind
@@ -425,6 +428,9 @@ class _Items:
                 raise NotKubectlLayout("the kept lines do not parse on their own") from None
         if not (isinstance(doc, list) and len(doc) == 1 and isinstance(doc[0], dict)):
             raise NotKubectlLayout("the kept lines are not one mapping")
+        # the item is level 3 of the document (its mapping, items, the item): the general reader names the line
+        if nested_deeper_than(doc[0], MAX_DEPTH - 2):
+            raise NotKubectlLayout(f"nested deeper than {MAX_DEPTH} levels")
         return doc[0]
 
 

@@ -122,3 +122,39 @@ def test_a_tagged_scalar_that_is_no_such_value_is_one_line(tmp_path: Path, tagge
     code = main(["explain", "--cluster", str(state), "--pod", str(pod)], out=out, err=err)
     assert (code, err.getvalue()) == (2, f"binpack-lint explain: error: POD {pod}: not valid YAML/JSON "
                                          f"(line 1, column 13): {problem}\n")
+
+
+_STATE_WITH_POD = """apiVersion: v1
+kind: List{comment}
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: {name}
+  spec:
+    nodeName: n1
+    containers: [{{name: c}}]
+"""
+
+
+@pytest.mark.parametrize("depth", [196, 197, 3000])
+def test_the_kubectl_layout_reader_refuses_deep_nesting_where_the_general_reader_does(tmp_path: Path,
+                                                                                      depth: int) -> None:
+    # the name is kept, so the fast reader parses it (with libyaml, no depth limit); a tab sends the same
+    # text to the general reader; both must give the same answer, never a RecursionError (depth 3000 did)
+    name = "[" * depth + "]" * depth
+    pod = tmp_path / "pod.yaml"
+    pod.write_text(_POD.format(version="v1"))
+    errors = []
+    for comment in ("", " #\t"):
+        state = tmp_path / "state.yaml"
+        state.write_text(_STATE_WITH_POD.format(comment=comment, name=name))
+        out, err = io.StringIO(), io.StringIO()
+        assert main(["explain", "--cluster", str(state), "--pod", str(pod)], out=out, err=err) == 2
+        errors.append(err.getvalue())
+    assert errors[0] == errors[1] and errors[0].count("\n") == 1
+    if depth == 196:  # 4 + 196 levels: within the limit, refused for what it is
+        assert f"STATE {state}: Pod at document 1.items[0]: metadata.name must be a string" in errors[0]
+    else:
+        assert errors[0] == (f"binpack-lint explain: error: STATE {state}: not valid YAML/JSON (line 7, column 207): "
+                             "nested deeper than 200 levels\n")

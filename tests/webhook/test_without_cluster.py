@@ -86,6 +86,19 @@ def test_a_bad_cluster_file_is_one_line_exit_2(tmp_path: Path) -> None:
     assert code == 2 and err.count("\n") == 1 and "no Node objects found" in err
 
 
+
+def test_a_cluster_file_nested_too_deep_is_one_line_exit_2(tmp_path: Path) -> None:
+    # kubectl's layout is read by libyaml, which has no depth limit: a name nested 3000 levels deep was a
+    # RecursionError traceback when the message named the pod
+    deep = tmp_path / "deep.yaml"
+    name = "[" * 3000 + "]" * 3000
+    deep.write_text(f"apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n"
+                    f"    name: {name}\n  spec:\n    containers: [{{name: c}}]\n")
+    code, out, err = run(webhook_main, "review", "--cluster-file", str(deep), str(SAMPLE))
+    assert (code, out) == (2, "")
+    assert err == (f"binpack-webhook review: error: STATE {deep}: not valid YAML/JSON (line 7, column 207): "
+                   "nested deeper than 200 levels\n")
+
 @pytest.mark.slow
 def test_serve_cluster_file_answers_a_sample_review_and_follows_the_file(tmp_path: Path) -> None:
     dump = tmp_path / "cluster.yaml"
