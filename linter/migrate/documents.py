@@ -30,7 +30,10 @@ from linter.migrate.kubesched import is_old_config, migrate_config
 from linter.migrate.notes import CHANGE, ERROR, UNCHANGED, MigrateError, Note, Notes
 from linter.migrate.policy import migrate_policy
 from linter.migrate.tree import commented, is_map, plain, rename_key
+from linter.nesting import nested_deeper_than
+from linter.source import MAX_DEPTH
 
+_TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels"
 _SEPARATOR = re.compile(r"^(?:---|\.\.\.)(?:[ \t]+#.*|[ \t]*)$")
 HEADER = "Migrated to kube-scheduler 1.36 (kubescheduler.config.k8s.io/v1) by binpack-lint migrate:"
 
@@ -130,7 +133,9 @@ def _load(body: str, start: int) -> Any:
     if _SEPARATOR.match(first):
         text = body[len(first):].lstrip("\r\n") if "\n" in body else ""
     try:
-        return _yaml(text).load(text)
+        data = _yaml(text).load(text)
+    except RecursionError:  # ruamel's constructor recurses: a few hundred levels overflow it
+        raise MigrateError(f"line {start}: {_TOO_DEEP}") from None
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = start + (mark.line if mark is not None else 0)
@@ -138,6 +143,7 @@ def _load(body: str, start: int) -> Any:
         raise MigrateError(f"line {line}: not valid YAML: {problem}") from None
     except Exception as exc:  # ruamel raises a few non-YAMLError types on odd input
         raise MigrateError(f"line {start}: not valid YAML: {exc}") from None
+    return _deep_refused(data, f"line {start}: ")
 
 
 def _kind(data: Any) -> str:
@@ -163,9 +169,18 @@ def _inner_kind(value: Any) -> str:
         return "other"
     try:
         data = json.loads(value) if value.lstrip().startswith("{") else _yaml(value).load(value)
+    except RecursionError:
+        raise MigrateError(f"a ConfigMap data value: {_TOO_DEEP}") from None
     except Exception:  # an unparsable value is simply not a config
         return "other"
-    return _kind(data)
+    return _kind(_deep_refused(data, "a ConfigMap data value: "))
+
+
+def _deep_refused(data: Any, where: str) -> Any:
+    """``data``, unless it nests deeper than lint reads (migrating it would overflow the stack)."""
+    if nested_deeper_than(data, MAX_DEPTH):
+        raise MigrateError(f"{where}{_TOO_DEEP}")
+    return data
 
 
 def _migrate_document(body: str, data: Any, start: int,
@@ -230,7 +245,9 @@ def _dump(yaml: YAML, data: CommentedMap, notes: list[Note]) -> str:
 
 def _migrate_json(text: str) -> Migration:
     try:
-        data = json.loads(text)
+        data = _deep_refused(json.loads(text), "line 1: ")
+    except RecursionError:
+        raise MigrateError(f"line 1: {_TOO_DEEP}") from None
     except json.JSONDecodeError as exc:
         raise MigrateError(f"line {exc.lineno}: not valid JSON: {exc.msg}") from None
     kind = _kind(data)

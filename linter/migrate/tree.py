@@ -100,5 +100,8 @@ def commented(value: Any) -> Any:
             out[k] = commented(v)
         return out
     if is_list(value):
-        return CommentedSeq(commented(v) for v in value)
+        seq = CommentedSeq()
+        for v in value:  # a loop, not a generator: one stack frame per level, so lint's 200 levels fit
+            seq.append(commented(v))
+        return seq
     return value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -143,7 +144,6 @@ def test_manifest_configmaps_are_migrated_and_the_rest_kept(capsys: pytest.Captu
 
 
 def test_json_policy_gives_json(capsys: pytest.CaptureFixture[str]) -> None:
-    import json
 
     code, out, _ = run(capsys, str(DATA / "seed-alibaba-policy.json"))
     assert code == 0 and json.loads(out)["kind"] == "KubeSchedulerConfiguration"
@@ -212,6 +212,40 @@ def test_values_of_the_wrong_type_are_reported_not_an_internal_error(
         assert yaml.safe_load(target.read_text())["apiVersion"] == "kubescheduler.config.k8s.io/v1"
 
 
+def _policy_json(depth: int) -> str:
+    """A Policy whose predicates nest ``depth`` levels in all (the document is level 1)."""
+    return '{"kind": "Policy", "apiVersion": "v1", "predicates": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [
+    # json.loads and ruamel overflow the stack a few hundred levels deep (an internal error before)
+    ("deep.json", _policy_json(5000), "error: line 1: nested deeper than 200 levels"),
+    ("deep.yaml", "kind: Policy\napiVersion: v1\npredicates: " + "[" * 4999 + "]" * 4999 + "\n",
+     "error: line 1: nested deeper than 200 levels"),
+    # ... and so did a JSON value within lint's limit once rebuilt with round-trip containers
+    ("deep.json", _policy_json(500), "error: line 1: nested deeper than 200 levels"),
+    ("configmap.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  policy.cfg: "
+     + json.dumps(_policy_json(201)) + "\n", "error: a ConfigMap data value: nested deeper than 200 levels"),
+], ids=["json-5000", "yaml-5000", "json-500", "configmap-201"])
+def test_nesting_deeper_than_lint_reads_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          name: str, content: str, message: str) -> None:
+    target = tmp_path / name
+    target.write_text(content)
+    code, out, err = run(capsys, "--write", str(target))
+    assert (code, out, err) == (2, "", f"{target}: {message}\n")
+    assert target.read_text() == content
+
+
+def test_nesting_at_lint_s_limit_is_migrated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 200 levels, inside a ConfigMap: rebuilding the value one stack frame per level leaves room for it
+    target = tmp_path / "configmap.yaml"
+    target.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  policy.cfg: "
+                      + json.dumps(_policy_json(200)) + "\n")
+    code, _, err = run(capsys, "--write", str(target))
+    assert code == 0 and "internal error" not in err
+    assert "scheduler-config.yaml" in yaml.safe_load(target.read_text())["data"]
+
+
 def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, str(tmp_path / "nope.yaml"))
     assert code == 2 and err == f"{tmp_path / 'nope.yaml'}: error: cannot read: No such file or directory\n"
@@ -230,7 +264,6 @@ def test_help_and_the_console_script() -> None:
 
 
 def test_json_config_inside_a_configmap_stays_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import json
 
     target = tmp_path / "cm.yaml"
     target.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\ndata:\n  config.json: "
