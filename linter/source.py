@@ -232,13 +232,38 @@ def parse_stream(text: str, path: str, *, is_json: bool = False) -> tuple[list[D
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or exc.context or "invalid YAML"
         return builder.documents, SourceError(f"invalid YAML: {problem}", line, col)
+    except yaml.reader.ReaderError as exc:
+        line, col = _reader_error_position(text, exc)
+        return builder.documents, SourceError(f"invalid YAML: {_reader_problem(exc)}", line, col)
     except yaml.YAMLError as exc:
-        return builder.documents, SourceError(f"invalid YAML: {exc}")
+        return builder.documents, SourceError(f"invalid YAML: {' '.join(str(exc).split())}")
     except RecursionError:
         return builder.documents, SourceError(f"document nested deeper than {MAX_DEPTH} levels", code=INPUT_LIMIT)
     except SourceError as exc:
         return builder.documents, exc
     return builder.documents, None
+
+
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what libyaml counts as one
+
+
+def _reader_problem(exc: yaml.reader.ReaderError) -> str:
+    """The ReaderError's text without its second line (``in "<unicode string>", position N``)."""
+    return str(exc).split("\n", 1)[0]
+
+
+def _reader_error_position(text: str, exc: yaml.reader.ReaderError) -> tuple[int, int]:
+    """1-based line and column of the character the reader refused.
+
+    libyaml gives its position as a UTF-8 byte offset, PyYAML's own reader as a character index;
+    the reader stops at the first character it refuses, so the first occurrence of it is the one.
+    """
+    character = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
+    index = text.find(character)
+    if index < 0:
+        return 1, 1
+    breaks = list(_LINE_BREAK.finditer(text, 0, index))
+    return len(breaks) + 1, index - (breaks[-1].end() if breaks else 0) + 1
 
 
 class _Builder:

@@ -114,6 +114,9 @@ BAD_CONFIGS = [
      "strict, scheduler, plugins)", 1),
     (".binpack-lint.yaml", "a: 1\n---\nb: 2\n", "expected one YAML document", 2),  # where the second begins
     (".binpack-lint.yaml", b"disable: [\xff]\n", "not valid UTF-8", None),
+    # the YAML reader's error had a second line ('  in "<unicode string>", position 22')
+    (".binpack-lint.yaml", "strict: false\ndisable: [a\x0b]\n",
+     "error: {path}:2: invalid YAML: unacceptable character #x000b: control characters are not allowed", 2),
     ("pyproject.toml", '[tool.binpack-lint]\ndisable = ["BPL001"\n', "invalid TOML", None),
     ("pyproject.toml", '[tool.binpack-lint]\nignore = ["BPL001"]\n', "unknown key 'ignore'", None),
 ]

@@ -73,6 +73,19 @@ def test_a_configmap_inside_a_configmap_value_maps_exactly() -> None:
     assert [(f.rule, f.line, f.column) for f in findings] == [("BPL100", 13, 22)]
 
 
+@pytest.mark.parametrize(("text", "line", "column"), [
+    ("kind: KubeSchedulerConfiguration\nx: a\x0bb\n", 2, 5),
+    ("kind: KubeSchedulerConfiguration\r\nx: é€\x0bb\n", 2, 6),  # libyaml counts bytes, columns count characters
+    ("kind: KubeSchedulerConfiguration\nx: a\u2028y: \x1b\n", 3, 4),  # U+2028 breaks a line for YAML
+])
+def test_a_character_the_yaml_reader_refuses_is_one_line_at_its_position(text: str, line: int, column: int) -> None:
+    with pytest.raises(SourceError) as caught:
+        parse_documents(text, "a.yaml")
+    code = "#x000b" if "\x0b" in text else "#x001b"
+    assert caught.value.message == f"invalid YAML: unacceptable character {code}: control characters are not allowed"
+    assert (caught.value.line, caught.value.column) == (line, column)
+
+
 def test_duplicate_key_finding_points_at_the_second_key() -> None:
     text = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nparallelism: 1\n" \
            "parallelism: 2\n"
