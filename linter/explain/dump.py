@@ -20,6 +20,7 @@ from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from linter.goint import INT32_MAX, INT32_MIN
 from linter.scoring.apidefaults import stored_node, stored_pod
 from linter.scoring.nodes import NodeView, is_counted, is_counted_pod
 from linter.scoring.nominated import Nominee, nominated_node_of, pod_key, pod_priority, scheduler_name_of
@@ -87,6 +88,16 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _int32_problem(value: object, field: str) -> str | None:
+    """Why ``value`` cannot be the int32 the API server stores in ``field`` (a dump never holds more), or None."""
+    if not _is_int(value):
+        return f"{field} must be an integer"
+    assert isinstance(value, int)
+    if not INT32_MIN <= value <= INT32_MAX:
+        return f"{field} is out of the 32-bit integer range the API server stores"
+    return None
+
+
 def preemption_field_problem(obj: Mapping[str, Any]) -> str | None:
     """A field preemption reads with the wrong type, named (instead of silently read as 0), or None."""
     spec = obj.get("spec") if isinstance(obj.get("spec"), Mapping) else {}
@@ -94,17 +105,17 @@ def preemption_field_problem(obj: Mapping[str, Any]) -> str | None:
     assert isinstance(spec, Mapping) and isinstance(status, Mapping)
     kind = obj.get("kind")
     if kind == "Pod":
-        if spec.get("priority") is not None and not _is_int(spec["priority"]):
-            return "spec.priority must be an integer"
+        if spec.get("priority") is not None and (problem := _int32_problem(spec["priority"], "spec.priority")):
+            return problem
         start = status.get("startTime")
         if start is not None and parse_time(start) is None:
             return "status.startTime is not an RFC 3339 time"
-    elif kind == "PriorityClass" and not _is_int(obj.get("value")):
-        return "value must be an integer"
+    elif kind == "PriorityClass" and (problem := _int32_problem(obj.get("value"), "value")):
+        return problem
     elif kind == "PodDisruptionBudget":
         allowed = status.get("disruptionsAllowed")
-        if allowed is not None and not _is_int(allowed):
-            return "status.disruptionsAllowed must be an integer"
+        if allowed is not None and (problem := _int32_problem(allowed, "status.disruptionsAllowed")):
+            return problem
         if spec.get("selector") is not None and not isinstance(spec["selector"], Mapping):
             return "spec.selector must be a mapping"
     return None

@@ -99,6 +99,26 @@ def test_a_cluster_file_nested_too_deep_is_one_line_exit_2(tmp_path: Path) -> No
     assert err == (f"binpack-webhook review: error: STATE {deep}: not valid YAML/JSON (line 7, column 207): "
                    "nested deeper than 200 levels\n")
 
+
+@pytest.mark.parametrize(("field", "value", "problem"), [
+    ("priority", 2**31 - 1, None),
+    ("priority", 2**31, "Pod default/used-on-node1: spec.priority is out of the 32-bit integer range the API "
+                        "server stores"),
+    ("priority", 2**64, "Pod default/used-on-node1: spec.priority is out of the 32-bit integer range the API "
+                        "server stores"),
+])
+def test_a_bound_pod_priority_no_api_server_stores_is_one_line_exit_2(tmp_path: Path, field: str, value: int,
+                                                                     problem: str | None) -> None:
+    # the cluster state keeps priorities in an int64 column: 2**64 was an OverflowError traceback
+    dump = tmp_path / "cluster.yaml"
+    bound = "    nodeName: node1\n"
+    dump.write_text(DOCS_CLUSTER.read_text().replace(bound, f"{bound}    {field}: {value}\n", 1))
+    code, out, err = run(webhook_main, "review", "--cluster-file", str(dump), str(SAMPLE))
+    if problem is None:
+        assert code == 0 and err == ""
+    else:
+        assert (code, out, err) == (2, "", f"binpack-webhook review: error: STATE {dump}: {problem}\n")
+
 @pytest.mark.slow
 def test_serve_cluster_file_answers_a_sample_review_and_follows_the_file(tmp_path: Path) -> None:
     dump = tmp_path / "cluster.yaml"
