@@ -57,6 +57,9 @@ _VERBATIM = object()
 _RESOLVER = yaml.resolver.Resolver()
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _STR = "tag:yaml.org,2002:str"
+# what loading can raise: PyYAML's constructors raise KeyError, IndexError or AttributeError on a tagged
+# scalar that is no such value (`!!bool v1`, `!!int ""`, `!!timestamp v1`), not a YAMLError
+_CONSTRUCT_ERRORS = (yaml.YAMLError, ValueError, TypeError, KeyError, IndexError, AttributeError)
 
 
 class NotKubectlLayout(Exception):
@@ -422,9 +425,7 @@ class _Items:
         if doc is None:
             try:
                 doc = yaml.load(text, Loader=_Loader)
-            # the general reader names the problem and its line (PyYAML raises KeyError, IndexError or
-            # AttributeError on a tagged scalar that is none: `!!bool v1`, `!!int ""`, `!!timestamp v1`)
-            except (yaml.YAMLError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+            except _CONSTRUCT_ERRORS:  # the general reader names the problem and its line
                 raise NotKubectlLayout("the kept lines do not parse on their own") from None
         if not (isinstance(doc, list) and len(doc) == 1 and isinstance(doc[0], dict)):
             raise NotKubectlLayout("the kept lines are not one mapping")
@@ -546,7 +547,7 @@ def check_top(scan: Scan) -> None:
         raise NotKubectlLayout("no items")
     try:
         top = yaml.load("".join(scan.skeleton) + "\n", Loader=_Loader)
-    except yaml.YAMLError:
+    except _CONSTRUCT_ERRORS:
         raise NotKubectlLayout("the top-level keys do not parse on their own") from None
     kind = top.get("kind") if isinstance(top, dict) else None
     if not (isinstance(kind, str) and kind.endswith("List")):  # else the document is one object, not a list

@@ -116,6 +116,11 @@ def test_a_tagged_scalar_that_is_no_such_value_is_one_line(tmp_path: Path, tagge
     code = main(["explain", "--cluster", str(state), "--pod", str(pod)], out=out, err=err)
     assert (code, err.getvalue()) == (2, f"binpack-lint explain: error: STATE {state}: not valid YAML/JSON "
                                          f"(line 9, column 12): {problem}\n")
+    state.write_text(_KUBECTL_STATE.replace("apiVersion: v1\nitems", f"apiVersion: {tagged}\nitems").format(cpu="'8'"))
+    out, err = io.StringIO(), io.StringIO()  # a top-level key: the fast reader's check of the List's own keys
+    code = main(["explain", "--cluster", str(state), "--pod", str(pod)], out=out, err=err)
+    assert (code, err.getvalue()) == (2, f"binpack-lint explain: error: STATE {state}: not valid YAML/JSON "
+                                         f"(line 1, column 13): {problem}\n")
     state.write_text(_KUBECTL_STATE.format(cpu="'8'"))
     pod.write_text(_POD.format(version=tagged))
     out, err = io.StringIO(), io.StringIO()
