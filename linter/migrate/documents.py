@@ -139,11 +139,17 @@ def _load(body: str, start: int) -> Any:
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = start + (mark.line if mark is not None else 0)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise MigrateError(f"line {line}: not valid YAML: {problem}") from None
+        raise MigrateError(f"line {line}: not valid YAML: {_one_line(getattr(exc, 'problem', None) or str(exc))}") \
+            from None
     except Exception as exc:  # ruamel raises a few non-YAMLError types on odd input
-        raise MigrateError(f"line {start}: not valid YAML: {exc}") from None
+        raise MigrateError(f"line {start}: not valid YAML: {_one_line(str(exc))}") from None
     return _deep_refused(data, f"line {start}: ")
+
+
+def _one_line(problem: str) -> str:
+    """ruamel's problem text on one line: a duplicate key's values (any length, any lines) are left out."""
+    duplicate = re.match(r'(found duplicate key ".*?") with value "', problem, re.S)
+    return (duplicate.group(1) if duplicate else problem).splitlines()[0]
 
 
 def _kind(data: Any) -> str:

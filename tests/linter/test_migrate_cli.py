@@ -168,6 +168,9 @@ def test_unknown_plugin_is_reported_with_the_linter_finding(capsys: pytest.Captu
     ("a: [1\n", "line 2: not valid YAML"),
     ("{", "line 1: not valid JSON"),
     ("actions: enqueue\ntiers: []\n", "no KubeSchedulerConfiguration or legacy scheduler Policy found"),
+    # ruamel quotes both values of a duplicate key, line breaks and all
+    ("apiVersion: v1\nkind: ConfigMap\ndata:\n  a: |\n    x\n    y\n  a: b\n",
+     'line 7: not valid YAML: found duplicate key "a"\n'),
 ])
 def test_input_errors_are_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str,
                                           message: str) -> None:
