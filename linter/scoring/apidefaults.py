@@ -12,7 +12,10 @@ given hand-written manifests. What changes the resource fields (``pkg/apis/core/
   the pod-level cpu/memory requests default to the containers' aggregated requests, and any pod-level
   limit of cpu, memory or hugepages still without a request to that limit;
 * every resource list is rounded up to milli-units (``SetDefaults_ResourceList``: ``1.0005`` is stored
-  as ``1001m``, so two such containers are 2002m, not 2001m);
+  as ``1001m``, so two such containers are 2002m, not 2001m), the status ones an in-place resize reports
+  included (``status.containerStatuses[]`` / ``status.initContainerStatuses[]`` ``allocatedResources``
+  and ``resources``, pod-level ``status.allocatedResources`` and ``status.resources``): the generated
+  defaulters cover every ResourceList field of the object, status or not;
 * a Node without ``status.allocatable`` gets its ``status.capacity`` (``SetDefaults_NodeStatus``).
 
 Objects the API server already stored come out unchanged. A value of the wrong type is left as it is,
@@ -193,7 +196,50 @@ def stored_pod(pod: Mapping[str, Any]) -> Mapping[str, Any]:
                              for k, v in level.items()}
     if "overhead" in spec:
         spec["overhead"] = _stored_list(spec["overhead"], "spec.overhead")
+    status = pod.get("status")
+    if isinstance(status, Mapping):
+        return {**pod, "spec": spec, "status": _stored_status(status)}
     return {**pod, "spec": spec}
+
+
+def _tolerant_list(raw: object, where: str) -> object:
+    """A status resource list rounded like the spec's; one that does not parse is left for the resize
+    reader to report (only a placed pod's status is read)."""
+    try:
+        return _stored_list(raw, where)
+    except QuantityError:
+        return raw
+
+
+def _stored_requirements(raw: object, where: str) -> object:
+    if not isinstance(raw, Mapping):
+        return raw
+    return {k: _tolerant_list(v, f"{where}.{k}") if k in ("limits", "requests") else v for k, v in raw.items()}
+
+
+def _stored_container_status(entry: object, where: str) -> object:
+    if not isinstance(entry, Mapping):
+        return entry
+    out = dict(entry)
+    if "allocatedResources" in out:
+        out["allocatedResources"] = _tolerant_list(out["allocatedResources"], f"{where}.allocatedResources")
+    if "resources" in out:
+        out["resources"] = _stored_requirements(out["resources"], f"{where}.resources")
+    return out
+
+
+def _stored_status(status: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The resize fields of ``status`` rounded up to milli-units (the other fields as they are)."""
+    out = dict(status)
+    for field in ("containerStatuses", "initContainerStatuses"):
+        entries = out.get(field)
+        if isinstance(entries, list):
+            out[field] = [_stored_container_status(e, f"status.{field}[{i}]") for i, e in enumerate(entries)]
+    if "allocatedResources" in out:
+        out["allocatedResources"] = _tolerant_list(out["allocatedResources"], "status.allocatedResources")
+    if "resources" in out:
+        out["resources"] = _stored_requirements(out["resources"], "status.resources")
+    return out
 
 
 def stored_node(node: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -246,3 +246,19 @@ def test_explain_volcano_reads_pod_level_requests_from_the_spec(tmp_path: Path, 
     (node_out,) = json.loads(proc.stdout)["nodes"]
     (cpu_row,) = [r for r in node_out["resources"] if r["name"] == "cpu"]
     assert cpu_row["used"] == volcano_cpu
+
+
+def sub_milli_resize() -> dict[str, Any]:
+    """A bound pod whose two containers report 0.0004 cpu each in ``status.containerStatuses[].resources``."""
+    containers = [{"name": n, "resources": {"requests": {"cpu": "0", "memory": "1Gi"}}} for n in ("a", "b")]
+    statuses = [{"name": n, "resources": {"requests": {"cpu": "0.0004"}}} for n in ("a", "b")]
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "resized", "namespace": "default"},
+            "spec": {"nodeName": "n1", "containers": containers},
+            "status": {"phase": "Running", "containerStatuses": statuses}}
+
+
+@pytest.mark.parametrize("as_yaml", [False, True], ids=["json", "yaml"])
+def test_explain_rounds_status_quantities_as_the_api_server_stores_them(tmp_path: Path, as_yaml: bool) -> None:
+    # SetDefaults_ResourceList rounds every ResourceList of the Pod up to milli-units, the status ones
+    # included: each 0.0004 is stored as 1m, so the pod counts 2m (not 0.0008 rounded once to 1m)
+    assert explain_cpu(tmp_path, sub_milli_resize(), as_yaml) == 2 + 1000
