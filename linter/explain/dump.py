@@ -27,7 +27,7 @@ from linter.scoring.nominated import Nominee, nominated_node_of, pod_key, pod_pr
 from linter.scoring.preemption.pods import parse_time
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
-from linter.scoring.resize import placed_pod_level, resize_fingerprint, volcano_placed_pod
+from linter.scoring.resize import placed_views, resize_fingerprint
 
 from .fields import prune, spec_for_kind
 from .fieldtypes import NODE_TYPES, placement_problem, type_problem
@@ -209,12 +209,11 @@ def pod_shape(pod: Mapping[str, Any]) -> Shape:
         negative = negative_request(pod)
         # a STATE pod is counted on a node (bound or nominated): with any in-place resize;
         # views recomputed only for what a resize changes (Volcano reads pod-level requests from the spec only)
-        volcano_placed = volcano_placed_pod(pod)
-        if volcano_placed is not pod:
-            volcano = volcano_request(volcano_placed)
-        placed = placed_pod_level(volcano_placed)
-        if placed is not pod:
-            actual, fit = actual_request(placed), fit_node_contribution(placed)
+        placed = placed_views(pod)
+        if placed.volcano is not pod:
+            volcano = volcano_request(placed.volcano)
+        if placed.scheduler is not pod:
+            actual, fit = actual_request(placed.scheduler), fit_node_contribution(placed.scheduler)
     except QuantityError as exc:
         return Shape(str(exc))
     if negative:

@@ -21,7 +21,7 @@ from linter.scoring.requests import (
     volcano_allocatable,
     volcano_request,
 )
-from linter.scoring.resize import placed_pod_level, volcano_placed_pod
+from linter.scoring.resize import placed_views
 
 __all__ = ["TERMINAL_PHASES", "NodeView", "is_counted", "is_counted_pod", "node_views"]
 
@@ -81,9 +81,9 @@ class NodeView:
         """Account one bound, non-terminal pod (callers check :func:`is_counted_pod`)."""
         self.pod_count += 1
         # in-place resizes count as the scheduler cache counts them (Volcano: container level only)
-        volcano_pod = volcano_placed_pod(pod)
-        _add(self.volcano_used, volcano_request(volcano_pod))
-        pod = placed_pod_level(volcano_pod)
+        views = placed_views(pod)
+        _add(self.volcano_used, volcano_request(views.volcano))
+        pod = views.scheduler
         _add(self.fit_requested, fit_node_contribution(pod))
         _add(self.requested, actual_request(pod))
 

@@ -9,6 +9,11 @@ per-resource maximum of the spec's requests, ``resources.requests`` (actuated) a
 ``allocatedResources``. While the pod's first ``PodResizePending`` condition has reason ``Infeasible``
 the spec is left out of that maximum. Ordinary init containers always use their spec. (The deprecated
 ``status.resize`` field is not read; ``Deferred`` needs no special case: the spec is in the maximum.)
+Where a container's status is looked up differs: kube-scheduler's ``AggregateContainerRequests`` indexes
+both lists by name together (an ``initContainerStatuses`` entry wins a name both lists hold), while
+Volcano's ``GetPodResourceRequest`` looks up regular containers in ``status.containerStatuses`` and init
+containers in ``status.initContainerStatuses`` only. The kubelet always lists a status under its own
+kind, so the two differ only for a hand-written status listed under the other kind.
 
 Pod-level resources (:func:`placed_pod` only): InPlacePodLevelResourcesVerticalScaling is beta and on by
 default in 1.36, and the cache passes it to ``PodRequests``. For a pod with pod-level requests
@@ -27,12 +32,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import is_pod_level_resource
 
-__all__ = ["placed_pod", "placed_pod_level", "resize_fingerprint", "volcano_placed_pod"]
+__all__ = ["PlacedViews", "placed_pod", "placed_pod_level", "placed_views", "resize_fingerprint",
+           "volcano_placed_pod"]
 
 _RESIZE_PENDING = "PodResizePending"
 
@@ -41,11 +47,15 @@ def _mapping(value: object) -> Mapping[str, Any] | None:
     return value if isinstance(value, Mapping) else None
 
 
-def _statuses(status: Mapping[str, Any]) -> dict[str, tuple[Mapping[str, Any], str]]:
-    """Container statuses by name (regular first, then init, as ``AggregateContainerRequests`` indexes
-    them), each with its field path for messages."""
+_BOTH_LISTS = ("containerStatuses", "initContainerStatuses")
+
+
+def _statuses(status: Mapping[str, Any], fields: tuple[str, ...] = _BOTH_LISTS
+              ) -> dict[str, tuple[Mapping[str, Any], str]]:
+    """Container statuses of ``fields`` by name (regular first, then init, as ``AggregateContainerRequests``
+    indexes them), each with its field path for messages."""
     found: dict[str, tuple[Mapping[str, Any], str]] = {}
-    for field in ("containerStatuses", "initContainerStatuses"):
+    for field in fields:
         entries = status.get(field)
         if not isinstance(entries, list):
             continue
@@ -114,30 +124,54 @@ def _resized(field: str, containers: object, statuses: dict[str, tuple[Mapping[s
     return out, changed
 
 
-def volcano_placed_pod(pod: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``pod`` with the container requests counted for it on its node (see the module docstring), pod-level
-    requests as in the spec: Volcano's view; ``pod`` itself when no container status reports resources.
-    A bad status quantity raises QuantityError naming its field."""
+def _placed_containers(pod: Mapping[str, Any], *, volcano: bool) -> Mapping[str, Any]:
+    """``pod`` with its containers' resized requests, statuses looked up as Volcano (each kind in its own
+    list) or kube-scheduler (both lists by name) does; ``pod`` itself when nothing changes."""
     status = _mapping(pod.get("status"))
     spec = _mapping(pod.get("spec"))
     if status is None or spec is None:
         return pod
-    statuses = _statuses(status)
-    if not any(entry.get("resources") is not None for entry, _ in statuses.values()):
+    merged = _statuses(status)
+    if not any(entry.get("resources") is not None for entry, _ in merged.values()):
         return pod
     infeasible = _resize_infeasible(status)
     new_spec = dict(spec)
     changed = False
-    for field, only_restartable in (("containers", False), ("initContainers", True)):
+    for field, only_restartable, own_list in (("containers", False, "containerStatuses"),
+                                              ("initContainers", True, "initContainerStatuses")):
+        statuses = _statuses(status, (own_list,)) if volcano else merged
         resized = _resized(field, spec.get(field), statuses, infeasible, only_restartable)
         if resized is not None and resized[1]:
             new_spec[field], changed = resized[0], True
     return {**pod, "spec": new_spec} if changed else pod
 
 
+def volcano_placed_pod(pod: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``pod`` with the container requests Volcano counts for it on its node (see the module docstring),
+    pod-level requests as in the spec; ``pod`` itself when no container status reports resources.
+    A bad status quantity raises QuantityError naming its field."""
+    return _placed_containers(pod, volcano=True)
+
+
+class PlacedViews(NamedTuple):
+    """A placed pod as Volcano and as kube-scheduler's cache count it."""
+
+    volcano: Mapping[str, Any]  # :func:`volcano_placed_pod`
+    scheduler: Mapping[str, Any]  # :func:`placed_pod`
+    same_containers: bool  # whether both read the same container requests (only pod level may differ)
+
+
+def placed_views(pod: Mapping[str, Any]) -> PlacedViews:
+    """Both views of a placed pod; each is ``pod`` itself when its status changes nothing for it."""
+    containers = _placed_containers(pod, volcano=False)
+    volcano = _placed_containers(pod, volcano=True)
+    if volcano is not containers and volcano == containers:
+        volcano = containers  # the usual case: every status listed under its own kind
+    return PlacedViews(volcano, placed_pod_level(containers), volcano is containers)
+
+
 def placed_pod_level(pod: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``pod`` with its pod-level requests as ``PodRequests`` counts them once ``status.resources`` is set:
-    ``placed_pod(p)`` is ``placed_pod_level(volcano_placed_pod(p))``, for callers that need both views."""
+    """``pod`` with its pod-level requests as ``PodRequests`` counts them once ``status.resources`` is set."""
     status = _mapping(pod.get("status"))
     spec = _mapping(pod.get("spec"))
     if status is None or spec is None or status.get("resources") is None:
@@ -164,7 +198,7 @@ def placed_pod(pod: Mapping[str, Any]) -> Mapping[str, Any]:
     """``pod`` with the container and pod-level requests kube-scheduler's cache counts for it on its node
     (see the module docstring); ``pod`` itself when its status reports no resources. A bad status
     quantity raises QuantityError naming its field."""
-    return placed_pod_level(volcano_placed_pod(pod))
+    return placed_pod_level(_placed_containers(pod, volcano=False))
 
 
 def _fingerprint_entries(listed: object) -> tuple[list[object] | None, bool]:

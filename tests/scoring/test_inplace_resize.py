@@ -262,3 +262,52 @@ def test_explain_rounds_status_quantities_as_the_api_server_stores_them(tmp_path
     # SetDefaults_ResourceList rounds every ResourceList of the Pod up to milli-units, the status ones
     # included: each 0.0004 is stored as 1m, so the pod counts 2m (not 0.0008 rounded once to 1m)
     assert explain_cpu(tmp_path, sub_milli_resize(), as_yaml) == 2 + 1000
+
+
+# Where a container's status is found: kube-scheduler's AggregateContainerRequests indexes
+# status.containerStatuses and status.initContainerStatuses together by name, while Volcano's
+# GetPodResourceRequest (ed72c7c) looks up regular containers in containerStatuses and init containers in
+# initContainerStatuses only. A hand-written status listed under the other kind shows the difference.
+
+
+def cross_listed(kind: str) -> dict[str, Any]:
+    """A bound pod (main 1 cpu, sidecar 500m) whose ``kind`` container reports 3 cpu in the other list."""
+    main = {"name": "main", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}
+    side = {"name": "side", "restartPolicy": "Always", "resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}
+    entry = {"name": kind, "resources": {"requests": {"cpu": "3"}}, "allocatedResources": {"cpu": "3"}}
+    other_list = "containerStatuses" if kind == "side" else "initContainerStatuses"
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "resized", "namespace": "default"},
+            "spec": {"nodeName": "n1", "containers": [main], "initContainers": [side]},
+            "status": {"phase": "Running", other_list: [entry]}}
+
+
+# (pod, cpu millicores kube-scheduler's cache counts, cpu millicores Volcano counts)
+CROSS_LISTED = [
+    pytest.param(cross_listed("side"), 4000, 1500, id="sidecar-status-under-containerStatuses"),
+    pytest.param(cross_listed("main"), 3500, 1500, id="container-status-under-initContainerStatuses"),
+]
+
+
+@pytest.mark.parametrize(("pod", "cpu", "volcano_cpu"), CROSS_LISTED)
+def test_each_scheduler_finds_a_status_where_it_looks(pod: dict[str, Any], cpu: int, volcano_cpu: int) -> None:
+    view = node_views([NODE], [pod])[0]
+    assert (view.fit_requested["cpu"], view.requested["cpu"], view.volcano_used["cpu"]) == (cpu, cpu, volcano_cpu)
+    state = ClusterState()
+    state.apply_node(NODE)
+    state.apply_pod(pod)
+    col, row = state.store.resource_index["cpu"], state.store.row_of["n1"]
+    assert (int(state.store.fit_req[col, row]), int(state.store.act_req[col, row])) == (cpu, cpu)
+    assert float(state.store.vc_used[col, row]) == volcano_cpu
+
+
+@pytest.mark.parametrize(("pod", "cpu", "volcano_cpu"), CROSS_LISTED)
+def test_explain_volcano_finds_a_status_only_in_its_own_list(tmp_path: Path, pod: dict[str, Any], cpu: int,
+                                                             volcano_cpu: int) -> None:
+    assert explain_cpu(tmp_path, pod, as_yaml=False) == cpu + 1000
+    config = tmp_path / "volcano-scheduler.conf"
+    config.write_text("actions: allocate\ntiers:\n- plugins:\n  - name: predicates\n  - name: binpack\n")
+    proc = run_explain(tmp_path, state_list(pod), "json", "--config", str(config), "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    (node_out,) = json.loads(proc.stdout)["nodes"]
+    (cpu_row,) = [r for r in node_out["resources"] if r["name"] == "cpu"]
+    assert cpu_row["used"] == volcano_cpu

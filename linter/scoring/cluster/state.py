@@ -42,7 +42,7 @@ from linter.scoring.requests import (
     volcano_allocatable,
     volcano_request,
 )
-from linter.scoring.resize import placed_pod_level, resize_fingerprint, volcano_placed_pod
+from linter.scoring.resize import placed_views, resize_fingerprint
 
 __all__ = ["ClusterState", "Ranking"]
 
@@ -226,9 +226,10 @@ class ClusterState:
 
     def _compute_contribution(self, pod: Mapping[str, Any]) -> Contribution:
         # an in-place resize counts on the node as the scheduler cache counts it (Volcano: containers only)
-        volcano_pod = volcano_placed_pod(pod)
-        pod = placed_pod_level(volcano_pod)
-        views = simple_pod_amounts(pod)  # one pass for the usual pod of plain containers
+        placed = placed_views(pod)
+        volcano_pod, pod = placed.volcano, placed.scheduler
+        # one pass for the usual pod of plain containers (its Volcano view then reads the same requests)
+        views = simple_pod_amounts(pod) if placed.same_containers else None
         if views is None:
             fit = fit_node_contribution(pod)
             actual = {k: v for k, v in actual_request(pod).items() if counted_resource(k)}
