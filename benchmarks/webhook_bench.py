@@ -31,9 +31,10 @@ workloads; 0: every pod its own shape, the worst case for the cache's sync).
 
 ``--distinct-pods N`` sends N variants of the review in turn, each pod with its own cpu request (and the
 review its own uid), to every endpoint. The webhook keeps its last few rankings for replicas of one pod
-shape (``linter.scoring.cluster.kept_results``); with N above what it keeps (32), every
-``/mutate/pods`` request is ranked anew. The default, 0, sends the recorded review every time: a burst of
-identical replicas, where every request after the first gets the kept ranking while no event arrives.
+shape (``linter.scoring.cluster.kept_results``); with N above what it keeps (32 rankings, 64 request
+shapes), every ``/mutate/pods`` request is ranked anew. The default, 0, sends the recorded review every
+time: a burst of identical replicas, where every request from the third on gets the kept ranking while
+no event arrives.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 A kept :class:`Ranking` may be handed out only while it equals what ranking anew would give: the same
 pod shape (namespace, spec, status), model, profile, ``top`` and ``filters``, with no node, pod or PDB
 event in between, and never for a pod the state itself tracks (its own nomination is then left out).
+Only a pod whose request shape was ranked lately is kept, so the second of a burst is the first kept.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ def state_of(*objs: dict[str, Any]) -> ClusterState:
 
 def test_a_burst_of_replicas_gets_the_kept_ranking_until_an_event() -> None:
     state = state_of(node("n1", cpu="4"), node("n2", cpu="8"), pod("a", "n1", 1, "1"))
+    not_kept = state.rank(pod("replica-0", None, 0, "2"), MODEL)  # a request shape not seen lately: not kept
     first = state.rank(pod("replica-1", None, 0, "2"), MODEL)
+    assert first is not not_kept and first == not_kept
     assert state.rank(pod("replica-2", None, 0, "2"), MODEL) is first  # another name, same shape
     assert state.rank(pod("replica-2", None, 0, "3"), MODEL) is not first  # another shape
     assert state.rank(pod("replica-2", None, 0, "2", ns="other"), MODEL) is not first  # another namespace

@@ -106,13 +106,16 @@ def rank_pod(
     *,
     filters: bool,
     pod_table: PodTable | None = None,
+    request_shape: tuple[str | None] | None = None,
 ) -> Ranking:
     """See :meth:`linter.scoring.cluster.state.ClusterState.rank`; ``pod_table`` holds the nominated pods
-    kube-scheduler's filters count (Volcano's do not)."""
+    kube-scheduler's filters count (Volcano's do not); ``request_shape``: ``(memo.fingerprint(pod),)`` when
+    the caller has it already."""
     if top < 0:
         raise ValueError(f"top must be >= 0, got {top}")
     fit_filter = _DEFAULT_FIT_FILTER
-    shape = memo.fingerprint(pod)  # the pod's request shape, computed once for every memo lookup below
+    # the pod's request shape, computed once for every memo lookup below
+    shape = memo.fingerprint(pod) if request_shape is None else request_shape[0]
     plugins: tuple[str, ...] = feasibility.DEFAULT_FILTERS
     scores: Int64Array | FloatArray
     in_range = False  # scores known to lie in 0..100

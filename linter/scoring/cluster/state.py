@@ -121,6 +121,7 @@ class ClusterState:
         self._changes = 0  # every node/pod/PDB event; keys the ranking and preemption caches
         self._predictions: KeptResults[tuple[Profile, FastPreemption]] = KeptResults()
         self._rankings: KeptResults[tuple[KubeSchedulerModel | VolcanoModel, Ranking]] = KeptResults()
+        self._recent_shapes: KeptResults[bool] = KeptResults(64)  # request shapes ranked lately
 
     # ---------------------------------------------------------------- properties
     @property
@@ -304,15 +305,23 @@ class ClusterState:
         A malformed quantity in ``pod`` raises ValueError naming the field.
 
         The last few rankings are kept (:mod:`.kept_results`): the same pod shape under the same model,
-        with no event in between, gets the same :class:`Ranking` object back.
+        with no event in between, gets the same :class:`Ranking` object back. Only pods whose request
+        shape was ranked lately are kept, so the third replica of a burst is the first to get one.
         """
-        shape = None if self._is_known(pod) else pod_shape_key(pod)
+        request_shape = self._rank_memo.fingerprint(pod)
+        # The whole pod is serialized for the key only once its request shape has come before: a pod with
+        # requests of its own then costs nothing more, and a second replica is ranked and kept.
+        shape = None
+        if self._recent_shapes.get((request_shape,)) is None:
+            self._recent_shapes.put((request_shape,), True)
+        elif not self._is_known(pod):
+            shape = pod_shape_key(pod)
         key = (shape, id(model), profile, top, filters, self._changes)
         hit = self._rankings.get(key) if shape is not None else None
         if hit is not None and hit[0] is model:  # the entry holds the model, so its id is not reused
             return hit[1]
         ranking = rank_pod(self._store, self._rank_memo, self._filter_cache, pod, model, profile, top,
-                           filters=filters, pod_table=self._table)
+                           filters=filters, pod_table=self._table, request_shape=(request_shape,))
         if shape is not None:
             self._rankings.put(key, (model, ranking))
         return ranking
