@@ -97,6 +97,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 decision = decide(request, view, settings, models)
             except ViewNotReady as exc:  # cannot happen with a dump or the empty cluster
                 decision = Decision.deny(503, "ServiceUnavailable", str(exc))
+            except Exception as exc:  # a bug: one line naming the file (the server answers it with a 500)
+                err.write(f"{PROG}: internal error: {path}: {one_line(exc)}\n")
+                status = EXIT_BAD_INPUT
+                continue
             answer = encode(request.uid, decision)
         response = answer.get("response") or {}
         if args.patched and response.get("allowed") is True:
@@ -106,6 +110,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if response.get("allowed") is not True and status == EXIT_ALLOWED:
             status = EXIT_DENIED
     return status
+
+
+def one_line(exc: BaseException) -> str:
+    """An unexpected exception as the server logs it: its type and its text on one line, cut to 200."""
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
 
 
 def server_url_problem(url: str) -> str | None:

@@ -285,3 +285,35 @@ def test_review_server_that_is_not_an_http_url_is_one_line_exit_2(url: str, reas
 def test_kubectl_binpack_usage_error_is_one_line_exit_2(argv: tuple[str, ...], line: str) -> None:
     code, out, err = run(kubectl_binpack.main, *argv)
     assert (code, out, err) == (2, "", line + "\n")
+
+
+def test_a_bug_in_one_decision_is_one_line_exit_2_and_the_other_files_still_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import webhook.review
+
+    decide = webhook.review.decide
+
+    def failing_on_priorityclasses(request: Any, *rest: Any) -> Any:  # an injected bug, for one kind only
+        if request.kind.kind == "PriorityClass":
+            raise RuntimeError("boom\n  at line two")
+        return decide(request, *rest)
+
+    monkeypatch.setattr(webhook.review, "decide", failing_on_priorityclasses)
+    plain = PLUGIN_OFF / "priorityclass-create-plain.json"
+    code, out, err = run(webhook_main, "review", str(plain), str(SAMPLE))
+    assert code == 2
+    assert err == f"binpack-webhook review: internal error: {plain}: RuntimeError: boom at line two\n"
+    assert [doc["response"]["allowed"] for doc in documents(out)] == [True]  # the pod review still ran
+
+
+def test_a_bug_outside_the_decisions_is_one_line_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import webhook.review
+
+    def broken_reader(path: str) -> Any:  # an injected bug in reading the cluster file
+        raise KeyError("items")
+
+    monkeypatch.setattr(webhook.review, "DumpClusterView", broken_reader)
+    code, out, err = run(webhook_main, "review", "--cluster-file", str(DOCS_CLUSTER), str(SAMPLE))
+    assert (code, out) == (2, "")
+    assert err == "binpack-webhook review: internal error: KeyError: 'items'\n"
