@@ -15,12 +15,12 @@ from typing import Any
 
 from linter.formats.priorityclass.admission import admitted_priority
 from linter.model import KubeSchedulerModel, LegacyPolicyModel, Profile, SchedulerModel, VolcanoModel
-from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility, node_affinity_prefilter
+from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility
 from linter.scoring.legacy import legacy_rtcr_score_node
 from linter.scoring.nodes import NodeView, is_counted_pod
 from linter.scoring.nominated import Nominee, check_node_with_nominated, counts_for, nominee_of, pod_key
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
-from linter.scoring.sampling import kube_scheduler_nodes_to_find, volcano_nodes_to_find
+from linter.scoring.sampling import profile_nodes_to_find, volcano_nodes_to_find
 from linter.scoring.strategies import balanced_score_node, fit_score_node
 from linter.scoring.volcano import binpack_score_node, node_order_binpack
 
@@ -149,9 +149,8 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         # scores of the build's out-of-tree plugins are not modelled: named here, never in "total"
         "notModelledScorePlugins": [{"name": n, "weight": w} for n, w in profile.unmodelled_scores.items()],
         "nodes": _sorted(out, "total"),
-        "feasibleNodesToFind": kube_scheduler_nodes_to_find(_candidates(pod, views, filters),
-                                                            profile.percentage_of_nodes_to_score,
-                                                            not profile.looks_for_one_node),
+        "feasibleNodesToFind": profile_nodes_to_find(profile, pod, filters, len(views),
+                                                     lambda name: any(view.name == name for view in views)),
         "preemption": None if any(n["feasible"] for n in out) else _preemption(pod, model, profile, cluster, priority,
                                                                              policy),
     }
@@ -168,12 +167,6 @@ def _preemption(pod: Obj, model: KubeSchedulerModel, profile: Profile, cluster: 
     whole = cluster.objects()
     return preemption_section(admitted_pod(pod, priority, policy), whole.nodes, whole.pods, whole.pdbs, profile,
                               _filters(profile), model.scheduler_names)
-
-
-def _candidates(pod: Obj, views: Sequence[NodeView], filters: Sequence[str]) -> int:
-    """The nodes kube-scheduler's filters walk: those NodeAffinity's PreFilter pins the pod to, else all."""
-    pinned = node_affinity_prefilter(pod) if "NodeAffinity" in filters else None
-    return len(views) if pinned is None else sum(1 for view in views if view.name in pinned)
 
 
 @dataclass(frozen=True)

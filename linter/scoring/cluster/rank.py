@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 
-from linter.model import BalancedArgs, FitArgs, KubeSchedulerModel, VolcanoModel
+from linter.model import BalancedArgs, FitArgs, KubeSchedulerModel, Profile, VolcanoModel
 from linter.scoring import feasibility
 from linter.scoring.cluster.balanced import balanced_scores, bounded_balanced_scores, skips_pod
 from linter.scoring.cluster.filters import NOT_A_NODE, FilterCache, Reasons, enabled_filters, run_filters
@@ -27,7 +27,7 @@ from linter.scoring.cluster.scores import FloatArray, binpack_scores, fit_scores
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.nominated import scheduler_name_of
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
-from linter.scoring.sampling import kube_scheduler_nodes_to_find, volcano_nodes_to_find
+from linter.scoring.sampling import profile_nodes_to_find, volcano_nodes_to_find
 from linter.scoring.strategies import MAX_NODE_SCORE
 from linter.scoring.volcano import node_order_binpack
 
@@ -123,6 +123,7 @@ def rank_pod(
     largest: int | None = None  # a known bound on the order's values (0 .. largest), when there is one
     balanced_args: BalancedArgs | None = None  # BalancedAllocation adds to the total (kube-scheduler)
     balanced_weight = fit_weight = 0
+    kube_profile: Profile | None = None  # the kube-scheduler profile ranked under
     if isinstance(model, VolcanoModel):
         engine, strategy = ENGINE_VOLCANO, ("binpack" if model.binpack else None)  # as explain names it
         profile_name = profile or VOLCANO_PROFILE
@@ -131,7 +132,7 @@ def rank_pod(
     else:
         engine = ENGINE_FIT
         profile_name = profile or scheduler_name_of(pod)
-        prof = model.profile(profile_name)
+        prof = kube_profile = model.profile(profile_name)
         if prof is None:
             known = ", ".join(p.scheduler_name for p in model.profiles) or "none"
             raise ValueError(f"scheduler model has no profile {profile_name!r} (profiles: {known})")
@@ -186,8 +187,10 @@ def rank_pod(
         chosen = _top_rows(store, np.flatnonzero(~infeasible), scores, top)
     as_py: Callable[[Any], int | float] = float if engine == ENGINE_VOLCANO else int
     nodes_to_find = None
-    if filters:
-        nodes_to_find = _nodes_to_find(store, pod, model, profile_name, plugins, total_nodes)
+    if filters and kube_profile is not None:
+        nodes_to_find = profile_nodes_to_find(kube_profile, pod, plugins, total_nodes, store.is_present_node)
+    elif filters:
+        nodes_to_find = volcano_nodes_to_find(total_nodes)
     names = cast("list[str]", store.row_names)  # a chosen row is a present node's: it has a name
     ranked = tuple(zip(map(names.__getitem__, chosen), map(as_py, scores[chosen].tolist()), strict=True))
     return Ranking(
@@ -202,27 +205,6 @@ def rank_pod(
         best_node=ranked[0][0] if ranked else None,
         nodes_to_find=nodes_to_find,
     )
-
-
-def _nodes_to_find(store: NodeStore, pod: Mapping[str, Any], model: KubeSchedulerModel | VolcanoModel,
-                   profile_name: str, plugins: tuple[str, ...], total_nodes: int) -> int | None:
-    if isinstance(model, VolcanoModel):
-        return volcano_nodes_to_find(total_nodes)
-    chosen = model.profile(profile_name)  # found: the ranking raised before otherwise
-    if chosen is None:
-        return None
-    return kube_scheduler_nodes_to_find(_candidates(store, pod, plugins, total_nodes),
-                                        chosen.percentage_of_nodes_to_score, not chosen.looks_for_one_node)
-
-
-def _candidates(store: NodeStore, pod: Mapping[str, Any], plugins: tuple[str, ...], total_nodes: int) -> int:
-    """The nodes kube-scheduler's filters walk: the existing ones NodeAffinity's PreFilter pins the pod to,
-    else every node."""
-    pinned = feasibility.node_affinity_prefilter(pod) if "NodeAffinity" in plugins else None
-    if pinned is None:
-        return total_nodes
-    rows = (store.row_of.get(name) for name in pinned)
-    return sum(1 for row in rows if row is not None and bool(store.present[row]))
 
 
 # Below this share of feasible rows, BalancedAllocation is worked out on the feasible rows alone: picking

@@ -412,6 +412,11 @@ class NodeStore:
             self._present_count = (self.version, int(np.count_nonzero(self.present[: self.size])))
         return self._present_count[1]
 
+    def is_present_node(self, name: str) -> bool:
+        """A Node of that name exists (not only a row its pods hold)."""
+        row = self.row_of.get(name)
+        return row is not None and bool(self.present[row])
+
     def present_rows(self) -> Int64Array:
         return np.flatnonzero(self.present[: self.size]).astype(np.int64)
 
