@@ -141,14 +141,15 @@ def check_serve(settings: Settings) -> str | None:
 
 
 def run_review(args: argparse.Namespace) -> int:
-    from webhook.review import EXIT_BAD_INPUT, one_line, run
+    from webhook.errors import exception_line
+    from webhook.review import EXIT_BAD_INPUT, run
 
     try:
         return run(args, sys.stdout, sys.stderr)
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # the last resort outside the per-file decisions (e.g. loading a file): one line
-        print(f"{PROG} review: internal error: {one_line(exc)}", file=sys.stderr)
+        print(f"{PROG} review: internal error: {exception_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 

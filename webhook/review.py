@@ -35,6 +35,7 @@ from webhook.admission.ports import ClusterView, ViewNotReady
 from webhook.admission.scheduler_models import ModelLoadError, SchedulerModels
 from webhook.cluster.dumpfile import DumpClusterView, DumpFileError
 from webhook.cluster.static import StaticClusterView
+from webhook.errors import exception_line
 from webhook.settings import Settings, SettingsError
 
 EXIT_ALLOWED, EXIT_DENIED, EXIT_BAD_INPUT = 0, 1, 2
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             except ViewNotReady as exc:  # cannot happen with a dump or the empty cluster
                 decision = Decision.deny(503, "ServiceUnavailable", str(exc))
             except Exception as exc:  # a bug: one line naming the file (the server answers it with a 500)
-                err.write(f"{PROG}: internal error: {path}: {one_line(exc)}\n")
+                err.write(f"{PROG}: internal error: {path}: {exception_line(exc)}\n")
                 status = EXIT_BAD_INPUT
                 continue
             answer = encode(request.uid, decision)
@@ -110,11 +111,6 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if response.get("allowed") is not True and status == EXIT_ALLOWED:
             status = EXIT_DENIED
     return status
-
-
-def one_line(exc: BaseException) -> str:
-    """An unexpected exception as the server logs it: its type and its text on one line, cut to 200."""
-    return f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
 
 
 def server_url_problem(url: str) -> str | None:

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from webhook.errors import one_line
+
 API_VERSION = "admission.k8s.io/v1"
 OPERATIONS = ("CREATE", "UPDATE", "DELETE", "CONNECT")
 
@@ -80,7 +82,7 @@ def decode(body: bytes) -> AdmissionRequest:
     except RecursionError:
         raise MalformedReview("body is not JSON: nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, over-long integers
-        raise MalformedReview(f"body is not JSON: {_one_line(exc)}") from None
+        raise MalformedReview(f"body is not JSON: {one_line(exc)}") from None
     if not isinstance(document, dict):
         raise MalformedReview("body is not a JSON object")
     request = document.get("request")
@@ -139,7 +141,3 @@ def _short(value: object) -> str:
         return "null" if value is None else f"a JSON {type(value).__name__}"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _one_line(exc: Exception) -> str:
-    return " ".join(str(exc).split())[:200]

@@ -23,6 +23,7 @@ from linter.explain.inputs import ExplainInputError, load_cluster_objects
 from linter.formats.priorityclass.validate import BUILTIN_CLASSES, PriorityClassInfo
 from linter.scoring.cluster.state import ClusterState
 from webhook.cluster.static import StaticClusterView
+from webhook.errors import one_line
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,7 @@ def load_view(path: str) -> StaticClusterView:
     except ExplainInputError as exc:
         raise DumpFileError(str(exc)) from None
     except (ValueError, KeyError, TypeError) as exc:
-        raise DumpFileError(f"STATE {path}: {' '.join(str(exc).split())[:200]}") from None
+        raise DumpFileError(f"STATE {path}: {one_line(exc)}") from None
     known = view.priority_classes()
     for builtin in BUILTIN_CLASSES:  # the apiserver always has them; a dump of only user classes omits nothing
         if builtin.name not in known:

@@ -23,6 +23,7 @@ from kubernetes.client.exceptions import ApiException
 from kubernetes.watch.watch import iter_resp_lines
 
 from webhook.cluster.reflector import Expired, MalformedEvent, Page, SourceError
+from webhook.errors import one_line
 
 ClientConfiguration = client.Configuration
 ApiClient = client.ApiClient
@@ -195,7 +196,7 @@ def read_priority_class(configuration: ClientConfiguration, name: str,
             return None
         raise SourceError(f"get priorityclass {name}: HTTP {exc.status} {exc.reason}") from None
     except Exception as exc:
-        raise SourceError(f"get priorityclass {name}: {' '.join(str(exc).split())[:200]}") from None
+        raise SourceError(f"get priorityclass {name}: {one_line(exc)}") from None
     if not isinstance(found, dict):
         raise SourceError(f"get priorityclass {name}: the answer is not a JSON object")
     return found

@@ -29,6 +29,7 @@ from webhook.admission.decode import AdmissionRequest, MalformedReview, decode
 from webhook.admission.encode import Decision, encode, error_body
 from webhook.admission.ports import ClusterView, DefaultClassClaim, ViewNotReady
 from webhook.admission.scheduler_models import SchedulerModels
+from webhook.errors import exception_line
 from webhook.server.deadline import arrival, gate_seconds
 from webhook.server.decodegate import RESERVE, DecodeGate
 from webhook.server.jsonlog import JsonLine
@@ -166,7 +167,7 @@ def _decide(d: Deps, endpoint: str, policy: Policy, started: float, body: bytes,
         reply = json_response(error_body(str(exc), review.uid, 503), 503)
         return _finish(d, endpoint, started, "unready", reply, review, uid=review.uid, message=str(exc))
     except Exception as exc:  # a bug: counted as outcome="error" (the shipped alert) with one log line
-        message = f"internal error: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+        message = f"internal error: {exception_line(exc)}"
         reply = json_response(error_body(message, review.uid, 500), 500)
         return _finish(d, endpoint, started, "error", reply, review, uid=review.uid, message=message)
     outcome = "patched" if decision.allowed and decision.patch else "allowed" if decision.allowed else "denied"

@@ -45,6 +45,7 @@ from webhook.admission.encode import Decision
 from webhook.admission.patch import PatchOp, compact_json, pointer, set_members
 from webhook.admission.ports import ClusterView, require_ready
 from webhook.admission.scheduler_models import SchedulerModels
+from webhook.errors import one_line
 from webhook.settings import Settings
 
 SCORES_ANNOTATION = "binpack-guard.io/scores"
@@ -118,7 +119,7 @@ def annotation_ops(
                 preemption = preemption_summary(state.preempt(admitted or pod, kube_profile,
                                                               scheduler_names=kube.scheduler_names))
     except ValueError as exc:  # e.g. a quantity the scorer cannot read
-        reason = f"cannot score this pod: {' '.join(str(exc).split())[:300]}"
+        reason = f"cannot score this pod: {one_line(exc, 300)}"
         return _unscored(pod, scheduler, reason)
     chosen = model.profile(profile) if isinstance(model, KubeSchedulerModel) and profile is not None else None
     not_modelled = chosen.unmodelled_scores if chosen is not None else {}
