@@ -25,7 +25,7 @@ for the request readers to report; an unparseable quantity raises
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import suppress
 from fractions import Fraction
 from typing import Any
@@ -159,16 +159,18 @@ def _each_container(spec: dict[str, Any], change: Any) -> None:
             spec[field] = [change(c, f"spec.{field}[{i}]") for i, c in enumerate(containers)]
 
 
+def _rounded_requirements(resources: Mapping[str, Any], where: str,
+                          rounded: Callable[[object, str], object] = _stored_list) -> dict[str, Any]:
+    """A ResourceRequirements with its ``limits`` and ``requests`` lists rounded by ``rounded``."""
+    return {k: rounded(v, f"{where}.{k}") if k in ("limits", "requests") else v for k, v in resources.items()}
+
+
 def _rounded_container(container: object, where: str) -> object:
     resources = container_resources(container)
     if resources is None:
         return container
     assert isinstance(container, Mapping)
-    rounded = {**resources}
-    for field in ("limits", "requests"):
-        if field in resources:
-            rounded[field] = _stored_list(resources[field], f"{where}.resources.{field}")
-    return {**container, "resources": rounded}
+    return {**container, "resources": _rounded_requirements(resources, f"{where}.resources")}
 
 
 def _decoded_container(container: object, _where: str) -> object:
@@ -192,8 +194,7 @@ def stored_pod(pod: Mapping[str, Any]) -> Mapping[str, Any]:
     _each_container(spec, _rounded_container)
     level = spec.get("resources")
     if isinstance(level, Mapping):
-        spec["resources"] = {k: _stored_list(v, f"spec.resources.{k}") if k in ("limits", "requests") else v
-                             for k, v in level.items()}
+        spec["resources"] = _rounded_requirements(level, "spec.resources")
     if "overhead" in spec:
         spec["overhead"] = _stored_list(spec["overhead"], "spec.overhead")
     status = pod.get("status")
@@ -212,9 +213,7 @@ def _tolerant_list(raw: object, where: str) -> object:
 
 
 def _stored_requirements(raw: object, where: str) -> object:
-    if not isinstance(raw, Mapping):
-        return raw
-    return {k: _tolerant_list(v, f"{where}.{k}") if k in ("limits", "requests") else v for k, v in raw.items()}
+    return _rounded_requirements(raw, where, _tolerant_list) if isinstance(raw, Mapping) else raw
 
 
 def _stored_container_status(entry: object, where: str) -> object:
