@@ -14,7 +14,12 @@ from typing import Any
 from linter.formats.kubesched import codes as c
 from linter.formats.kubesched.builds import VANILLA, Build
 from linter.formats.kubesched.defaults import Profile, build_globals, build_profiles
-from linter.formats.kubesched.extender_build import build_extenders, ignored_by_extenders, with_extender_ignored
+from linter.formats.kubesched.extender_build import (
+    build_extenders,
+    extenders_filter_or_score,
+    ignored_by_extenders,
+    with_extender_ignored,
+)
 from linter.formats.kubesched.framework import Built, build, score_plugins
 from linter.formats.kubesched.issues import Issue
 from linter.formats.kubesched.lint import lint_profile
@@ -77,9 +82,8 @@ def analyze(doc: Document, binary: Build = VANILLA) -> Analysis:
     for profile, built in zip(profiles, result.built, strict=True):
         result.issues += lint_profile(profile, built, binary, fit_entry_needed=bool(ignored))
     if result.accepted:
-        extenders = [e for e in decoded.get("extenders") or () if isinstance(e, dict)]
-        busy = any(e.get("filterVerb") or e.get("prioritizeVerb") for e in extenders)
-        result.model = _model(profiles, result.built, typed, binary, ignored, globals_.percentage or 0, busy)
+        result.model = _model(profiles, result.built, typed, binary, ignored, globals_.percentage or 0,
+                              extenders_filter_or_score(decoded))
     return result
 
 

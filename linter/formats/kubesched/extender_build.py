@@ -37,6 +37,13 @@ def ignored_by_extenders(decoded: dict[str, Any]) -> tuple[tuple[str, Pointer], 
     return tuple(out)
 
 
+def extenders_filter_or_score(decoded: dict[str, Any]) -> bool:
+    """Some extender has a filterVerb or a prioritizeVerb (then kube-scheduler looks for more than one
+    feasible node even in a profile with no score plugin)."""
+    return any(as_str(as_map(e).get("filterVerb")) or as_str(as_map(e).get("prioritizeVerb"))
+               for e in as_list(decoded.get("extenders")))
+
+
 def with_extender_ignored(args: dict[str, Any] | None, ignored: tuple[str, ...]) -> dict[str, Any] | None:
     """NodeResourcesFit args as the framework receives them: ``ignoredResources`` replaced when extenders set it."""
     if not ignored:
