@@ -161,3 +161,17 @@ def test_a_nomination_of_a_second_profile_counts_in_the_filters_and_the_dry_run(
                               "preemption: 0/1 nodes are available: 1 Insufficient cpu.")
     got = prediction_for(_incoming("4"), view)["preemption"]  # the default profile alone
     assert (got["nominatedNode"], got["victims"]) == ("n1", ["default/a"])
+
+
+def test_an_empty_cluster_predicts_the_schedulers_no_nodes_text() -> None:
+    """No node at all: the FailedScheduling text is ErrNoNodesAvailable's and nothing is preempted."""
+    view = StaticClusterView(nodes=[], pods=[], priority_classes=builtin_priority_classes())
+    obj = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+           "spec": {"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "1"}}}]}}
+    prediction = prediction_for(obj, view)
+    assert prediction["feasibleNodes"] == prediction["totalNodes"] == 0
+    assert prediction["unschedulableReasons"] == {}
+    preemption = prediction["preemption"]
+    assert preemption["message"] == "no nodes available to schedule pods"
+    assert preemption["eligible"] is False and preemption["nominatedNode"] is None
+    assert preemption["victims"] == [] and "no nodes" in preemption["notEligibleReason"]

@@ -31,6 +31,8 @@ from linter.scoring.cluster.tie_orders import RowOutcomes, tie_entries, tie_outc
 from linter.scoring.preemption.choice import Key, num_candidates
 from linter.scoring.preemption.messages import (
     DRA_NO_STATE,
+    NO_NODES,
+    NO_NODES_REASON,
     NOT_ELIGIBLE_NEVER,
     NOT_ELIGIBLE_TERMINATING,
     NOT_HELPFUL,
@@ -136,7 +138,10 @@ def predict_fast(
             counts[f"Insufficient {name}"] += int(short.sum())
             fit_fail |= short
             unresolvable |= short & (want > alloc[i])
-    if not present.any() or (open_rows & ~fit_fail).any():
+    if not present.any():
+        return FastPreemption(needed=True, not_eligible_reason=NO_NODES_REASON, message=NO_NODES,
+                              event_message=NO_NODES)
+    if (open_rows & ~fit_fail).any():
         return FastPreemption(needed=False)
     num_nodes = int(present.sum())
     pre_filter = feasibility.prefilter_rejection(pod, plugins) or ""

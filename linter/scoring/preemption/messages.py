@@ -19,6 +19,8 @@ __all__ = [
     "NOT_ELIGIBLE_NEVER",
     "NOT_ELIGIBLE_TERMINATING",
     "NOT_HELPFUL",
+    "NO_NODES",
+    "NO_NODES_REASON",
     "fit_error",
     "fit_error_of_counts",
     "histogram",
@@ -30,6 +32,10 @@ NOT_HELPFUL = "Preemption is not helpful for scheduling"
 NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
 NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
 DRA_NO_CLAIMS = "no new claims to deallocate"
+# schedulePod's ErrNoNodesAvailable: with no node in its snapshot the cycle ends before any filter or
+# PostFilter runs, so this is the whole FailedScheduling text and the nomination is cleared.
+NO_NODES = "no nodes available to schedule pods"
+NO_NODES_REASON = "the cluster has no nodes: the scheduling cycle fails before PostFilter, so nothing is preempted"
 # DynamicResources' PostFilter when its PreFilter never ran: CycleState.Read's ErrNotFound, as an Error.
 DRA_NO_STATE = "not found"
 EVENT_LIMIT = 1024

@@ -27,6 +27,8 @@ from .filters import UNSCHEDULABLE, FilterSetup, NodeState, Status, filter_with_
 from .messages import (
     DRA_NO_CLAIMS,
     DRA_NO_STATE,
+    NO_NODES,
+    NO_NODES_REASON,
     NOT_ELIGIBLE_NEVER,
     NOT_ELIGIBLE_TERMINATING,
     NOT_HELPFUL,
@@ -136,7 +138,10 @@ def predict_preemption(
     states, nominated = _index(me, nodes, pods, options.scheduler_names)
     statuses = {name: filter_with_nominated(me, options.setup, s, s.pods, nominated.get(name, ()))
                 for name, s in states.items()}
-    if not states or any(s.ok for s in statuses.values()):
+    if not states:
+        return Prediction(me, True, statuses, not_eligible_reason=NO_NODES_REASON, message=NO_NODES,
+                          event_message=NO_NODES)
+    if any(s.ok for s in statuses.values()):
         return Prediction(me, needed=False, node_statuses=statuses)
     first = [s.reasons for s in statuses.values()]
     plugins = options.post_filter_plugins

@@ -153,6 +153,14 @@ def test_n_zero_keeps_no_candidate_in_both() -> None:
     assert fast.nominated_node is None and "2 Preemption is not helpful for scheduling." in fast.message
 
 
+def test_no_nodes_is_errnonodesavailable_in_both() -> None:
+    """schedulePod returns ErrNoNodesAvailable before any filter or PostFilter: that text, no preemption."""
+    scalar, fast = both(pod("p", None, 1000, "4"), [], [pod("gone", "n1", 0, "4")], [])
+    assert_equal(scalar, fast)
+    assert fast.needed and not fast.eligible and fast.nominated_node is None and not fast.victims
+    assert fast.message == fast.event_message == "no nodes available to schedule pods"
+
+
 def test_status_updates_reach_the_twin() -> None:
     """A pod that starts terminating by preemption after it was first seen blocks a re-preemption."""
     nodes = [node("n1")]
