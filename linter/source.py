@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -253,17 +253,28 @@ def _reader_problem(exc: yaml.reader.ReaderError) -> str:
 
 
 def _reader_error_position(text: str, exc: yaml.reader.ReaderError) -> tuple[int, int]:
-    """1-based line and column of the character the reader refused.
+    return reader_error_position((text,), exc)
+
+
+def reader_error_position(chunks: Iterable[str], exc: yaml.reader.ReaderError) -> tuple[int, int]:
+    """1-based line and column of the character the reader refused, in the text ``chunks`` make up.
 
     libyaml gives its position as a UTF-8 byte offset, PyYAML's own reader as a character index;
     the reader stops at the first character it refuses, so the first occurrence of it is the one.
+    A streamed file is scanned again chunk by chunk, so a CR LF pair split across two chunks is one break.
     """
     character = chr(exc.character) if isinstance(exc.character, int) else str(exc.character)
-    index = text.find(character)
-    if index < 0:
-        return 1, 1
-    breaks = list(_LINE_BREAK.finditer(text, 0, index))
-    return len(breaks) + 1, index - (breaks[-1].end() if breaks else 0) + 1
+    line, column, after_cr = 1, 0, False  # column: characters since the last break
+    for chunk in chunks:
+        index = chunk.find(character)
+        part = chunk if index < 0 else chunk[:index]
+        breaks = list(_LINE_BREAK.finditer(part))
+        line += len(breaks) - (1 if after_cr and part.startswith("\n") else 0)
+        column = len(part) - breaks[-1].end() if breaks else column + len(part)
+        if index >= 0:
+            return line, column + 1
+        after_cr = chunk.endswith("\r")
+    return 1, 1
 
 
 class _Builder:

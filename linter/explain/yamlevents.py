@@ -22,7 +22,8 @@ from typing import Any
 
 import yaml
 
-from linter.source import MAX_DEPTH
+from linter import textfile
+from linter.source import MAX_DEPTH, reader_error_position
 
 from .dump import ExplainInputError
 from .fields import ANY_FIELDS, KEEP, NAME, Spec, prune
@@ -231,5 +232,20 @@ def read_yaml_stream(stream: Any, path: str, on_document: Callable[[Any, int], N
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
         problem = exc.problem or exc.context or "invalid YAML"
         raise ExplainInputError(f"{role} {path}: not valid YAML/JSON{where}: {problem}") from None
+    except yaml.reader.ReaderError as exc:
+        line, column = _refused_character_position(stream, path, exc)
+        raise ExplainInputError(f"{role} {path}: not valid YAML/JSON (line {line}, column {column}): "
+                                f"{str(exc).splitlines()[0]}") from None
     except yaml.YAMLError as exc:
         raise ExplainInputError(f"{role} {path}: not valid YAML/JSON: {str(exc).splitlines()[0]}") from None
+
+
+def _refused_character_position(stream: Any, path: str, exc: yaml.reader.ReaderError) -> tuple[int, int]:
+    """Where the character the reader refused is: the stream is spent, so a file is read again."""
+    if isinstance(stream, str):
+        return reader_error_position((stream,), exc)
+    try:
+        with textfile.TextStream(path) as again:
+            return reader_error_position(again.chunks(), exc)
+    except (OSError, textfile.TextFileError):
+        return 1, 1

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
+from linter import textfile
 from linter.cli import main
 from linter.explain.compute import build_views
 from linter.explain.dump import flatten
@@ -310,6 +311,19 @@ def test_a_syntax_error_in_a_field_explain_reads_names_its_line(tmp_path: Path) 
     path.write_text(text)
     with pytest.raises(ExplainInputError, match=r"not valid YAML/JSON \(line \d+, column \d+\)"):
         load_cluster(str(path))
+
+
+def test_a_control_character_in_a_streamed_dump_names_its_line_and_column(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader refuses it mid-stream; the file is read again to say where, in small chunks here so that
+    a CR LF pair falls across two of them and still counts as one line break."""
+    monkeypatch.setattr(textfile.TextStream, "CHUNK", 7)
+    path = tmp_path / "state.yaml"
+    path.write_bytes(b"apiVersion: v1\r\nkind: List\r\nitems:\r\n- kind: Node\r\n  metadata: {name: \"n\x01\"}\r\n")
+    with pytest.raises(ExplainInputError) as caught:
+        load_cluster(str(path))
+    assert str(caught.value) == (f"STATE {path}: not valid YAML/JSON (line 5, column 22): unacceptable character "
+                                 "#x0001: control characters are not allowed")
 
 
 def _repeated_shapes_dump(path: Path) -> None:
