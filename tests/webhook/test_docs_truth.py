@@ -8,6 +8,8 @@ import argparse
 import dataclasses
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from linter.scoring.cluster.preemption import FastPreemption
@@ -121,3 +123,17 @@ def test_every_webhook_and_kubectl_binpack_flag_is_documented() -> None:
     for parser in (webhook_cli.build_parser(), kubectl_binpack.build_parser()):
         missing = sorted(o for o in _option_strings(parser) if not re.search(rf"`{re.escape(o)}\b", docs))
         assert not missing, f"{parser.prog}: flags no doc names: {missing}"
+
+
+def test_the_prediction_example_has_the_fields_of_a_real_prediction() -> None:
+    """docs/webhook.md's example annotation carries every field a plain scored pod's prediction has."""
+    example = re.search(r"^binpack-guard\.io/prediction: (\{.*\})$", WEBHOOK_MD, re.M)
+    assert example is not None
+    root = DOCS.parent
+    patched = subprocess.run(
+        [sys.executable, "-m", "webhook", "review", "--cluster-file", str(root / "examples/explain/docs-cluster.yaml"),
+         "--patched", str(root / "examples/webhook/pod-review.json")],
+        capture_output=True, text=True, check=True, timeout=120).stdout
+    real = json.loads(json.loads(patched)["metadata"]["annotations"][PREDICTION_ANNOTATION])
+    assert real["scored"] is True and "unschedulableReasons" not in real
+    assert set(json.loads(example.group(1))) == set(real)
