@@ -134,3 +134,14 @@ def test_an_empty_selector_in_the_list_voids_the_comment_and_is_reported(comment
 
 def test_spaces_around_single_commas_are_still_one_list() -> None:
     assert rules_found(f"# binpack-lint: disable=BPL003 , BPL004 -- why\n{NOT_A_CONFIG}") == ["BPL008"]
+
+
+def test_the_cli_docs_example_silences_everything_it_names() -> None:
+    """docs/cli.md's suppression example leaves no finding: no BPL202 through, and no BPL008 for a
+    selector that silenced nothing."""
+    cli_md = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = cli_md[cli_md.index("## Suppressing findings"):]
+    example = section[section.index("```yaml\n") + len("```yaml\n"):section.index("```\n", section.index("```yaml"))]
+    text = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n" + example
+    assert "disable=" in example
+    assert lint_text(text, "scheduler.yaml") == []
