@@ -3,7 +3,7 @@
 Every field can be set through ``BINPACK_GUARD_<FIELD IN UPPER SNAKE CASE>`` (for example
 ``BINPACK_GUARD_TOP=5``); keyword overrides (the CLI's flags) win over the environment.
 An empty variable counts as unset. Bad values raise ``SettingsError`` with a one-line
-message naming the variable. Booleans read ``true``/``false`` (also ``1``/``0``, ``yes``/``no``).
+message naming the variable. Booleans read ``true``/``false`` (also ``1``/``0``, ``yes``/``no``, ``on``/``off``).
 
 ``client_ca_file`` turns on client-certificate verification: the TLS context asks every client for a certificate
 (``CERT_OPTIONAL``, or ``CERT_REQUIRED`` with ``client_cert_required``) and only a caller whose certificate chains to

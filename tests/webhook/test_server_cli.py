@@ -64,3 +64,20 @@ def test_scheduler_config_problem_is_reported_before_start(tmp_path: Path, pair:
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1
     assert str(broken) in result.stderr
+
+
+def test_serve_help_names_each_flags_default_and_that_threads_is_unused() -> None:
+    """Every ``serve`` flag whose setting has a default says it in ``--help``, as docs/server.md's table does."""
+    import argparse
+    import dataclasses
+
+    from webhook.cli import build_parser
+    from webhook.settings import Settings
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {a.dest: a.help or "" for a in commands.choices["serve"]._actions}
+    defaults = {f.name: f.default for f in dataclasses.fields(Settings) if f.name in helps and f.default}
+    assert {"bind", "workers", "threads", "top", "lease_name", "log_level"} <= defaults.keys()
+    missing = {name: default for name, default in defaults.items() if f"default {default}" not in helps[name]}
+    assert not missing, f"serve --help leaves out these defaults: {missing}"
+    assert helps["threads"].startswith("unused")
