@@ -31,6 +31,9 @@ def test_walkthrough_output_is_current(args: str, shown: str) -> None:
     proc = subprocess.run([sys.executable, "-m", "linter", "explain", *shlex.split(args)], cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
+    # a transcript shows stdout alone: the example pods are ones the API server would store, so no
+    # `warning: POD` line stands between the command and what the reader sees
+    assert "warning: POD" not in proc.stderr, proc.stderr
     lines = shown.rstrip("\n").splitlines()
     if lines[-1] == "  ...":  # an excerpt: the first lines only
         assert proc.stdout.splitlines()[: len(lines) - 1] == lines[:-1]

@@ -289,7 +289,6 @@ def test_an_unknown_priority_class_is_refused_for_a_volcano_pod_too(tmp_path: Pa
     proc = run("--config", examples / "cce-volcano-scheduler.conf", "--cluster", examples / "cce-cluster.yaml",
                "--pod", pod, "-f", "json")
     assert (proc.returncode, proc.stdout) == (2, "")
-    # (the line before it warns that the GPU request has no limit, as for the example pod itself)
     assert proc.stderr.splitlines()[-1] == (f"binpack-lint explain: error: POD {pod}: spec.priorityClassName: no "
                                             "PriorityClass with name no-such was found (the API server would reject "
                                             "this pod)")
