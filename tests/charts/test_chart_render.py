@@ -201,6 +201,16 @@ def test_notes_say_what_the_webhooks_skip_and_give_a_metrics_command_that_runs(
     assert only_configmaps in enforcing.text[notes]
 
 
+def test_notes_show_how_to_see_a_prediction_only_when_pods_are_annotated(
+    render: Any, scenarios: dict[str, dict[str, Any]]
+) -> None:
+    notes = "binpack-guard/templates/NOTES.txt"
+    assert "See a prediction:" in render({}, RELEASE, NAMESPACE).text[notes]
+    no_pod_webhook = render(scenarios["pod-webhook-off"], RELEASE, NAMESPACE)
+    assert no_pod_webhook.one("MutatingWebhookConfiguration")["webhooks"] == []
+    assert "See a prediction:" not in no_pod_webhook.text[notes]
+
+
 def test_updates_the_enforcing_pod_webhook_skips_are_ones_it_leaves_untouched() -> None:
     """The priority-plugin-off matchCondition skips an UPDATE whose pod keeps both fields: carry_over is then empty."""
     review = json.loads((SHARED / "fixtures/admission/priority-plugin-on/pod-update-label.json").read_text())
