@@ -11,11 +11,9 @@ input could not be read or holds nothing to migrate (one line on stderr).
 from __future__ import annotations
 
 import argparse
-import os
-import stat
-import tempfile
 from typing import Any, TextIO
 
+from linter.atomicwrite import write_atomically
 from linter.cli.common import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from linter.cli.lint import add_scheduler_option
 
@@ -71,7 +69,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.write:
         if migration.changed:
             try:
-                write_atomically(path, migration.text)
+                write_atomically(path, migration.text.encode("utf-8"))
             except OSError as exc:
                 err.write(f"{path}: error: cannot write: {exc.strerror or exc}\n")
                 return EXIT_USAGE
@@ -81,22 +79,3 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(migration.text)
     failed = migration.errors or any(f.severity is Severity.ERROR for f in findings)
     return EXIT_FINDINGS if failed else EXIT_CLEAN
-
-
-def write_atomically(path: str, text: str) -> None:
-    """Replace ``path`` with ``text`` so a crash leaves either the old or the new file, never a mix."""
-    target = os.path.realpath(path)
-    directory = os.path.dirname(target) or "."
-    mode = stat.S_IMODE(os.stat(target).st_mode)
-    fd, temporary = tempfile.mkstemp(prefix=".binpack-migrate-", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from linter import atomicwrite
 from linter.cli import main
-from linter.cli import migrate as migrate_cli
 from tests.paths import SHARED
 
 WILD = SHARED / "wild" / "files"
@@ -89,7 +89,7 @@ def test_write_failure_keeps_the_original(tmp_path: Path, capsys: pytest.Capture
     def refuse(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(migrate_cli.os, "replace", refuse)
+    monkeypatch.setattr(atomicwrite.os, "replace", refuse)
     code, _, err = run(capsys, "--write", str(target))
     assert code == 2 and "cannot write: No space left on device" in err
     assert target.read_text() == original and os.listdir(tmp_path) == ["sched.yaml"]
