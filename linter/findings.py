@@ -55,6 +55,7 @@ class Finding:
     severity: Severity
     message: str
     detail: str = ""  # verbatim program text (may span lines); shown after the message, never instead
+    fixable: bool = False  # `binpack-lint --fix` can repair it (set by the lint command, linter.fixes)
 
     def as_dict(self) -> dict[str, object]:
         fields: dict[str, object] = {
@@ -67,13 +68,17 @@ class Finding:
         }
         if self.detail:
             fields["detail"] = self.detail
+        if self.fixable:  # only then, so a consumer of the older format sees the same keys
+            fields["fixable"] = True
         return fields
 
     def as_text(self) -> str:
         """``path:line:col: severity [BPLnnn] message``: the one line every text output prints. The path
-        is escaped like the message: a file name may hold a line break or a terminal escape too."""
+        is escaped like the message: a file name may hold a line break or a terminal escape too. A finding
+        ``--fix`` can repair has ``[*]`` before its message, as in ruff."""
         where = f"{one_line(self.path)}:{self.line}:{self.column}"
-        return f"{where}: {self.severity.value} [{self.rule}] {one_line(self.message)}"
+        mark = "[*] " if self.fixable else ""
+        return f"{where}: {self.severity.value} [{self.rule}] {mark}{one_line(self.message)}"
 
     def as_text_block(self) -> str:
         """``as_text`` followed by the detail, if any, as indented continuation lines."""

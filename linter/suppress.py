@@ -24,15 +24,15 @@ from functools import lru_cache
 from linter.filecodes import UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION
 from linter.findings import Finding, Severity
 
-_DIRECTIVE = re.compile(
+DIRECTIVE = re.compile(
     r"#\s*binpack-lint:\s*(disable-file|disable)\s*=\s*"
     r"([A-Za-z0-9_-]+(?:[ \t]*,[ \t]*[A-Za-z0-9_-]+)*)"
 )
 # A comma right after the selector list: an empty selector (``BPL202,,BPL203``, ``BPL202,``).
-_STRAY_COMMA = re.compile(r"[ \t]*,")
+STRAY_COMMA = re.compile(r"[ \t]*,")
 # What a suppression attempt starts with: "binpack-lint:", or "binpack-lint disable..." without the colon.
-# One of these that is not a _DIRECTIVE is reported (BPL007) instead of being ignored silently.
-_ATTEMPT = re.compile(r"#\s*binpack-lint(?:\s*:|\s+(?=disable))\s*")
+# One of these that is not a DIRECTIVE is reported (BPL007) instead of being ignored silently.
+ATTEMPT = re.compile(r"#\s*binpack-lint(?:\s*:|\s+(?=disable))\s*")
 _SELECTOR = re.compile(r"^(ALL|BPL\d{0,3})$")
 _COMMENT_CODES = frozenset({UNKNOWN_SUPPRESSION, UNUSED_SUPPRESSION})
 
@@ -83,13 +83,13 @@ def _parse(text: str) -> tuple[tuple[int, int, str, str], ...]:
     for number, line in enumerate(text.splitlines(), start=1):
         if "binpack-lint" not in line:
             continue
-        for attempt in _ATTEMPT.finditer(line):
+        for attempt in ATTEMPT.finditer(line):
             written = line[attempt.end():].strip()[:60]
-            match = _DIRECTIVE.match(line, attempt.start())
+            match = DIRECTIVE.match(line, attempt.start())
             if match is None:
                 found.append((number, attempt.end() + 1, written, NO_DIRECTIVE))
                 continue
-            stray = _STRAY_COMMA.match(line, match.end())
+            stray = STRAY_COMMA.match(line, match.end())
             if stray is not None:  # the whole directive is void: a half-read list would hide the typo
                 found.append((number, stray.end(), written, EMPTY_SELECTOR))
                 continue

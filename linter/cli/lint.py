@@ -15,10 +15,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from linter.cli import fixing
 from linter.cli.common import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, PROG, UsageError
 from linter.config import ConfigError, ProjectConfig, discover, load, normalize_selector
 from linter.filecodes import EMPTY_FILE, INTERNAL_ERROR, UNREADABLE_FILE, UNRECOGNIZED_DOCUMENT
 from linter.findings import Finding, Severity
+from linter.fixes import FilePlan
 from linter.reporters import FORMAT_CHOICES, RunInfo, RunSummary, create, resolve_format
 from linter.settings import KINDS, SCHEDULERS, LintSettings
 
@@ -50,6 +52,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("-j", "--jobs", type=_jobs, default=0, metavar="N",
                         help="check files in N processes (default 0: one per usable CPU; 1: no worker "
                         "processes). Workers start only from 40 files per worker; the report is the same")
+    parser.add_argument("--fix", action="store_true",
+                        help="repair the findings that have a safe fix (marked [*]: unused suppressions, BPL008) in "
+                        "place, then report what is left; with -, print the fixed text and report on stderr")
+    parser.add_argument("--diff", action="store_true",
+                        help="print the fixes as a unified diff instead of writing them (exit 1 if there is any)")
     parser.add_argument("-q", "--quiet", action="store_true", help="text format: no summary line on stderr")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     return parser
@@ -65,12 +72,32 @@ def run(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError("no PATH given (use '-' for standard input; see --help)")
     if options.config and options.no_config:
         raise UsageError("--config and --no-config cannot be used together")
+    if options.fix and options.diff:
+        raise UsageError("--fix and --diff cannot be used together (--diff writes nothing)")
+    if options.fix and "-" in options.paths and len(options.paths) > 1:
+        raise UsageError("--fix with '-' prints the fixed standard input: give no other PATH")
     project = project_config(options.config, options.no_config)
     settings = build_settings(project, options)
     stdin_text, stdin_findings = _read_stdin() if "-" in options.paths else (None, [])
-    run = lint_paths(options.paths, settings, stdin_text, jobs=_worker_count(options.jobs))
+    jobs = _worker_count(options.jobs)
+    run = lint_paths(options.paths, settings, stdin_text, jobs=jobs)
     findings = sorted(stdin_findings + run.findings)
-    code = exit_code(findings, strict=settings.strict)
+    planned = fixing.plans(findings, settings, stdin_text)
+    if options.diff:
+        return _show_diff(planned, exit_code(findings, strict=settings.strict), options, out, err)
+    failed = False
+    if options.fix:
+        if "-" in options.paths:
+            out.write(planned[0].text if planned else stdin_text or "")
+            out = err  # stdout holds the fixed text: the report goes to stderr
+        failed = _write_fixes(planned, options, err)
+        if planned:  # report the fixed files as they are now
+            stdin_text = planned[0].text if options.paths == ["-"] else stdin_text
+            run = lint_paths(options.paths, settings, stdin_text, jobs=jobs)
+            findings = sorted(stdin_findings + run.findings)
+            planned = fixing.plans(findings, settings, stdin_text)
+    findings = fixing.mark(findings, planned)
+    code = EXIT_USAGE if failed else exit_code(findings, strict=settings.strict)
     reporter = create(resolve_format(options.format), out, err, quiet=options.quiet)
     reporter.start(RunInfo())
     for finding in findings:
@@ -78,6 +105,44 @@ def run(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     errors = sum(f.severity is Severity.ERROR for f in findings)
     reporter.finish(RunSummary(run.paths, run.files, errors, len(findings) - errors, code))
     return code
+
+
+def _show_diff(planned: Sequence[FilePlan], lint_code: int, options: argparse.Namespace,
+               out: TextIO, err: TextIO) -> int:
+    """``--diff``: the fixes as one unified diff; 2 if a path could not be read, 1 if there is a fix, else 0."""
+    for fix in planned:
+        out.write(fixing.unified_diff(fix))
+    if not options.quiet and _text_format(options):
+        err.write(f"{PROG}: {_count(planned)} can be fixed with --fix\n")
+    return EXIT_USAGE if lint_code == EXIT_USAGE else EXIT_FINDINGS if planned else EXIT_CLEAN
+
+
+def _write_fixes(planned: Sequence[FilePlan], options: argparse.Namespace, err: TextIO) -> bool:
+    """Write every planned file (standard input was printed already); True if one could not be written."""
+    written: list[FilePlan] = []
+    failed = False
+    for fix in planned:
+        if fix.path == fixing.STDIN:
+            written.append(fix)
+        elif (reason := fixing.write(fix)) is not None:
+            err.write(f"{PROG}: error: cannot write {fix.path}: {reason}\n")
+            failed = True
+        else:
+            written.append(fix)
+    if not options.quiet and _text_format(options):
+        err.write(f"{PROG}: fixed {_count(written)}\n")
+    return failed
+
+
+def _count(planned: Sequence[FilePlan]) -> str:
+    """``N findings in M files``."""
+    findings = sum(len(p.fixed) for p in planned)
+    files = len(planned)
+    return f"{findings} finding{'s' if findings != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+
+
+def _text_format(options: argparse.Namespace) -> bool:
+    return resolve_format(options.format) == "text"
 
 
 def _jobs(value: str) -> int:

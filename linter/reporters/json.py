@@ -1,7 +1,8 @@
 """``json``: one object for the whole run, ``{"findings": [...], "files": N}``.
 
 Each finding is ``{"path", "line", "column", "rule", "severity", "message"}`` in the sort
-order of the run. Written at ``finish`` so the document is always complete and valid.
+order of the run, with ``"detail"`` when it has one and ``"fixable": true`` when ``--fix`` repairs
+it. Written at ``finish`` so the document is always complete and valid.
 """
 
 from __future__ import annotations

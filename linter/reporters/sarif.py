@@ -101,6 +101,11 @@ class Reporter:
                 "region": {"startLine": f.line, "startColumn": f.column},
             }}],
         }
+        properties: dict[str, Any] = {}
         if f.detail:  # the program's verbatim text; the message is its readable summary
-            result["properties"] = {"detail": f.detail}
+            properties["detail"] = f.detail
+        if f.fixable:  # `binpack-lint --fix` repairs it
+            properties["fixable"] = True
+        if properties:
+            result["properties"] = properties
         return result

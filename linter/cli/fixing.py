@@ -1,0 +1,71 @@
+"""``binpack-lint --fix`` / ``--diff``: plan the fixes of a run's findings, show them, write them.
+
+The fixes themselves (and the check that each is safe) are :mod:`linter.fixes`. Here: which files to
+plan for (those with a fixable finding), marking the findings a plan repairs, a unified diff, and the
+atomic write that never loses data (the file is re-read and must still be what was planned for).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import replace
+
+from linter.atomicwrite import write_atomically
+from linter.findings import Finding
+from linter.fixes import FIXABLE, FilePlan, plan
+from linter.settings import LintSettings
+from linter.textfile import TextFileError, decode, read_bytes
+
+STDIN = "<stdin>"
+_BOM = b"\xef\xbb\xbf"
+
+
+def plans(findings: Sequence[Finding], settings: LintSettings, stdin_text: str | None) -> list[FilePlan]:
+    """A checked plan for every file with a finding ``--fix`` can repair (files that changed or
+    cannot be read again since the run get none)."""
+    from linter.engine import MAX_FILE_BYTES
+
+    paths = sorted({f.path for f in findings if f.rule in FIXABLE})
+    found: list[FilePlan] = []
+    for path in paths:
+        if path == STDIN:
+            text = stdin_text
+        else:
+            try:
+                text = decode(read_bytes(path, MAX_FILE_BYTES))
+            except (TextFileError, OSError):
+                continue
+        if text is not None and (fix := plan(text, path, findings, settings)) is not None:
+            found.append(fix)
+    return found
+
+
+def mark(findings: Sequence[Finding], planned: Sequence[FilePlan]) -> list[Finding]:
+    """The findings, those a plan repairs marked ``fixable``."""
+    repaired = frozenset().union(*(p.fixed for p in planned))
+    return [replace(f, fixable=True) if f in repaired else f for f in findings]
+
+
+def unified_diff(fix: FilePlan) -> str:
+    """``fix`` as a unified diff (``--- path`` / ``+++ path``), with git's note for a last line without a newline."""
+    lines = difflib.unified_diff(fix.original.splitlines(keepends=True), fix.text.splitlines(keepends=True),
+                                 fromfile=fix.path, tofile=fix.path)
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def write(fix: FilePlan) -> str | None:
+    """Write the fixed text over the file atomically (mode kept, a BOM kept); the reason it failed, or None."""
+    from linter.engine import MAX_FILE_BYTES
+
+    try:
+        raw = read_bytes(fix.path, MAX_FILE_BYTES)
+        if decode(raw) != fix.original:
+            return "the file changed while it was being fixed; nothing written"
+        bom = _BOM if raw.startswith(_BOM) else b""
+        write_atomically(fix.path, bom + fix.text.encode("utf-8"))
+    except TextFileError as exc:
+        return exc.reason
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
