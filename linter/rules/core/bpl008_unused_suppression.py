@@ -9,6 +9,10 @@ What it does:
 Why it matters:
     A stale suppression hides the next real problem on that line without anyone deciding to.
     Removing the comment (or just the code that no longer fires) keeps suppressions honest.
+    ``binpack-lint --fix`` does it: it removes the unused selectors, or the whole comment when none
+    was used (a line left empty goes too); ``--diff`` shows the edit first. A comment it cannot
+    remove without changing what a program reads (text inside a quoted string, a JSON config) is
+    left alone (docs/cli.md, "Fixing findings").
 
 Example (fails):
     # binpack-lint: disable=BPL202 -- the weight used to be 0
