@@ -31,7 +31,7 @@ from linter.migrate.notes import CHANGE, ERROR, UNCHANGED, MigrateError, Note, N
 from linter.migrate.policy import migrate_policy
 from linter.migrate.tree import commented, is_map, plain, rename_key
 from linter.nesting import nested_deeper_than
-from linter.source import MAX_DEPTH
+from linter.source import MAX_DEPTH, parse_stream
 
 _TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels"
 _SEPARATOR = re.compile(r"^(?:---|\.\.\.)(?:[ \t]+#.*|[ \t]*)$")
@@ -75,6 +75,8 @@ def migrate_text(text: str) -> Migration:
     bodies = [body for _, body, _ in parsed]
     for i in targets:
         start, body, data = parsed[i]
+        if kinds[i] not in ("v1", "configmap-v1"):  # rewritten: must be YAML the Go decoders read
+            _refuse_what_go_refuses(body, start)
         first = start + len(_lead(body).splitlines())
         new_body, notes, configs = _migrate_document(body, data, first, kinds[i])
         result.notes.extend(notes)
@@ -146,6 +148,20 @@ def _load(body: str, start: int) -> Any:
     return _deep_refused(data, f"line {start}: ")
 
 
+def _refuse_what_go_refuses(text: str, first_line: int, where: str = "") -> None:
+    """Refuse YAML that ruamel loads but kube-scheduler's and kubectl's Go decoders do not (lint's BPL001).
+
+    Dumped back, it would not be the text that was read: a Helm template's ``{{ .Values.ns }}`` is a flow
+    mapping used as a key, which ruamel writes as ``{{.Values.ns: null}: null}``. Lines count from
+    ``first_line``; ``where`` names a ConfigMap value, whose lines are counted within it.
+    """
+    _, error = parse_stream(str(text), "<migrate>")  # ruamel's scalar strings are str subclasses
+    if error is not None:
+        line = first_line + error.line - 1
+        at = f"{where}: line {line} of the value: " if where else f"line {line}: "
+        raise MigrateError(f"{at}not valid YAML: {error.message.removeprefix('invalid YAML: ')}")
+
+
 def _one_line(problem: str) -> str:
     """ruamel's problem text on one line: a duplicate key's values (any length, any lines) are left out."""
     duplicate = re.match(r'(found duplicate key ".*?") with value "', problem, re.S)
@@ -210,6 +226,8 @@ def _migrate_document(body: str, data: Any, start: int,
             continue
         where = f"ConfigMap data[{key!r}]"
         as_json = value.lstrip().startswith("{")
+        if not as_json:
+            _refuse_what_go_refuses(value, 1, where)
         inner_data = commented(json.loads(value)) if as_json else _yaml(value).load(value)
         inner_notes = Notes()
         migrated = _rewrite(inner_data, inner, inner_notes)

@@ -182,6 +182,36 @@ def test_input_errors_are_one_line_exit_2(tmp_path: Path, capsys: pytest.Capture
     assert target.read_text() == content
 
 
+_COMPLEX_KEY = "not valid YAML: a mapping or sequence cannot be used as a mapping key"
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    # trevorbox/secondary-scheduler helm/secondary-scheduler/templates/configmap-secondary-scheduler-config.yaml
+    # (unrendered): the embedded config came back with resourceNamespace: {{.Release.Namespace: null}: null}
+    ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: secondary-scheduler-config\ndata:\n  config.yaml: |\n"
+     "    apiVersion: kubescheduler.config.k8s.io/v1beta3\n    kind: KubeSchedulerConfiguration\n"
+     "    leaderElection:\n      leaderElect: true\n      resourceNamespace: {{ .Release.Namespace }}\n",
+     f"error: ConfigMap data['config.yaml']: line 5 of the value: {_COMPLEX_KEY}"),
+    # koordinator-sh/website docs/user-manuals/capacity-scheduling.md (a chart template): the ConfigMap's own
+    # metadata came back as namespace: {{.Values.installation.namespace: null}: null}
+    ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: koord-scheduler-config\n"
+     "  namespace: {{ .Values.installation.namespace }}\ndata:\n  koord-scheduler-config: |\n"
+     "    apiVersion: kubescheduler.config.k8s.io/v1beta2\n    kind: KubeSchedulerConfiguration\n",
+     f"error: line 5: {_COMPLEX_KEY}"),
+    ("apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n"
+     "leaderElection:\n  resourceNamespace: {{ .Release.Namespace }}\n", f"error: line 4: {_COMPLEX_KEY}"),
+], ids=["configmap-value", "configmap-metadata", "bare-config"])
+def test_yaml_kube_scheduler_refuses_is_never_rewritten(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        content: str, message: str) -> None:
+    """ruamel loads a Helm template's ``{{ .Values.x }}`` (a mapping used as a key), the Go decoders refuse it
+    (lint: BPL001); rewriting the file mangled every template in the document migrate dumped back."""
+    target = tmp_path / "in.yaml"
+    target.write_text(content)
+    code, out, err = run(capsys, "--write", str(target))
+    assert (code, out, err) == (2, "", f"{target}: {message}\n")
+    assert target.read_text() == content
+
+
 _V1BETA1_HEAD = "apiVersion: kubescheduler.config.k8s.io/v1beta1\nkind: KubeSchedulerConfiguration\nprofiles:\n"
 
 
