@@ -19,6 +19,7 @@ from linter.formats.volcano.handler import (
     actions_text,
     effective_binpack,
 )
+from linter.formats.volcano.nodeorder import NODEORDER, NODEORDER_DEFAULTS
 from linter.formats.volcano.scalars import raw_scalar
 from linter.formats.volcano.structs import struct_map_field
 from linter.goint import yaml_int
@@ -257,3 +258,33 @@ def duplicate_plugin(ctx: VolcanoContext) -> Iterator[Violation]:
         yield Violation(f"plugin {entry.name!r} is already listed at tiers[{tier}].plugins[{index}]: Volcano keeps "
                         f"one callback per plugin name, so {applies}",
                         (*entry.pointer, "name") if "name" in entry.option else entry.pointer)
+
+
+def nodeorder_unknown_argument(ctx: VolcanoContext) -> Iterator[Violation]:
+    for entry in ctx.plugins:
+        if entry.name != NODEORDER:
+            continue
+        for key in entry.arguments:
+            if key in NODEORDER_DEFAULTS:
+                continue
+            # a "nodeorder." prefix is a common slip (Volcano's own nodeorder page writes it): match without it
+            bare = key.removeprefix(f"{NODEORDER}.") if isinstance(key, str) else str(key)
+            close = difflib.get_close_matches(bare, list(NODEORDER_DEFAULTS), n=1, cutoff=0.7)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            yield Violation(f"nodeorder does not read argument {key!r}; Volcano ignores it{hint}",
+                            (*entry.arguments_pointer, key), on_key=True)
+
+
+def nodeorder_ignored_value(ctx: VolcanoContext) -> Iterator[Violation]:
+    for entry in ctx.plugins:
+        if entry.name != NODEORDER:
+            continue
+        args = entry.arguments
+        for key, default in NODEORDER_DEFAULTS.items():
+            if key not in args or yaml_int(args[key]) is not None:
+                continue
+            value = args[key]
+            pointer = (*entry.arguments_pointer, key)
+            what = _what(pointer, value, pointer in ctx.document.quoted)
+            yield Violation(f"{key} is {what}: Volcano only takes YAML integers, ignores it and uses {default} "
+                            f"(it logs \"{bp.could_not_parse_log(value, key)}\")", pointer)

@@ -19,6 +19,8 @@ NODE_ORDER_PLUGINS = frozenset({
     "resource-strategy-fit", "task-topology", "tdm", "usage",
 })
 
+NODEORDER = "nodeorder"
+
 # nodeorder's calculateWeight: key -> default, in the order it reads them.
 NODEORDER_DEFAULTS: Mapping[str, int] = {
     "nodeaffinity.weight": 2, "podaffinity.weight": 2, "leastrequested.weight": 1, "mostrequested.weight": 0,

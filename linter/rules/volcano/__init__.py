@@ -21,6 +21,8 @@ _MODULES = (
     "bpl410_volcano_binpack_unknown_argument",
     "bpl411_volcano_binpack_node_order_disabled",
     "bpl412_volcano_duplicate_plugin",
+    "bpl413_volcano_nodeorder_unknown_argument",
+    "bpl414_volcano_nodeorder_ignored_value",
 )
 
 RULES: tuple[ModuleType, ...] = tuple(import_module(f"{__name__}.{name}") for name in _MODULES)
