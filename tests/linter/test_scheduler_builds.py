@@ -128,6 +128,16 @@ def test_peaks_keys_are_the_go_field_names() -> None:
     assert [f.rule for f in bad] == ["BPL015"]
 
 
+def test_null_map_value_in_out_of_tree_args_is_the_zero_value() -> None:
+    # encoding/json stores a map element's zero value for null: riskLimitWeights {cpu: 0} (in [0, 1], kept)
+    text = ("profiles:\n- plugins:\n    score:\n      enabled:\n      - name: LowRiskOverCommitment\n"
+            "  pluginConfig:\n  - name: LowRiskOverCommitment\n    args:\n      riskLimitWeights: {cpu: null}\n")
+    assert _errors(text, SP) == []
+    bad = _errors(text + "      metricProvider: {type: prometheus}\n", SP)
+    assert [(f.rule, f.message) for f in bad] == [("BPL155", PREFIX + 'initializing plugin "LowRiskOverCommitment": '
+                                                   "invalid MetricProvider.Type, got prometheus")]
+
+
 # --- defaults (SetDefaults_* then v1 -> internal) ----------------------------------------
 
 @pytest.mark.parametrize(("name", "given", "expected"), [

@@ -165,7 +165,8 @@ class _Decoder:
             for k, v in _members(value):
                 if k in entries:
                     self.duplicate(rel, k)
-                entries[k] = self.value(v, t.elem, struct, fields, [*rel, k])  # a map value is decoded afresh
+                got = self.value(v, t.elem, struct, fields, [*rel, k])  # a map value is decoded afresh
+                entries[k] = _zero(t.elem) if got is None else got  # null stores the element's zero value
             return entries
         if t.kind == "string":
             if jk != "string":
