@@ -138,6 +138,29 @@ def test_null_map_value_in_out_of_tree_args_is_the_zero_value() -> None:
                                                    "invalid MetricProvider.Type, got prometheus")]
 
 
+@pytest.mark.parametrize(("quantity", "error"), [
+    ("abc", "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+    ("true", "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+    ("2x", "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+    ("'1e'", "unable to parse quantity's suffix"),
+    ("Pi", "unable to parse numeric part of quantity"),
+    ("1500m", None), ("2", None), ("'0.5'", None),
+])
+def test_default_requests_are_quantities(quantity: str, error: str | None) -> None:
+    # TargetLoadPackingArgs.defaultRequests is a v1.ResourceList: resource.Quantity's UnmarshalJSON returns
+    # ParseQuantity's error as it is, and it ends the decoding (the wrong type after it is never reached)
+    text = ("profiles:\n- pluginConfig:\n  - name: TargetLoadPacking\n    args:\n"
+            f"      defaultRequests: {{cpu: {quantity}}}\n      targetUtilization: x\n")
+    findings = _errors(text, SP)
+    if error is None:
+        assert [f.message for f in findings] == ["decoding .profiles[0].pluginConfig[0]: decoding args for plugin "
+                                                 "TargetLoadPacking: json: cannot unmarshal string into Go struct "
+                                                 "field TargetLoadPackingArgs.targetUtilization of type int64"]
+    else:
+        head = "decoding .profiles[0].pluginConfig[0]: decoding args for plugin TargetLoadPacking: "
+        assert [(f.rule, f.line, f.detail or f.message) for f in findings] == [("BPL016", 7, head + error)]
+
+
 # --- defaults (SetDefaults_* then v1 -> internal) ----------------------------------------
 
 @pytest.mark.parametrize(("name", "given", "expected"), [

@@ -28,6 +28,7 @@ from linter.formats.kubesched.types import ARGS_TYPES, GoType
 from linter.gobase64 import CorruptInputError, std_decode
 from linter.gofmt import DurationError, go_quote, json_number, parse_duration
 from linter.goint import int_bounds
+from linter.goquantityparse import unmarshal_quantity_error
 from linter.jsondocument import JSONFloat, JSONObject
 from linter.schema import dotted
 from linter.source import Pointer
@@ -122,6 +123,12 @@ class _Decoder:
             return None
         jk = _json_kind(value)
         if t.kind == "raw":
+            return value
+        if t.kind == "quantity":  # resource.Quantity is a json.Unmarshaler: its error stops the decoding
+            error = unmarshal_quantity_error(value)
+            if error is not None:
+                self.walk.abort = DecodeError(error, (*self.base, *rel))
+                return None
             return value
         if t.kind == "duration":
             if jk != "string":

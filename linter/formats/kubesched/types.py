@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class GoType:
-    kind: str  # int | uint | float | bool | string | struct | slice | map | duration | raw | bytes
+    kind: str  # int | uint | float | bool | string | struct | slice | map | duration | quantity | raw | bytes
     go: str  # reflect Type.String() of the (dereferenced) type
     bits: int = 0
     name: str = ""  # struct name (Type.Name())

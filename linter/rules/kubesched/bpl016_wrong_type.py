@@ -2,7 +2,9 @@
 
 What it does:
     Reports values the Go types cannot hold, worded as kube-scheduler does (`json: cannot unmarshal
-    number 5.5 into Go struct field ... of type int32`), and durations `time.ParseDuration` rejects.
+    number 5.5 into Go struct field ... of type int32`), durations `time.ParseDuration` rejects and,
+    in scheduler-plugins' TargetLoadPacking `defaultRequests`, quantities `resource.ParseQuantity`
+    rejects (`quantities must match the regular expression ...`).
     Integral floats such as `5.0` are accepted, as the scheduler accepts them. A non-finite
     float (`.inf`, `-.inf`, `.nan`, any spelling) anywhere in the file, opaque plugin args
     included, is `json: unsupported value: +Inf` (`-Inf`, `NaN`): the scheduler cannot convert

@@ -5,12 +5,13 @@ The embedded ``TrimaranSpec`` is promoted into the args (encoding/json does that
 structs), so ``metricProvider`` and ``watcherAddress`` sit at the top of the trimaran args.
 ``PeaksArgs`` has malformed json tags in its source, so encoding/json falls back to the Go
 field names: its keys are ``WatcherAddress`` and ``NodePowerModel`` (matched case-sensitively).
-Quantities (``defaultRequests`` values) are accepted as written: their own syntax is not checked.
+Quantities (``defaultRequests`` values) are ``resource.Quantity``: a value it cannot parse stops the
+decoding with ``ParseQuantity``'s own error.
 """
 
 from __future__ import annotations
 
-from linter.formats.kubesched.types import BOOL, INT32, INT64, RAW, RESOURCE_SPEC, STRING, STRINGS, TYPE_META, GoType
+from linter.formats.kubesched.types import BOOL, INT32, INT64, RESOURCE_SPEC, STRING, STRINGS, TYPE_META, GoType
 
 FLOAT64 = GoType("float", "float64", 64)
 
@@ -41,7 +42,7 @@ ARGS_TYPES: dict[str, GoType] = {
         **TYPE_META, "resources": _RESOURCES, "mode": _enum("v1.ModeType")}),
     "TargetLoadPacking": _s("v1.TargetLoadPackingArgs", {
         **TYPE_META, **_TRIMARAN,
-        "defaultRequests": GoType("map", "v1.ResourceList", elem=RAW),
+        "defaultRequests": GoType("map", "v1.ResourceList", elem=GoType("quantity", "resource.Quantity")),
         "defaultRequestsMultiplier": STRING, "targetUtilization": INT64}),
     "LoadVariationRiskBalancing": _s("v1.LoadVariationRiskBalancingArgs", {
         **TYPE_META, **_TRIMARAN, "safeVarianceMargin": FLOAT64, "safeVarianceSensitivity": FLOAT64}),
