@@ -328,6 +328,21 @@ def test_queue_sort_args_are_compared_after_defaulting() -> None:
     assert errors[0].message.endswith("queueSort must be the same for all profiles")
 
 
+def test_differing_queue_sort_args_are_printed_as_the_internal_struct() -> None:
+    # field.Invalid gets cfg.Args, the defaulted internal CoschedulingArgs: json.Marshal writes its Go field names
+    errors = _errors(_two_coscheduling_profiles("61"), SP)
+    assert [f.detail or f.message for f in errors] == [
+        'profiles[1].pluginConfig.args: Invalid value: {"PermitWaitingTimeSeconds":61,"PodGroupBackoffSeconds":0,'
+        '"PodGroupRejectPercentage":10}: queueSort must be the same for all profiles']
+    # the entry kube-scheduler adds for a profile without one holds the defaults
+    sort = "  plugins:\n    queueSort:\n      enabled: [{name: TopologicalSort}]\n      disabled: [{name: '*'}]\n"
+    text = ("profiles:\n- schedulerName: a\n" + sort + "  pluginConfig:\n  - name: TopologicalSort\n"
+            "    args: {namespaces: [team-a]}\n- schedulerName: b\n" + sort)
+    assert [f.detail or f.message for f in _errors(text, SP)] == [
+        'profiles[1].pluginConfig.args: Invalid value: {"Namespaces":["default"]}: queueSort must be the same for '
+        "all profiles"]
+
+
 def test_a_removed_version_names_the_build_that_refuses_it() -> None:
     text = "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n"
     (found,) = [f for f in lint_text(text, "c.yaml", SP) if f.rule == "BPL011"]

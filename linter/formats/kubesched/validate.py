@@ -14,6 +14,7 @@ from linter.extenders import extender_errors
 from linter.formats.kubesched import codes as c
 from linter.formats.kubesched.argsvalid import validate_args
 from linter.formats.kubesched.defaults import ConfigEntry, Globals, PluginSet, Profile
+from linter.formats.kubesched.outoftree_args.internal import internal_json
 from linter.formats.kubesched.registry import REMOVED_PLUGINS_V1, V1, VALIDATED_POINTS
 from linter.gofmt import FieldError, Rendered, format_duration, go_compact, go_json
 from linter.source import Pointer
@@ -149,6 +150,13 @@ def _shown_opaque(cfg: ConfigEntry) -> Rendered | None:
     return Rendered(go_json(cfg.raw)) if cfg.raw is not None else None
 
 
+def _shown_args(cfg: ConfigEntry) -> Rendered | None:
+    """A pluginConfig's args as ``field.Invalid`` prints them: typed ones as their internal struct (defaulted,
+    Go field names), opaque ones as written."""
+    shown = internal_json(cfg.name, cfg.args) if cfg.typed and cfg.args is not None else None
+    return Rendered(shown) if shown is not None else _shown_opaque(cfg)
+
+
 def _common_queue_sort(profiles: list[Profile]) -> list[Found]:
     out: list[Found] = []
     first = profiles[0]
@@ -169,7 +177,7 @@ def _common_queue_sort(profiles: list[Profile]) -> list[Found]:
         for cfg in p.configs:
             if cfg.name == queue_sort_name and _compared_args(cfg) != canon_args:
                 out.append(Found(c.QUEUE_SORT, FieldError("Invalid value", f"profiles[{p.index}].pluginConfig.args",
-                                                          _shown_opaque(cfg),
+                                                          _shown_args(cfg),
                                                           "queueSort must be the same for all profiles"),
                                  cfg.pointer or p.pointer))
     return out

@@ -7,6 +7,10 @@ What it does:
     Args of a plugin with no args kind (PrioritySort) are compared as written: in a JSON file
     byte for byte, so `{"x": 1}` and `{"x":1}` differ; the message shows them compacted, in the
     order written (YAML args are shown with sorted keys, as the YAML-to-JSON step writes them).
+    Typed args of scheduler-plugins' queue sort plugins (`--scheduler scheduler-plugins`:
+    Coscheduling, TopologicalSort) are shown as the scheduler prints its internal struct, defaulted
+    and with Go field names: `{"PermitWaitingTimeSeconds":60,"PodGroupBackoffSeconds":0,
+    "PodGroupRejectPercentage":11}`, `{"Namespaces":["default"]}` for an entry the scheduler added.
 
 Why it matters:
     kube-scheduler refuses to start.
