@@ -108,6 +108,24 @@ def test_wrong_types_in_out_of_tree_args(args: str, text: str) -> None:
     assert findings[0].message.endswith(f"decoding args for plugin Coscheduling: {text}")
 
 
+@pytest.mark.parametrize(("plugin", "other", "field", "go_type", "settings"), [
+    ("TopologicalSort", "Coscheduling", "permitWaitingTimeSeconds", "int64", SP),
+    ("NodeResourcesFit", "DefaultPreemption", "minCandidateNodesAbsolute", "int32", None),
+])
+def test_args_of_another_kind_are_decoded_as_that_kind_first(plugin: str, other: str, field: str, go_type: str,
+                                                             settings: LintSettings | None) -> None:
+    # the serializer creates the kind the args name and unmarshals into it before the plugin's kind is compared
+    args = f"    args:\n      kind: {other}Args\n      {field}: x\n"
+    findings = _errors(f"profiles:\n- pluginConfig:\n  - name: {plugin}\n" + args, settings)
+    assert [(f.rule, f.detail or f.message) for f in findings if f.rule != "BPL020"] == [(
+        "BPL016", f"decoding .profiles[0].pluginConfig[0]: decoding args for plugin {plugin}: json: cannot unmarshal "
+        f"string into Go struct field {other}Args.{field} of type {go_type}")]
+    valid = _errors(f"profiles:\n- pluginConfig:\n  - name: {plugin}\n" + args.replace(": x", ": 1"), settings)
+    assert [(f.rule, f.detail or f.message) for f in valid if f.rule != "BPL020"] == [(
+        "BPL017", f"decoding .profiles[0].pluginConfig[0]: args for plugin {plugin} were not of type "
+        f"{plugin}Args.kubescheduler.config.k8s.io, got {other}Args.kubescheduler.config.k8s.io")]
+
+
 def test_out_of_tree_args_are_opaque_on_plain_kube_scheduler() -> None:
     text = "profiles:\n- pluginConfig:\n  - name: Coscheduling\n    args:\n      kubeConfigPath: x\n"
     assert not _errors(text)  # kube-scheduler keeps them as runtime.Unknown: no decode error

@@ -56,6 +56,7 @@ class _Walk:
     strict: list[DecodeError] = field(default_factory=list)
     type_error: DecodeError | None = None
     abort: DecodeError | None = None
+    out: dict[str, Any] = field(default_factory=dict)
 
     @property
     def fatal(self) -> DecodeError | None:
@@ -294,13 +295,22 @@ def decode_args(name: str, raw: Any, base: Pointer, types: Mapping[str, GoType] 
         return None, DecodeError(text, base if key is None else (*base, key), kind="args-kind"), []
     kind_error = args_kind_error(name, raw.get("apiVersion") or "", raw.get("kind") or "", kinds)
     if kind_error is not None:
-        return None, DecodeError(kind_error, base, kind="args-kind"), []
+        # Another registered args kind is decoded into first: its decode error comes before the mismatch.
+        other = (types or ARGS_TYPES).get(str(raw.get("kind")).removesuffix("Args"))
+        fatal = _decode(raw, other, base).fatal if other is not None and _ARGS_MISMATCH in kind_error else None
+        return None, fatal or DecodeError(kind_error, base, kind="args-kind"), []
+    walk = _decode(raw, t, base)
+    return walk.out, walk.fatal, walk.strict
+
+
+def _decode(raw: dict[str, Any], t: GoType, base: Pointer) -> _Walk:
     decoder = _Decoder(base)
-    out = decoder.struct(raw, t, [], [])
-    return out, decoder.walk.fatal, decoder.walk.strict
+    decoder.walk.out = decoder.struct(raw, t, [], [])
+    return decoder.walk
 
 
 GROUP = "kubescheduler.config.k8s.io"
+_ARGS_MISMATCH = " were not of type "
 ARGS_KINDS = {f"{n}Args" for n in ARGS_TYPES}
 
 
@@ -319,7 +329,7 @@ def args_kind_error(name: str, api_version: str, kind: str, kinds: frozenset[str
     if gv != f"{GROUP}/v1" or kind not in (kinds or ARGS_KINDS) | {"KubeSchedulerConfiguration"}:
         return f"no kind {go_quote(kind)} is registered for version {go_quote(gv)} {SCHEME}"
     if kind != want:
-        return f"args for plugin {name} were not of type {want}.{GROUP}, got {kind}.{GROUP}"
+        return f"args for plugin {name}{_ARGS_MISMATCH}{want}.{GROUP}, got {kind}.{GROUP}"
     return None
 
 

@@ -2,7 +2,9 @@
 
 What it does:
     Reports `pluginConfig[].args` whose own apiVersion/kind is not the plugin's args kind, or that
-    are not a mapping.
+    are not a mapping. Args naming another registered args kind are first decoded as that kind, as
+    the scheduler does: a wrong type for that kind is reported instead (BPL016, `Go struct field
+    InterPodAffinityArgs...`).
 
 Why it matters:
     kube-scheduler refuses to start.
