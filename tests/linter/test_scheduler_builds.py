@@ -267,6 +267,15 @@ def _built(name: str, given: dict[str, Any]) -> str | None:
     ("TargetLoadPacking", {"defaultRequestsMultiplier": "1e400"},
      'unable to parse DefaultRequestsMultiplier: strconv.ParseFloat: parsing "1e400": value out of range'),
     ("TargetLoadPacking", {"defaultRequestsMultiplier": "1.8"}, None),
+    # Go's float literal syntax: underscores between digits, "1.e5"; an unsigned nan, a hex mantissa with digits
+    ("TargetLoadPacking", {"defaultRequestsMultiplier": "1_000"}, None),
+    ("TargetLoadPacking", {"defaultRequestsMultiplier": "1.e5"}, None),
+    ("TargetLoadPacking", {"defaultRequestsMultiplier": "+nan"},
+     'unable to parse DefaultRequestsMultiplier: strconv.ParseFloat: parsing "+nan": invalid syntax'),
+    ("TargetLoadPacking", {"defaultRequestsMultiplier": "0x.p1"},
+     'unable to parse DefaultRequestsMultiplier: strconv.ParseFloat: parsing "0x.p1": invalid syntax'),
+    ("TargetLoadPacking", {"defaultRequestsMultiplier": "0x1p5000"},
+     'unable to parse DefaultRequestsMultiplier: strconv.ParseFloat: parsing "0x1p5000": value out of range'),
     ("Peaks", {}, "invalid MetricProvider.Type, got "),
     ("Peaks", {"WatcherAddress": "http://w:2020"}, None),
 ])

@@ -10,15 +10,14 @@ watcher, NODE_POWER_MODEL file) are the cluster's business.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from linter.formats.kubesched.argsvalid import validate_args
 from linter.gofmt import FieldError, Rendered, aggregate, go_json, go_quote
+from linter.goparsefloat import parse_float_error
 
 _TRIMARAN = ("TargetLoadPacking", "LowRiskOverCommitment", "LoadVariationRiskBalancing")
 _PROVIDERS = ("KubernetesMetricsServer", "Prometheus", "SignalFx")
-_GO_FLOAT = re.compile(r"[+-]?((\d+(_\d+)*)?\.?\d+(_\d+)*([eE][+-]?\d+)?|\d+\.|inf|infinity|nan)", re.IGNORECASE)
 
 
 def construct(name: str, args: dict[str, Any]) -> str | None:
@@ -43,18 +42,10 @@ def _enum(value: str) -> Rendered:
 
 def _parse_float_error(text: str) -> str | None:
     """``strconv.ParseFloat(text, 64)`` as TargetLoadPacking reports its failure."""
-    head = f"unable to parse DefaultRequestsMultiplier: strconv.ParseFloat: parsing {go_quote(text)}: "
-    if not _GO_FLOAT.fullmatch(text) or "_" in text:  # underscores are only allowed with a base prefix
-        if not re.fullmatch(r"[+-]?0[xX][0-9a-fA-F_.]+[pP][+-]?\d+", text):
-            return head + "invalid syntax"
+    error = parse_float_error(text)
+    if error is None:
         return None
-    try:
-        value = float(text)
-    except ValueError:
-        return head + "invalid syntax"
-    if value in (float("inf"), float("-inf")) and "inf" not in text.lower():
-        return head + "value out of range"
-    return None
+    return f"unable to parse DefaultRequestsMultiplier: strconv.ParseFloat: parsing {go_quote(text)}: {error}"
 
 
 def _coscheduling(args: dict[str, Any]) -> str | None:
