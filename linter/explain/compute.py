@@ -87,6 +87,8 @@ def _check(pod: Obj, view: NodeView, profile: Profile | None, pod_request: Mappi
         ignored_resources=fit.ignored_resources if fit else (),
         ignored_resource_groups=fit.ignored_resource_groups if fit else (),
         filters=filters,
+        used_ports=view.used_ports,
+        nominated_ports=[n.ports for n in nominated],
     )
 
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from linter.goint import INT32_MAX, INT32_MIN
 from linter.scoring.apidefaults import stored_node, stored_pod
+from linter.scoring.hostports import HostPort, host_ports
 from linter.scoring.nodes import NodeView, is_counted, is_counted_pod
 from linter.scoring.nominated import Nominee, nominated_node_of, pod_key, pod_priority, scheduler_name_of
 from linter.scoring.preemption.pods import parse_time
@@ -142,17 +143,19 @@ def request_fingerprint(pod: Mapping[str, Any]) -> Hashable | None:
         return None
 
     return repr((_containers_key(spec.get("containers"), False), _containers_key(spec.get("initContainers"), True),
-                 spec.get("resources"), spec.get("overhead"), resize_fingerprint(pod)))
+                 spec.get("resources"), spec.get("overhead"), resize_fingerprint(pod), spec.get("hostNetwork")))
 
 
 def _containers_key(raw: object, init: bool) -> object:
-    """The fields of a container list the request functions read (an init container's restartPolicy too)."""
+    """The fields of a container list the request functions read (an init container's restartPolicy too), and
+    its ports (NodePorts)."""
     if not isinstance(raw, list):
         return ("!", raw)
     if init:
-        return [(c.get("resources"), c.get("restartPolicy")) if type(c) is dict or isinstance(c, Mapping)
-                else ("!", c) for c in raw]
-    return [(c.get("resources"),) if type(c) is dict or isinstance(c, Mapping) else ("!", c) for c in raw]
+        return [(c.get("resources"), c.get("restartPolicy"), c.get("ports")) if type(c) is dict
+                or isinstance(c, Mapping) else ("!", c) for c in raw]
+    return [(c.get("resources"), c.get("ports")) if type(c) is dict or isinstance(c, Mapping) else ("!", c)
+            for c in raw]
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,7 @@ class Shape:
     fit: dict[str, int] = field(default_factory=dict)
     actual: dict[str, int] = field(default_factory=dict)
     volcano: dict[str, float] = field(default_factory=dict)
+    ports: tuple[HostPort, ...] = ()  # host ports (NodePorts)
 
 
 def _negative(raw: object, where: str) -> str | None:
@@ -218,7 +222,7 @@ def pod_shape(pod: Mapping[str, Any]) -> Shape:
         return Shape(str(exc))
     if negative:
         return Shape(negative)
-    return Shape(None, fit, actual, volcano)
+    return Shape(None, fit, actual, volcano, host_ports(pod))
 
 
 @dataclass
@@ -229,9 +233,12 @@ class PodTotals:
     fit_requested: dict[str, int] = field(default_factory=dict)
     requested: dict[str, int] = field(default_factory=dict)
     volcano_used: dict[str, float] = field(default_factory=dict)
+    used_ports: set[HostPort] = field(default_factory=set)
 
     def add(self, shape: Shape) -> None:
         self.pod_count += 1
+        if shape.ports:
+            self.used_ports.update(shape.ports)
         # _add three times, inlined: this runs once per counted pod
         pairs: tuple[tuple[dict[str, Any], Mapping[str, Any]], ...] = (
             (self.fit_requested, shape.fit), (self.requested, shape.actual), (self.volcano_used, shape.volcano))
@@ -270,6 +277,7 @@ class ClusterDump:
                 view.fit_requested = dict(totals.fit_requested)
                 view.requested = dict(totals.requested)
                 view.volcano_used = dict(totals.volcano_used)
+                view.used_ports = set(totals.used_ports)
         return list(views.values())
 
 
@@ -374,7 +382,8 @@ class DumpBuilder:
             return
         node = nominated_node_of(pod)
         if node:
-            self.nominated.append(Nominee(pod_key(pod), node, pod_priority(pod), shape.actual, scheduler_name_of(pod)))
+            self.nominated.append(Nominee(pod_key(pod), node, pod_priority(pod), shape.actual, scheduler_name_of(pod),
+                                          shape.ports))
 
     def add_known_pod(self, name: object, node_name: object, phase: object, shape_key: Hashable) -> bool:
         """A pod whose request shape ``shape_key`` was added before (by :meth:`add`) and holds no problem:

@@ -56,12 +56,14 @@ POD_FIELDS: dict[str, Spec] = {
     "metadata": {"name": NAME, "namespace": NAME},
     "spec": {
         "nodeName": NAME,
-        "containers": [{**_REQUESTS, "name": KEEP}],  # the name matches a container status
-        "initContainers": [{**_REQUESTS, "name": KEEP, "restartPolicy": KEEP}],
+        # the name matches a container status; ports: host ports (NodePorts)
+        "containers": [{**_REQUESTS, "name": KEEP, "ports": KEEP}],
+        "initContainers": [{**_REQUESTS, "name": KEEP, "restartPolicy": KEEP, "ports": KEEP}],
         "resources": {"requests": KEEP, "limits": KEEP},
         "overhead": KEEP,
         "priority": KEEP,
         "schedulerName": KEEP,  # a nominated pod counts only for a scheduler with that profile
+        "hostNetwork": KEEP,  # its containerPorts are host ports (NodePorts)
     },
     "status": {
         "phase": KEEP, "nominatedNodeName": KEEP,

@@ -4,30 +4,32 @@ NodeAffinity's PreFilter runs first: a pod pinned to node names by ``matchFields
 metadata.name In`` never reaches the filters on other nodes. Then the modelled filters run
 in the default profile's order, stopping at the first that rejects a node (as the
 framework does): NodeUnschedulable, NodeName, TaintToleration (NoSchedule/NoExecute),
-NodeAffinity (``nodeSelector`` + required node affinity terms), NodeResourcesFit (pods
-count, cpu, memory, ephemeral-storage, scalar resources; honours ``ignoredResources`` /
-``ignoredResourceGroups``).
+NodeAffinity (``nodeSelector`` + required node affinity terms), NodePorts (host ports,
+:mod:`linter.scoring.hostports`), NodeResourcesFit (pods count, cpu, memory, ephemeral-storage,
+scalar resources; honours ``ignoredResources`` / ``ignoredResourceGroups``).
 
-NOT modelled: NodePorts, pod (anti-)affinity, topology spread, volume filters, DRA,
+NOT modelled: pod (anti-)affinity, topology spread, volume filters, DRA,
 scheduler-enforced ``addedAffinity``, toleration operators Gt/Lt (alpha gate, off).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from linter.goint import in_int64, wrap_int64
 from linter.k8snames import label_value_errors, qualified_name_errors
+from linter.scoring.hostports import REASON_NODE_PORTS, HostPort, host_ports, ports_conflict
 from linter.scoring.requests import is_extended_resource, is_scalar_resource
 
 __all__ = [
     "DEFAULT_FILTERS",
     "REASON_NODE_AFFINITY",
     "REASON_NODE_NAME",
+    "REASON_NODE_PORTS",
     "REASON_TAINTS",
     "REASON_UNSCHEDULABLE",
     "Feasibility",
@@ -49,7 +51,7 @@ REASON_TOO_MANY_PODS = "Too many pods"
 REASON_PREFILTER_NODE_AFFINITY = "node(s) didn't satisfy plugin(s) [NodeAffinity]"
 REASON_AFFINITY_CONFLICT = "pod affinity terms conflict"
 
-DEFAULT_FILTERS = ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodeResourcesFit")
+DEFAULT_FILTERS = ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts", "NodeResourcesFit")
 
 Obj = Mapping[str, Any]
 
@@ -307,11 +309,15 @@ def check_node(
     ignored_resources: Sequence[str] = (),
     ignored_resource_groups: Sequence[str] = (),
     filters: Sequence[str] = DEFAULT_FILTERS,
+    used_ports: Collection[HostPort] = frozenset(),
+    pod_ports: Sequence[HostPort] | None = None,
 ) -> Feasibility:
     """Run the modelled filters in order; the first rejecting plugin's reasons are returned.
 
     ``pod_request`` is :func:`~linter.scoring.requests.actual_request` of the pod and
-    ``node_requested`` the sum of the bound pods' actual requests.
+    ``node_requested`` the sum of the bound pods' actual requests; ``used_ports`` the node's
+    ``UsedPorts`` and ``pod_ports`` the pod's :func:`~linter.scoring.hostports.host_ports` (None:
+    read from ``pod``).
     """
     if "NodeAffinity" in filters:
         pinned = node_affinity_prefilter(pod)
@@ -330,6 +336,10 @@ def check_node(
             reason = simple[plugin](pod, node)
             if reason is not None:
                 return Feasibility(False, plugin, (reason,))
+        elif plugin == "NodePorts":
+            wanted = host_ports(pod) if pod_ports is None else pod_ports
+            if ports_conflict(wanted, used_ports):
+                return Feasibility(False, plugin, (REASON_NODE_PORTS,))
         elif plugin == "NodeResourcesFit":
             reasons = fit_filter(
                 pod_request, pod_count, node_requested, node_allocatable, ignored_resources, ignored_resource_groups

@@ -4,7 +4,8 @@ For kube-scheduler and Volcano alike (docs/scoring.md, section 1), a pod counts 
 ``spec.nodeName`` names it and its phase is neither Succeeded nor Failed (terminating pods
 still count). Each bound pod adds its :func:`fit_node_contribution` to ``fit_requested``
 (non-zero cpu/memory), its :func:`actual_request` to ``requested`` (Fit filter and
-BalancedAllocation) and its :func:`volcano_request` to ``volcano_used``.
+BalancedAllocation), its :func:`volcano_request` to ``volcano_used`` and its host ports to
+``used_ports`` (NodePorts, :mod:`linter.scoring.hostports`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from linter.scoring.hostports import HostPort, host_ports
 from linter.scoring.quantity import QuantityError
 from linter.scoring.requests import (
     actual_request,
@@ -58,6 +60,7 @@ class NodeView:
     fit_requested: dict[str, int] = field(default_factory=dict)
     requested: dict[str, int] = field(default_factory=dict)
     volcano_used: dict[str, float] = field(default_factory=dict)
+    used_ports: set[HostPort] = field(default_factory=set)  # NodeInfo.UsedPorts
 
     @classmethod
     def from_node(cls, node: Mapping[str, Any], where: str = "node") -> NodeView:
@@ -80,6 +83,7 @@ class NodeView:
     def add_pod(self, pod: Mapping[str, Any]) -> None:
         """Account one bound, non-terminal pod (callers check :func:`is_counted_pod`)."""
         self.pod_count += 1
+        self.used_ports.update(host_ports(pod))
         # in-place resizes count as the scheduler cache counts them (Volcano: container level only)
         views = placed_views(pod)
         _add(self.volcano_used, volcano_request(views.volcano))

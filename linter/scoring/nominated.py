@@ -4,9 +4,9 @@
 to it (``status.nominatedNodeName``, as the scheduler's nominator tracks it) whose priority is
 greater than or equal to the filtered pod's, other than the pod itself (``addGENominatedPods``).
 When the filters pass with them and at least one was added, they run once more without them; both
-must pass, and the first failing run gives the node's reasons. Of the modelled filters only
-NodeResourcesFit reads a node's pods: the nominated pods add their actual requests and one pod each
-to the count. Scoring never adds them.
+must pass, and the first failing run gives the node's reasons. Of the modelled filters NodePorts and
+NodeResourcesFit read a node's pods: the nominated pods add their host ports to the node's used ports,
+and their actual requests and one pod each to the count. Scoring never adds them.
 
 The nominator holds only pods the running scheduler is responsible for: its informer handlers queue an
 unscheduled pod (and so nominate it from ``status.nominatedNodeName``) only when ``responsibleForPod``,
@@ -18,18 +18,19 @@ nominations cleared on a preemption's chosen node (§8.3). The API server defaul
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from linter.model import DEFAULT_SCHEDULER_NAME
 from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility, check_node
+from linter.scoring.hostports import HostPort, host_ports
 from linter.scoring.nodes import TERMINAL_PHASES
 from linter.scoring.requests import actual_request
 from linter.scoring.resize import placed_pod
 
 __all__ = ["DEFAULT_SCHEDULER_NAMES", "Nominee", "check_node_with_nominated", "counts_for", "nominated_node_of",
-           "nominee_of", "pod_key", "pod_priority", "scheduler_name_of"]
+           "nominee_of", "pod_key", "pod_priority", "scheduler_name_of", "used_ports_with"]
 
 # the profile names of kube-scheduler run without a config file
 DEFAULT_SCHEDULER_NAMES = frozenset({DEFAULT_SCHEDULER_NAME})
@@ -77,6 +78,7 @@ class Nominee:
     priority: int
     request: Mapping[str, int]  # actual requests (no 100m/200Mi defaults)
     scheduler: str  # spec.schedulerName (defaulted): counted only by a scheduler with that profile
+    ports: tuple[HostPort, ...] = ()  # its host ports (NodePorts)
 
 
 def nominee_of(pod: Mapping[str, Any]) -> Nominee | None:
@@ -87,7 +89,8 @@ def nominee_of(pod: Mapping[str, Any]) -> Nominee | None:
     if not node:
         return None
     # the nominator's pods are added to a node as placed pods (NodeInfo.AddPodInfo)
-    return Nominee(pod_key(pod), node, pod_priority(pod), actual_request(placed_pod(pod)), scheduler_name_of(pod))
+    return Nominee(pod_key(pod), node, pod_priority(pod), actual_request(placed_pod(pod)), scheduler_name_of(pod),
+                   host_ports(pod))
 
 
 def counts_for(nominee_priority: int, nominee_key: tuple[str, str], priority: int, key: tuple[str, str]) -> bool:
@@ -116,16 +119,27 @@ def check_node_with_nominated(
     ignored_resources: Sequence[str] = (),
     ignored_resource_groups: Sequence[str] = (),
     filters: Sequence[str] = DEFAULT_FILTERS,
+    used_ports: Collection[HostPort] = frozenset(),
+    nominated_ports: Sequence[Sequence[HostPort]] = (),
 ) -> Feasibility:
     """:func:`~linter.scoring.feasibility.check_node` as ``RunFilterPluginsWithNominatedPods`` runs it;
-    ``nominated`` holds the actual requests of the nominated pods that count (see :func:`counts_for`)."""
-    def run(extra: Sequence[Mapping[str, int]]) -> Feasibility:
+    ``nominated`` holds the actual requests of the nominated pods that count (see :func:`counts_for`),
+    ``nominated_ports`` their host ports, which join the node's ``used_ports`` in the first run."""
+    pod_ports = host_ports(pod)
+
+    def run(extra: Sequence[Mapping[str, int]], ports: Collection[HostPort]) -> Feasibility:
         return check_node(pod, node, pod_request=pod_request, pod_count=pod_count + len(extra),
                           node_requested=_total(extra, node_requested), node_allocatable=node_allocatable,
                           ignored_resources=ignored_resources, ignored_resource_groups=ignored_resource_groups,
-                          filters=filters)
+                          filters=filters, used_ports=ports, pod_ports=pod_ports)
 
     if not nominated:
-        return run(())
-    with_them = run(nominated)
-    return with_them if not with_them.feasible else run(())
+        return run((), used_ports)
+    with_them = run(nominated, used_ports_with(used_ports, nominated_ports))
+    return with_them if not with_them.feasible else run((), used_ports)
+
+
+def used_ports_with(used: Collection[HostPort], extra: Iterable[Sequence[HostPort]]) -> Collection[HostPort]:
+    """``used`` with more pods' host ports added (a new set only when there are some)."""
+    more = [p for ports in extra for p in ports]
+    return {*used, *more} if more else used

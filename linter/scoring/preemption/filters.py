@@ -2,20 +2,24 @@
 
 Built on :func:`linter.scoring.feasibility.check_node`. The first rejecting filter decides the
 code (reference/preemption.md §3): NodeUnschedulable, NodeName, TaintToleration and NodeAffinity
-are UnschedulableAndUnresolvable; NodeResourcesFit is too when some request exceeds the node's
+are UnschedulableAndUnresolvable; NodePorts is plain Unschedulable (evicting the holder frees the
+port); NodeResourcesFit is UnschedulableAndUnresolvable when some request exceeds the node's
 *allocatable* (removing pods cannot help), otherwise plain Unschedulable (also ``Too many pods``).
+The node's used ports are passed as Go's ``NodeInfo.UsedPorts`` set holds them (see
+:mod:`linter.scoring.hostports`): by default the union over the present pods.
 Nominated pods of priority >= the preemptor's count as present, and the filters run a second time
 without them when they passed with them (``RunFilterPluginsWithNominatedPods``, §9).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from linter.scoring.feasibility import DEFAULT_FILTERS, check_node
-from linter.scoring.nominated import counts_for
+from linter.scoring.hostports import HostPort, used_ports
+from linter.scoring.nominated import counts_for, used_ports_with
 from linter.scoring.requests import node_allocatable
 
 from .pods import PodFacts
@@ -82,9 +86,13 @@ def _sum(pods: Iterable[PodFacts]) -> tuple[dict[str, int], int]:
     return total, count
 
 
-def run_filters(preemptor: PodFacts, setup: FilterSetup, node: NodeState, present: Iterable[PodFacts]) -> Status:
-    """The filter chain once, with ``present`` as the node's pods."""
+def run_filters(preemptor: PodFacts, setup: FilterSetup, node: NodeState, present: Sequence[PodFacts],
+                ports: Collection[HostPort] | None = None) -> Status:
+    """The filter chain once, with ``present`` as the node's pods and ``ports`` as its used ports (None: the
+    present pods' host ports)."""
     requested, count = _sum(present)
+    if ports is None:
+        ports = used_ports(p.ports for p in present)
     verdict = check_node(
         preemptor.pod,
         node.node,
@@ -95,9 +103,13 @@ def run_filters(preemptor: PodFacts, setup: FilterSetup, node: NodeState, presen
         ignored_resources=setup.ignored_resources,
         ignored_resource_groups=setup.ignored_resource_groups,
         filters=setup.filters,
+        used_ports=ports,
+        pod_ports=preemptor.ports,
     )
     if verdict.feasible:
         return SUCCESS
+    if verdict.plugin == "NodePorts":
+        return Status(UNSCHEDULABLE, verdict.reasons, verdict.plugin)
     code = UNRESOLVABLE
     if verdict.plugin == "NodeResourcesFit":
         too_big = any(
@@ -111,14 +123,17 @@ def run_filters(preemptor: PodFacts, setup: FilterSetup, node: NodeState, presen
 
 def filter_with_nominated(
     preemptor: PodFacts, setup: FilterSetup, node: NodeState, present: Sequence[PodFacts],
-    nominated: Sequence[PodFacts],
+    nominated: Sequence[PodFacts], ports: Collection[HostPort] | None = None,
 ) -> Status:
-    """Filters with the node's nominated pods of priority >= the preemptor's, then (if any) without."""
+    """Filters with the node's nominated pods of priority >= the preemptor's, then (if any) without.
+    ``ports``: the node's used ports without the nominated pods (None: the present pods' host ports)."""
     me = (preemptor.namespace, preemptor.name)
     extra = [p for p in nominated if counts_for(p.priority, (p.namespace, p.name), preemptor.priority, me)]
+    if ports is None:
+        ports = used_ports(p.ports for p in present)
     if not extra:
-        return run_filters(preemptor, setup, node, present)
-    status = run_filters(preemptor, setup, node, [*present, *extra])
+        return run_filters(preemptor, setup, node, present, ports)
+    status = run_filters(preemptor, setup, node, [*present, *extra], used_ports_with(ports, (p.ports for p in extra)))
     if not status.ok:
         return status
-    return run_filters(preemptor, setup, node, present)
+    return run_filters(preemptor, setup, node, present, ports)

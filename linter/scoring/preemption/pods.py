@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from linter.scoring.hostports import HostPort, host_ports
 from linter.scoring.nominated import pod_priority
 from linter.scoring.requests import actual_request
 from linter.scoring.resize import placed_pod
@@ -73,6 +74,7 @@ class PodFacts:
     terminating_by_preemption: bool
     deleting: bool
     uid: str = ""
+    ports: tuple[HostPort, ...] = ()  # host ports (NodePorts)
     pod: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -100,5 +102,6 @@ def pod_facts(pod: Mapping[str, Any], *, placed: bool = True) -> PodFacts:
         terminating_by_preemption=terminating_by_preemption(pod),
         deleting=bool(_get(pod, "metadata", "deletionTimestamp")),
         uid=str(_get(pod, "metadata", "uid") or ""),
+        ports=host_ports(pod),
         pod=pod,
     )

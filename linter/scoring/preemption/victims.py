@@ -3,6 +3,10 @@
 Remove every pod of strictly lower priority, check that the preemptor fits, then put the pods
 back most important first -- PDB-violating ones before the others -- keeping each pod whose
 return still lets the preemptor fit. Greedy by importance, not the smallest set.
+
+The node's used host ports follow Go's set (``NodeInfo.UsedPorts``): taking a pod off deletes its
+entries, also those another pod on the node holds too, and a pod put back and taken off again
+deletes them once more.
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+
+from linter.scoring.hostports import HostPort, used_ports
 
 from .filters import UNRESOLVABLE, FilterSetup, NodeState, Status, filter_with_nominated
 from .pdb import Budget, split_by_violation
@@ -67,13 +73,21 @@ def select_victims(
     if not potential:
         return Status(UNRESOLVABLE, (NO_VICTIMS,))
     kept = [p for p in node.pods if p.priority >= preemptor.priority]
-    status = filter_with_nominated(preemptor, setup, node, kept, nominated)
+    status = filter_with_nominated(preemptor, setup, node, kept, nominated, _ports_without(node, potential))
     if not status.ok:
         return status
     result = victims_in_order(preemptor, setup, node, nominated, budgets, potential)
     ties = tuple(t for t in unordered_ties(potential) if _order_matters(t, result.victims, potential))
     return NodeVictims(result.node, result.victims, result.violations, result.violated_pdbs, result.reprieved,
                        result.potential, ties)
+
+
+def _ports_without(node: NodeState, removed: Sequence[PodFacts]) -> set[HostPort]:
+    """The node's used ports once ``removed`` are taken off (Go's set: their entries go, whoever else holds them)."""
+    ports = used_ports(p.ports for p in node.pods)
+    for pod in removed:
+        ports.difference_update(pod.ports)
+    return ports
 
 
 def victims_in_order(
@@ -83,6 +97,7 @@ def victims_in_order(
     """The greedy reprieve with the potential victims in the given order (one Go's sort may produce),
     once the preemptor is known to fit without them."""
     kept = [p for p in node.pods if p.priority >= preemptor.priority]
+    ports = _ports_without(node, potential)
     violating, fine, why = split_by_violation(potential, budgets)
     victims: list[PodFacts] = []
     reprieved: list[PodFacts] = []
@@ -90,10 +105,13 @@ def victims_in_order(
     for group, is_violating in ((violating, True), (fine, False)):
         for pod in group:
             kept.append(pod)
-            if filter_with_nominated(preemptor, setup, node, kept, nominated).ok:
+            with_pod = ports | set(pod.ports)
+            if filter_with_nominated(preemptor, setup, node, kept, nominated, with_pod).ok:
                 reprieved.append(pod)
+                ports = with_pod
                 continue
             kept.pop()
+            ports = with_pod - set(pod.ports)
             victims.append(pod)
             violations += is_violating
     victims.sort(key=importance_key)
