@@ -161,3 +161,12 @@ def test_removing_a_victim_frees_a_port_another_pod_also_holds() -> None:
     pods = [with_ports(pod("high", "n1", 5000, "0"), port(80)), with_ports(pod("low", "n1", 0, "0"), port(80))]
     got = predict_preemption(with_ports(pod("p", None, P, "1"), port(80)), [node("n1")], pods)
     assert [v.key for v in got.victims] == ["default/low"]
+
+
+def test_equally_important_pods_differ_by_holding_the_port() -> None:
+    # same priority, start and requests: only the holder of port 80 is a victim, whatever their order, so the
+    # scheduler's random order among them changes nothing
+    pods = [with_ports(pod("a", "n1", 0, "1"), port(80)), pod("b", "n1", 0, "1")]
+    got = predict_preemption(with_ports(pod("p", None, P, "1"), port(80)), [node("n1", cpu="3")], pods)
+    assert [v.key for v in got.victims] == ["default/a"]
+    assert got.random == ()

@@ -175,3 +175,18 @@ def test_an_empty_cluster_predicts_the_schedulers_no_nodes_text() -> None:
     assert preemption["message"] == "no nodes available to schedule pods"
     assert preemption["eligible"] is False and preemption["nominatedNode"] is None
     assert preemption["victims"] == [] and "no nodes" in preemption["notEligibleReason"]
+
+
+def test_a_host_port_conflict_is_reported_and_preempts_its_holder() -> None:
+    holder, other = pod("holder", "n1", 1, "0"), pod("other", "n1", 1, "0")
+    holder["spec"]["containers"][0]["ports"] = [{"containerPort": 8080, "hostPort": 80}]
+    view = StaticClusterView(nodes=[node("n1")], pods=[holder, other],
+                             priority_classes=[*builtin_priority_classes(), PRIO_1000])
+    incoming = _incoming("1")
+    incoming["spec"]["containers"][0]["ports"] = [{"containerPort": 80, "hostPort": 80, "hostIP": "10.0.0.1"}]
+    prediction = prediction_for(incoming, view)
+    text = "node(s) didn't have free ports for the requested pod ports"
+    assert prediction["feasibleNodes"] == 0 and prediction["unschedulableReasons"] == {text: 1}
+    got = prediction["preemption"]
+    assert (got["nominatedNode"], got["victims"]) == ("n1", ["default/holder"])
+    assert got["message"] == f"0/1 nodes are available: 1 {text}."

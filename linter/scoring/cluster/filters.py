@@ -2,7 +2,7 @@
 
 Order as in the default profile (and :mod:`linter.scoring.feasibility`): NodeAffinity's
 PreFilter (a pod pinned to node names by ``matchFields``), then NodeUnschedulable,
-NodeName, TaintToleration, NodeAffinity, NodeResourcesFit. The framework stops at the
+NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit. The framework stops at the
 first filter that rejects a node, so each infeasible node gets that one filter's reasons:
 one, except for NodeResourcesFit, which lists every shortage (pods count, cpu, memory,
 ephemeral-storage, then scalar resources by name) and so counts under each of them, as in
@@ -11,7 +11,9 @@ kube-scheduler's "0/N nodes are available" histogram.
 Label and taint filters are decided by the scalar functions of
 :mod:`linter.scoring.feasibility`, called once per *distinct* case instead of once per node:
 once per distinct taint list, and once per distinct combination of the values of the label
-keys the pod's selector mentions. NodeResourcesFit is plain column arithmetic.
+keys the pod's selector mentions. NodeResourcesFit is plain column arithmetic. NodePorts runs only
+for a pod with host ports, over the few nodes where some pod holds one
+(:class:`~linter.scoring.cluster.ports.PortUse`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ import numpy as np
 from linter.model import FitArgs
 from linter.scoring import feasibility
 from linter.scoring.cluster.nominated import NominatedLoad
+from linter.scoring.cluster.ports import PortUse
 from linter.scoring.cluster.store import BoolArray, Int32Array, Int64Array, NodeStore
+from linter.scoring.hostports import REASON_NODE_PORTS, host_ports
 from linter.scoring.requests import is_extended_resource, is_scalar_resource
 
 _CACHE_LIMIT = 1024
@@ -166,10 +170,12 @@ def run_filters(
     *,
     not_nodes: BoolArray | None = None,
     nominated: NominatedLoad | None = None,
+    ports: PortUse | None = None,
 ) -> Reasons:
     """Which filter rejects each row first (see :class:`Reasons`); ``not_nodes`` (rows that are no node)
     are rejected before any filter, as :data:`NOT_A_NODE`. ``nominated``: the nominated pods that count
-    for the pod (:func:`~linter.scoring.cluster.nominated.nominated_load`), which NodeResourcesFit adds."""
+    for the pod (:func:`~linter.scoring.cluster.nominated.nominated_load`), whose host ports NodePorts and
+    whose requests NodeResourcesFit add. ``ports``: the bound pods' host ports (None: NodePorts is not run)."""
     cache.trim()
     reasons = Reasons(store.size)
     if not_nodes is not None:
@@ -189,6 +195,11 @@ def run_filters(
             _taints(store, cache, pod, reasons)
         elif plugin == "NodeAffinity":
             _affinity(store, cache, pod, reasons)
+        elif plugin == "NodePorts" and ports is not None:
+            wanted = host_ports(pod)
+            failing = ports.failing_rows(store, wanted, nominated.ports if nominated else None) if wanted else None
+            if failing is not None:
+                reasons.reject(failing, REASON_NODE_PORTS)
         elif plugin == "NodeResourcesFit":
             _fit(store, pod_actual, fit_args, reasons, nominated)
     return reasons

@@ -2,8 +2,8 @@
 filters (the rule: :mod:`linter.scoring.nominated`; the pods: :attr:`PodTable.nominated`, which the
 preemption twin reads too).
 
-Few nodes have nominated pods, so their load is kept sparse: the rows, and per row the number of pods
-and their summed actual requests. A pod that no nominated pod counts for (the usual case: none in the
+Few nodes have nominated pods, so their load is kept sparse: the rows, and per row the number of pods,
+their summed actual requests and their host ports. A pod that no nominated pod counts for (the usual case: none in the
 cluster, or none of its priority or higher) gets None after an O(1) check, and the filters then do
 exactly what they do without nominations. Only pods whose ``schedulerName`` is one of the model's
 profile names count (the scheduler's nominator holds no others).
@@ -12,13 +12,14 @@ profile names count (the scheduler's nominator holds no others).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.store import Int64Array, NodeStore
+from linter.scoring.hostports import HostPort
 from linter.scoring.nominated import DEFAULT_SCHEDULER_NAMES, counts_for, pod_key, pod_priority
 
 __all__ = ["NominatedLoad", "nominated_load"]
@@ -31,6 +32,7 @@ class NominatedLoad:
     rows: Int64Array
     pods: Int64Array
     requests: Mapping[str, Int64Array]  # aligned with ``rows``; a name no such pod requests is absent
+    ports: Mapping[int, tuple[HostPort, ...]] = field(default_factory=dict)  # by row: their host ports, if any
 
 
 def nominated_load(
@@ -47,6 +49,7 @@ def nominated_load(
         return None
     key = pod_key(pod)
     counts: dict[int, int] = {}
+    ports: dict[int, tuple[HostPort, ...]] = {}
     sums: dict[str, dict[int, int]] = {}
     for nominee_key, nom in table.nominated.items():
         if nom.scheduler not in scheduler_names or not counts_for(nom.facts.priority, nominee_key, priority, key):
@@ -55,6 +58,8 @@ def nominated_load(
         if row is None or row >= store.size or not store.present[row]:
             continue
         counts[row] = counts.get(row, 0) + 1
+        if nom.facts.ports:
+            ports[row] = ports.get(row, ()) + nom.facts.ports
         for name, value in nom.facts.request.items():
             per_row = sums.setdefault(name, {})
             per_row[row] = per_row.get(row, 0) + value
@@ -64,4 +69,5 @@ def nominated_load(
     return NominatedLoad(
         np.array(rows, np.int64), np.array([counts[r] for r in rows], np.int64),
         {name: np.array([per_row.get(r, 0) for r in rows], np.int64) for name, per_row in sums.items()},
+        ports,
     )

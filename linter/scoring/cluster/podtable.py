@@ -1,5 +1,6 @@
 """Per-pod columns for the fast preemption twin: every bound pod's node, priority, start time,
-actual requests and label signature in numpy slots, plus the pending pods nominated to a node.
+actual requests and label signature in numpy slots, the host ports of the pods that have some
+(:class:`~linter.scoring.cluster.ports.PortUse`), plus the pending pods nominated to a node.
 
 Kept by :class:`linter.scoring.cluster.state.ClusterState` next to its node sums (one ``put`` per
 Pod ADDED/MODIFIED that counts, one ``drop`` when it stops counting). Node rows move in the
@@ -16,7 +17,9 @@ from typing import Any
 import numpy as np
 
 from linter.scoring.cluster.importance import ImportanceOrder
+from linter.scoring.cluster.ports import PortUse
 from linter.scoring.cluster.store import Contribution, Int64Array
+from linter.scoring.hostports import host_ports
 from linter.scoring.nominated import scheduler_name_of
 from linter.scoring.preemption.pods import PodFacts, parse_time, pod_facts, posix_seconds, terminating_by_preemption
 
@@ -70,6 +73,7 @@ class PodTable:
         # slots changed since the importance order last looked; None: too many, it sorts anew
         self._touched: list[int] | None = []
         self.importance = ImportanceOrder()
+        self.ports = PortUse()  # the bound pods' host ports (NodePorts)
 
     def _grow(self) -> None:
         old = self.name_id.shape[0]
@@ -133,6 +137,7 @@ class PodTable:
         else:
             before = self._ordering(slot)
         facts = _facts(pod)
+        self.ports.put(key, node, host_ports(pod))
         self.name_id[slot] = self.node_id(node)
         self.priority[slot] = facts.priority
         self.start[slot] = posix_seconds(facts.start) if facts.start is not None else math.nan
@@ -154,6 +159,7 @@ class PodTable:
     def drop(self, key: tuple[str, str]) -> None:
         slot = self.slot_of.pop(key, None)
         if slot is not None:
+            self.ports.drop(key)
             self.name_id[slot] = -1
             self.contributions[slot] = None
             self.req[:, slot] = 0

@@ -4,7 +4,10 @@ property test holds them together).
 
 Filters other than NodeResourcesFit come from :func:`run_filters`; NodeResourcesFit is redone here
 with every shortage of a node (the message counts each one) and its code (a request above
-allocatable is unresolvable). Pending pods nominated to a node with priority >= the pod's count
+allocatable is unresolvable). A node NodePorts rejects is a candidate (Unschedulable): its dry run
+fails on NodePorts when a port stays taken once the lower-priority pods are gone (their entries leave
+the node's set even where a remaining pod holds them too, as in Go), and a lower-priority pod holding a
+wanted port is never put back. Pending pods nominated to a node with priority >= the pod's count
 there, when their ``schedulerName`` is one of the scheduler's profiles. The dry run and the node
 choice are in :mod:`linter.scoring.cluster.reprieve`.
 """
@@ -28,6 +31,7 @@ from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.reprieve import BudgetIndex, DryRun, dry_run
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.cluster.tie_orders import RowOutcomes, tie_entries, tie_outcomes
+from linter.scoring.hostports import REASON_NODE_PORTS, HostPort, ports_conflict
 from linter.scoring.preemption.choice import Key, num_candidates
 from linter.scoring.preemption.messages import (
     DRA_NO_STATE,
@@ -100,19 +104,22 @@ def predict_fast(
     n = store.size
     present = store.present[:n].copy()
     plugins = enabled_filters(profile.filter_plugins, profile.fit_filter_enabled)
+    # Pending pods nominated with priority >= ours reserve their host ports and requests on their node (the
+    # ranking's rule, nominated_load); lower-priority ones are noted, to be cleared on the chosen node.
+    load = nominated_load(store, table, pod, names)
     others = run_filters(store, cache, pod, me.request, profile.built_fit or FitArgs(),
-                         [f for f in plugins if f != "NodeResourcesFit"])
+                         [f for f in plugins if f != "NodeResourcesFit"], nominated=load, ports=table.ports)
     codes = others.codes()
     open_rows = present & (codes == 0)
+    # NodePorts is plain Unschedulable: evicting the holder may free the port
+    ports_rows = present & (codes == others.texts.index(REASON_NODE_PORTS) + 1) \
+        if REASON_NODE_PORTS in others.texts else np.zeros(n, np.bool_)
     counts: Counter[str] = Counter()
     for code, rows in zip(*np.unique(codes[present & (codes > 0)], return_counts=True), strict=True):
         counts[others.texts[int(code) - 1]] += int(rows)
-    # Pending pods nominated with priority >= ours reserve their requests on their node (the ranking's
-    # rule, nominated_load); lower-priority ones are noted, to be cleared on the chosen node.
     checks = _checks(me.request, profile.built_fit) if "NodeResourcesFit" in plugins else []
     extra = [np.zeros(n, np.int64) for _ in checks]
     extra_pods = np.zeros(n, np.int64)
-    load = nominated_load(store, table, pod, names)
     if load is not None:
         extra_pods[load.rows] = load.pods  # one entry per row
         for i, (name, _) in enumerate(checks):
@@ -155,7 +162,7 @@ def predict_fast(
         return FastPreemption(True, nominated_node=me.nominated_node or None, message=msg,
                               not_eligible_reason="DefaultPreemption is not enabled in this profile",
                               event_message=truncate_event(msg))
-    potential = open_rows & fit_fail & ~unresolvable
+    potential = (open_rows & fit_fail & ~unresolvable) | ports_rows
     lower = lower_pods(table, store, present, p, me_key)
     reason = None
     if me.preemption_policy == "Never":
@@ -173,34 +180,68 @@ def predict_fast(
                               (me.nominated_node,) if me.nominated_node else (), message=msg,
                               event_message=truncate_event(msg))
     index = pdbs if isinstance(pdbs, BudgetIndex) else BudgetIndex([budget_of(x) for x in pdbs])
+    ports = _PortsAtStake(me.ports, ports_rows, load.ports if load is not None else {})
     return _dry_run_and_choose(store, table, profile, index, checks, present, potential, lower,
-                               (alloc, used, extra, extra_pods, allowed), counts, num_nodes, by_row, pre_filter)
+                               (alloc, used, extra, extra_pods, allowed), counts, num_nodes, by_row, pre_filter,
+                               ports)
+
+
+@dataclass(frozen=True)
+class _PortsAtStake:
+    """The preemptor's host ports, the rows NodePorts rejected, and the nominated pods' ports by row."""
+
+    wanted: tuple[HostPort, ...]
+    rows: BoolArray
+    nominated: Mapping[int, tuple[HostPort, ...]]
+
+
+def _blocked_after_eviction(store: NodeStore, table: PodTable, lower: LowerPods, ports: _PortsAtStake) -> BoolArray:
+    """The rows NodePorts still rejects once every lower-priority pod is gone: the node's used ports lose
+    every entry a removed pod holds (Go's set), and the nominated pods' ports count."""
+    blocked = np.zeros(len(ports.rows), np.bool_)
+    rows = np.flatnonzero(ports.rows)
+    if not len(rows):
+        return blocked
+    idx, entry_rows = lower.entries(rows)
+    removed: dict[int, set[HostPort]] = {}
+    for slot, row in zip(lower.order.take(idx).tolist(), entry_rows.tolist(), strict=True):
+        removed.setdefault(row, set()).update(table.ports.ports_of(table.keys[slot]))
+    by_node = table.ports.by_node
+    for row in rows.tolist():
+        held = by_node.get(str(store.row_names[row]))
+        left = set(held) - removed.get(row, set()) if held else set()
+        blocked[row] = ports_conflict(ports.wanted, left) or ports_conflict(ports.wanted, ports.nominated.get(row, ()))
+    return blocked
 
 
 def _dry_run_and_choose(
     store: NodeStore, table: PodTable, profile: Profile, pdbs: BudgetIndex,
     checks: list[tuple[str, int]], present: BoolArray, potential: BoolArray, lower: LowerPods,
     columns: tuple[list[Int64Array], list[Int64Array], list[Int64Array], Int64Array, Int64Array],
-    counts: Counter[str], num_nodes: int, by_row: dict[int, list[str]], pre_filter: str,
+    counts: Counter[str], num_nodes: int, by_row: dict[int, list[str]], pre_filter: str, ports: _PortsAtStake,
 ) -> FastPreemption:
     n = store.size
     alloc, used, extra, extra_pods, allowed = columns
     lower_count = np.where(potential, lower.count(), 0)
     room: list[Int64Array] = []
     dry_counts: Counter[str] = Counter()
-    fits = potential & (lower_count > 0)
+    # NodePorts runs before NodeResourcesFit: a row it still rejects fails the dry run with its text alone
+    blocked = _blocked_after_eviction(store, table, lower, ports) & (lower_count > 0)
+    dry_counts[REASON_NODE_PORTS] += int(blocked.sum())
+    dry_fit = potential & (lower_count > 0) & ~blocked  # the rows NodeResourcesFit judges in the dry run
+    fits = dry_fit.copy()
     # the requests of every lower-priority pod of the rows where evicting could help, read once
     slots, entry_rows, needs = lower.requests(table, np.flatnonzero(fits),
                                               [store.resource_index.get(name, -1) for name, _ in checks])
     for i, ((name, want), freed) in enumerate(zip(checks, freed_by_row(entry_rows, needs, n), strict=True)):
         free = alloc[i] - (used[i] - freed) - extra[i] - want
-        short = potential & (lower_count > 0) & (free < 0)
+        short = dry_fit & (free < 0)
         dry_counts[f"Insufficient {name}"] += int(short.sum())
         fits &= ~short
         room.append(free)
     pods_room = allowed - (store.pod_count[:n] - lower_count) - extra_pods - 1
     if "NodeResourcesFit" in enabled_filters(profile.filter_plugins, profile.fit_filter_enabled):
-        crowded = potential & (lower_count > 0) & (pods_room < 0)
+        crowded = dry_fit & (pods_room < 0)
         dry_counts[feasibility.REASON_TOO_MANY_PODS] += int(crowded.sum())
         fits &= ~crowded
     else:
@@ -223,10 +264,18 @@ def _dry_run_and_choose(
     if not keep.all():
         at = np.flatnonzero(keep)
         slots, entry_rows, needs = slots[at], entry_rows[at], [need[at] for need in needs]
+    conflicting: frozenset[int] = frozenset()
+    if ports.wanted:
+        # a pod holding a wanted port never comes back: one unit of a resource the rows have none of
+        held = [ports_conflict(ports.wanted, table.ports.ports_of(table.keys[slot])) for slot in slots.tolist()]
+        marker = np.array(held, np.int64)
+        conflicting = frozenset(slots[marker > 0].tolist())
+        needs, room = [*needs, marker], [*room, np.zeros(n, np.int64)]
     entries = describe(table, slots, entry_rows, needs)
     tied = tie_entries(entries)
     run = dry_run(table, entries, n, pdbs, room, pods_room)
-    outcomes = tie_outcomes(table, tied, run, pdbs, room, pods_room, lambda r: str(store.row_names[r])) if tied else {}
+    outcomes = tie_outcomes(table, tied, run, pdbs, room, pods_room, lambda r: str(store.row_names[r]),
+                            conflicting) if tied else {}
     ranges = {row: (o.best, o.worst) for row, o in outcomes.items() if o.best != o.worst or not o.exhaustive}
     choice = choose_rows(run, cand_rows, n_potential, profile.preemption, ranges)
     possible = np.array(choice.rows, np.int64)

@@ -155,10 +155,11 @@ def rank_pod(
         # rows held only by pods bound to a missing node are not nodes: rejected before any filter
         not_nodes = None if all_present else ~store.present[: store.size]
         nominated = None
-        if isinstance(model, KubeSchedulerModel) and pod_table is not None and "NodeResourcesFit" in plugins:
+        if isinstance(model, KubeSchedulerModel) and pod_table is not None and (
+                "NodeResourcesFit" in plugins or "NodePorts" in plugins):
             nominated = nominated_load(store, pod_table, pod, model.scheduler_names)
         reasons = run_filters(store, filter_cache, pod, pod_actual, fit_filter, plugins, not_nodes=not_nodes,
-                              nominated=nominated)
+                              nominated=nominated, ports=pod_table.ports if pod_table is not None else None)
         reason_counts = _ReasonCounts(reasons)
         infeasible, feasible_count = reasons.infeasible, reasons.feasible_count()
     else:

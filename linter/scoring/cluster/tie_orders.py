@@ -54,13 +54,15 @@ def tie_entries(e: Entries) -> Entries | None:
                    [need[keep] for need in e.needs])
 
 
-def _kind(table: PodTable, budgets: BudgetIndex, slot: int) -> Kind:
-    """``pod_kind`` of the scalar model: non-zero requests and the PDBs that charge the pod."""
+def _kind(table: PodTable, budgets: BudgetIndex, slot: int, holds_wanted_port: bool = False) -> Kind:
+    """``pod_kind`` of the scalar model: non-zero requests (and whether it holds a wanted host port) and the
+    PDBs that charge the pod."""
     req = table.req[:, slot]
     name = table.keys[slot][1]
     charged = tuple(b for b in budgets.matches(table, int(table.signature[slot]))
                     if name not in budgets.budgets[b].disrupted_pods)
-    return (tuple((int(c), int(req[c])) for c in np.flatnonzero(req)), charged)
+    marker = ((-1, 1),) if holds_wanted_port else ()
+    return (tuple((int(c), int(req[c])) for c in np.flatnonzero(req)) + marker, charged)
 
 
 def _bounds(e: Entries, at: slice, kinds: Sequence[Kind]) -> tuple[Key, Key]:
@@ -72,10 +74,11 @@ def _bounds(e: Entries, at: slice, kinds: Sequence[Kind]) -> tuple[Key, Key]:
 
 def tie_outcomes(
     table: PodTable, e: Entries, run: DryRun, budgets: BudgetIndex, room: Sequence[Int64Array],
-    pods_room: Int64Array, name_of: Callable[[int], str],
+    pods_room: Int64Array, name_of: Callable[[int], str], conflicting: frozenset[int] = frozenset(),
 ) -> dict[int, RowOutcomes]:
     """Per row of ``e`` (from :func:`tie_entries`): its keys over the orders and its notes. ``run``:
-    the dry run in name order, whose result is each row's first order."""
+    the dry run in name order, whose result is each row's first order. ``conflicting``: the slots of pods
+    holding a host port the preemptor wants (never put back, so not interchangeable with others)."""
     bounds_of_rows = np.flatnonzero(np.r_[True, e.rows[1:] != e.rows[:-1], True])
     heads = bounds_of_rows[:-1].tolist()
     ends = bounds_of_rows[1:].tolist()
@@ -95,7 +98,7 @@ def tie_outcomes(
     def kind_of(slot: int) -> Kind:  # each pod's kind once, though a bounded row reads its pods twice
         found = kinds_seen.get(slot)
         if found is None:
-            found = kinds_seen[slot] = _kind(table, budgets, slot)
+            found = kinds_seen[slot] = _kind(table, budgets, slot, slot in conflicting)
         return found
 
     r = 0

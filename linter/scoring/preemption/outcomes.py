@@ -16,6 +16,8 @@ from collections.abc import Container, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from linter.scoring.hostports import HostPort, ports_conflict
+
 from . import orders
 from .choice import OFFSET, Key, selection_key
 from .filters import FilterSetup, NodeState
@@ -78,10 +80,12 @@ def order_notes(possible: Sequence[str], outcomes: Mapping[str, OrderOutcome], k
 Kind = tuple[tuple[tuple[str | int, int], ...], tuple[int, ...]]  # requests by name (or column), PDBs by index
 
 
-def pod_kind(pod: PodFacts, budgets: Sequence[Budget]) -> Kind:
-    """What an order can tell apart among equally important pods: non-zero requests, charging PDBs."""
+def pod_kind(pod: PodFacts, budgets: Sequence[Budget], wanted: Sequence[HostPort] = ()) -> Kind:
+    """What an order can tell apart among equally important pods: non-zero requests, whether it holds a host
+    port of ``wanted`` (the preemptor's: such a pod is never put back), charging PDBs."""
     charged = tuple(i for i, b in enumerate(budgets) if b.selects(pod) and pod.name not in b.disrupted_pods)
-    return (tuple(sorted((k, v) for k, v in pod.request.items() if v)), charged)
+    marker = (("hostPort", 1),) if ports_conflict(wanted, pod.ports) else ()
+    return (tuple(sorted((k, v) for k, v in pod.request.items() if v)) + marker, charged)
 
 
 def tie_note(node: str, keys: Sequence[str]) -> str:
@@ -151,7 +155,7 @@ def node_outcomes(
     groups = _groups(potential)
     if not groups:
         return NodeOutcomes(node.name, key, key, True, ())
-    kinds = [[pod_kind(potential[i], budgets) for i in g] for g in groups]
+    kinds = [[pod_kind(potential[i], budgets, preemptor.ports) for i in g] for g in groups]
     if not allowance.grant(count_orders(kinds)):
         evicted = {v.key for v in canonical.victims}
         notes = [tie_note(node.name, [potential[i].key for i in g]) for g, k in zip(groups, kinds, strict=True)
