@@ -293,12 +293,12 @@ class ClusterState:
         score (float64, 0..100 x binpack.weight).
 
         Filters run in kube-scheduler's order (NodeAffinity's PreFilter for pods pinned to
-        node names, then NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
+        node names, then NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts,
         NodeResourcesFit; a profile's ``filter_plugins``/``fit_filter_enabled`` narrow that)
         and each infeasible node is counted once, under the first filter that rejects it
         (for NodeResourcesFit: pods, cpu, memory, ephemeral-storage, then scalar resources
-        by name). With a :class:`KubeSchedulerModel`, NodeResourcesFit counts on each node the pending
-        pods nominated to it whose ``spec.priority`` is >= ``pod``'s (not ``pod`` itself) and whose
+        by name). With a :class:`KubeSchedulerModel`, NodePorts and NodeResourcesFit count on each node
+        the pending pods nominated to it whose ``spec.priority`` is >= ``pod``'s (not ``pod`` itself) and whose
         ``spec.schedulerName`` is one of the model's profiles, and a node must pass with and without
         them (``RunFilterPluginsWithNominatedPods``); scores never count them.
         ``filters=False`` scores every node (score-only).
