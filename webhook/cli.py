@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "default: an empty cluster with the built-in PriorityClasses")
     review.add_argument("--scheduler-config", help="KubeSchedulerConfiguration to score with")
     review.add_argument("--volcano-config", help="Volcano scheduler config to score with")
+    review.add_argument("--scheduler-build", choices=("kube-scheduler", "scheduler-plugins"), default=None,
+                        help="build --scheduler-config and labelled ConfigMaps are judged for, as the server's "
+                        "--scheduler-build (default kube-scheduler)")
     review.add_argument("--top", type=int, default=None, help="best nodes per pod (default 10)")
     review.add_argument("--server", metavar="URL", help="send the reviews to this running webhook instead")
     review.add_argument("--patched", action="store_true",

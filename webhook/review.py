@@ -56,7 +56,7 @@ def decide(request: AdmissionRequest, view: ClusterView, settings: Settings, mod
     if kind == "PriorityClass":
         return priorityclasses.decide(request, view, None)
     if kind == "ConfigMap":
-        return configmaps.decide(request)
+        return configmaps.decide(request, configmaps.linter_for(settings.scheduler_build))
     return Decision.deny(400, "BadRequest", f"binpack-guard has no webhook for kind {kind!r}")
 
 
@@ -66,8 +66,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_BAD_INPUT
     try:
         settings = Settings(scheduler_config=args.scheduler_config, volcano_config=args.volcano_config,
-                            **({"top": args.top} if args.top is not None else {}))
-        models = SchedulerModels(settings.scheduler_config, settings.volcano_config)
+                            **({"top": args.top} if args.top is not None else {}),
+                            **({"scheduler_build": args.scheduler_build} if args.scheduler_build else {}))
+        models = SchedulerModels(settings.scheduler_config, settings.volcano_config, settings.scheduler_build)
         models.current()
         view: ClusterView = DumpClusterView(args.cluster_file) if args.cluster_file else _empty_cluster()
     except (SettingsError, ModelLoadError, DumpFileError) as exc:

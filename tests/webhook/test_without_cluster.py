@@ -317,3 +317,33 @@ def test_a_bug_outside_the_decisions_is_one_line_exit_2(tmp_path: Path, monkeypa
     code, out, err = run(webhook_main, "review", "--cluster-file", str(DOCS_CLUSTER), str(SAMPLE))
     assert (code, out) == (2, "")
     assert err == "binpack-webhook review: internal error: KeyError: 'items'\n"
+
+
+SCHEDULER_PLUGINS_CONFIG = """apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+  - schedulerName: default-scheduler
+    plugins:
+      multiPoint:
+        enabled:
+          - name: PodState
+"""
+
+
+def test_review_judges_configs_for_the_scheduler_build_it_is_given(tmp_path: Path) -> None:
+    """As the server's --scheduler-build: the scoring config and a labelled ConfigMap are judged for that build."""
+    config = tmp_path / "sp.yaml"
+    config.write_text(SCHEDULER_PLUGINS_CONFIG)
+    review = json.loads((SHARED / "fixtures/admission/priority-plugin-on/configmap-create-kube-scheduler-config.json")
+                        .read_text())
+    review["request"]["object"]["data"] = {"config.yaml": SCHEDULER_PLUGINS_CONFIG}
+    configmap = tmp_path / "configmap-review.json"
+    configmap.write_text(json.dumps(review))
+    code, _, err = run(webhook_main, "review", "--scheduler-config", str(config), str(SAMPLE))
+    assert code == 2 and "PodState" in err and len(err.splitlines()) == 1
+    code, out, _ = run(webhook_main, "review", str(configmap))
+    assert code == 1 and "PodState" in documents(out)[0]["response"]["status"]["message"]
+    code, out, err = run(webhook_main, "review", "--scheduler-build", "scheduler-plugins", "--scheduler-config",
+                         str(config), "--cluster-file", str(DOCS_CLUSTER), str(SAMPLE), str(configmap))
+    pod, cm = documents(out)
+    assert (code, err) == (0, "") and pod["response"]["allowed"] is True and cm["response"]["allowed"] is True
