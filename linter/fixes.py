@@ -39,6 +39,7 @@ class FilePlan:
     original: str
     text: str
     fixed: frozenset[Finding]
+    bom: bool = False  # the file starts with a UTF-8 BOM (not part of ``original`` or ``text``)
 
 
 def plan(text: str, path: str, findings: Iterable[Finding], settings: LintSettings) -> FilePlan | None:

@@ -8,8 +8,10 @@ atomic write that never loses data (the file is re-read and must still be what w
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TextIO
 
 from linter.atomicwrite import write_atomically
 from linter.findings import Finding
@@ -19,9 +21,12 @@ from linter.textfile import TextFileError, decode, read_bytes
 
 STDIN = "<stdin>"
 _BOM = b"\xef\xbb\xbf"
+# A line as patch and git count them: up to a newline. (str.splitlines also ends one at \r, \x0c, U+2028...)
+_PATCH_LINE = re.compile(r"[^\n]*\n|[^\n]+")
 
 
-def plans(findings: Sequence[Finding], settings: LintSettings, stdin_text: str | None) -> list[FilePlan]:
+def plans(findings: Sequence[Finding], settings: LintSettings, stdin_text: str | None,
+          stdin_bom: bool = False) -> list[FilePlan]:
     """A checked plan for every file with a finding ``--fix`` can repair (files that changed or
     cannot be read again since the run get none)."""
     from linter.engine import MAX_FILE_BYTES
@@ -30,14 +35,15 @@ def plans(findings: Sequence[Finding], settings: LintSettings, stdin_text: str |
     found: list[FilePlan] = []
     for path in paths:
         if path == STDIN:
-            text = stdin_text
+            text, bom = stdin_text, stdin_bom
         else:
             try:
-                text = decode(read_bytes(path, MAX_FILE_BYTES))
+                raw = read_bytes(path, MAX_FILE_BYTES)
+                text, bom = decode(raw), raw.startswith(_BOM)
             except (TextFileError, OSError):
                 continue
         if text is not None and (fix := plan(text, path, findings, settings)) is not None:
-            found.append(fix)
+            found.append(replace(fix, bom=bom))
     return found
 
 
@@ -48,10 +54,24 @@ def mark(findings: Sequence[Finding], planned: Sequence[FilePlan]) -> list[Findi
 
 
 def unified_diff(fix: FilePlan) -> str:
-    """``fix`` as a unified diff (``--- path`` / ``+++ path``), with git's note for a last line without a newline."""
-    lines = difflib.unified_diff(fix.original.splitlines(keepends=True), fix.text.splitlines(keepends=True),
+    """``fix`` as a unified diff (``--- path`` / ``+++ path``) that ``patch`` applies to the file's bytes: lines
+    end at newlines only, a BOM is on the first line, and git's note marks a last line without a newline."""
+    bom = "\ufeff" if fix.bom else ""
+    lines = difflib.unified_diff(_PATCH_LINE.findall(bom + fix.original), _PATCH_LINE.findall(bom + fix.text),
                                  fromfile=fix.path, tofile=fix.path)
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def print_exactly(out: TextIO, text: str) -> None:
+    """``text`` on ``out`` as UTF-8 bytes whatever the locale's encoding (a fixed file or a diff must not
+    come out with escapes in place of the characters the locale cannot encode)."""
+    buffer = getattr(out, "buffer", None)
+    if buffer is None:
+        out.write(text)
+        return
+    out.flush()
+    buffer.write(text.encode("utf-8"))
+    buffer.flush()
 
 
 def write(fix: FilePlan) -> str | None:

@@ -78,24 +78,25 @@ def run(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError("--fix with '-' prints the fixed standard input: give no other PATH")
     project = project_config(options.config, options.no_config)
     settings = build_settings(project, options)
-    stdin_text, stdin_findings = _read_stdin() if "-" in options.paths else (None, [])
+    stdin_text, stdin_findings, stdin_bom = _read_stdin() if "-" in options.paths else (None, [], False)
     jobs = _worker_count(options.jobs)
     run = lint_paths(options.paths, settings, stdin_text, jobs=jobs)
     findings = sorted(stdin_findings + run.findings)
-    planned = fixing.plans(findings, settings, stdin_text)
+    planned = fixing.plans(findings, settings, stdin_text, stdin_bom)
     if options.diff:
         return _show_diff(planned, exit_code(findings, strict=settings.strict), options, out, err)
     failed = False
     if options.fix:
         if "-" in options.paths:
-            out.write(planned[0].text if planned else stdin_text or "")
+            fixed = planned[0].text if planned else stdin_text or ""
+            fixing.print_exactly(out, ("\ufeff" if stdin_bom else "") + fixed)
             out = err  # stdout holds the fixed text: the report goes to stderr
         failed = _write_fixes(planned, options, err)
         if planned:  # report the fixed files as they are now
             stdin_text = planned[0].text if options.paths == ["-"] else stdin_text
             run = lint_paths(options.paths, settings, stdin_text, jobs=jobs)
             findings = sorted(stdin_findings + run.findings)
-            planned = fixing.plans(findings, settings, stdin_text)
+            planned = fixing.plans(findings, settings, stdin_text, stdin_bom)
     findings = fixing.mark(findings, planned)
     code = EXIT_USAGE if failed else exit_code(findings, strict=settings.strict)
     reporter = create(resolve_format(options.format), out, err, quiet=options.quiet)
@@ -110,8 +111,7 @@ def run(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _show_diff(planned: Sequence[FilePlan], lint_code: int, options: argparse.Namespace,
                out: TextIO, err: TextIO) -> int:
     """``--diff``: the fixes as one unified diff; 2 if a path could not be read, 1 if there is a fix, else 0."""
-    for fix in planned:
-        out.write(fixing.unified_diff(fix))
+    fixing.print_exactly(out, "".join(fixing.unified_diff(fix) for fix in planned))
     if not options.quiet and _text_format(options):
         err.write(f"{PROG}: {_count(planned)} can be fixed with --fix\n")
     return EXIT_USAGE if lint_code == EXIT_USAGE else EXIT_FINDINGS if planned else EXIT_CLEAN
@@ -236,7 +236,8 @@ def scheduler_settings(project: ProjectConfig, option: str | None) -> dict[str, 
     return {"scheduler": scheduler, "custom_plugins": project.plugins}
 
 
-def _read_stdin() -> tuple[str | None, list[Finding]]:
+def _read_stdin() -> tuple[str | None, list[Finding], bool]:
+    """Standard input's text (None if unreadable, the findings say why), and whether it starts with a BOM."""
     from linter.engine import MAX_FILE_BYTES, decode_bytes
 
     raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
@@ -244,8 +245,8 @@ def _read_stdin() -> tuple[str | None, list[Finding]]:
     if len(raw) > MAX_FILE_BYTES:
         findings.append(Finding("<stdin>", 1, 1, UNREADABLE_FILE, Severity.ERROR,
                                 f"input is over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit for a config file"))
-        return None, findings
-    return decode_bytes(raw, "<stdin>", findings), findings
+        return None, findings, False
+    return decode_bytes(raw, "<stdin>", findings), findings, raw.startswith(b"\xef\xbb\xbf")
 
 
 def _version() -> str:

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import jsonschema
-from lint_cli_helpers import CLI, TIMEOUT, assert_no_traceback, run_cli
+from lint_cli_helpers import CLI, TIMEOUT, assert_no_traceback, have, run_cli
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 HEAD = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
@@ -150,3 +150,33 @@ def test_fix_keeps_a_bom_and_crlf_line_endings(tmp_path: Path) -> None:
     result = run_cli(["--no-config", "--fix", "-q", "a.yaml"], cwd=tmp_path)
     assert result.code == 0
     assert target.read_bytes() == b"\xef\xbb\xbf" + (HEAD + "profiles: []\n").replace("\n", "\r\n").encode()
+
+
+def test_diff_applies_with_patch_to_the_files_bytes_bom_and_line_separators_too(tmp_path: Path) -> None:
+    # U+2028 and U+0085 inside quoted strings are text to YAML, but str.splitlines ends a line at them;
+    # patch counts lines by newlines only and sees the BOM as part of the first line
+    text = ('clientConnection: {contentType: "a\u2028b\x85c"}\n' + HEAD
+            + "profiles: []  # binpack-lint: disable=BPL102\n")
+    target = tmp_path / "a.yaml"
+    target.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    result = run_cli(["--no-config", "--diff", "-q", "a.yaml"], cwd=tmp_path)
+    assert result.stdout == (
+        "--- a.yaml\n+++ a.yaml\n@@ -1,4 +1,4 @@\n"
+        ' \ufeffclientConnection: {contentType: "a\u2028b\x85c"}\n'
+        " apiVersion: kubescheduler.config.k8s.io/v1\n kind: KubeSchedulerConfiguration\n"
+        "-profiles: []  # binpack-lint: disable=BPL102\n+profiles: []\n")
+    if have("patch"):
+        subprocess.run(["patch", "-p0", "--binary", "-s"], cwd=tmp_path, input=result.stdout.encode(), check=True,
+                       timeout=TIMEOUT)
+        assert target.read_bytes() == b"\xef\xbb\xbf" + text.replace("  # binpack-lint: disable=BPL102", "").encode()
+
+
+def test_fix_on_standard_input_prints_utf8_and_keeps_a_bom_whatever_the_locale(tmp_path: Path) -> None:
+    text = HEAD + 'clientConnection:\n  contentType: "é"\nprofiles: []  # binpack-lint: disable=BPL102\n'
+    result = run_cli(["--no-config", "--fix", "-q", "-"], cwd=tmp_path, stdin=b"\xef\xbb\xbf" + text.encode(),
+                     env={"PYTHONIOENCODING": "ascii"})
+    assert result.stdout == "\ufeff" + text.replace("  # binpack-lint: disable=BPL102", "")
+    assert result.code == 0
+    diff = run_cli(["--no-config", "--diff", "-q", "-"], cwd=tmp_path, stdin=text.encode(),
+                   env={"PYTHONIOENCODING": "ascii"})
+    assert ' contentType: "é"\n' in diff.stdout
