@@ -8,6 +8,7 @@ atomic write that never loses data (the file is re-read and must still be what w
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -45,6 +46,21 @@ def plans(findings: Sequence[Finding], settings: LintSettings, stdin_text: str |
         if text is not None and (fix := plan(text, path, findings, settings)) is not None:
             found.append(replace(fix, bom=bom))
     return found
+
+
+def one_per_file(planned: Sequence[FilePlan]) -> list[FilePlan]:
+    """The plans, one per file: a file named twice, or also through a symbolic link (``--fix .`` meets both
+    the link and its target), is shown and written once, under its first name that is not a link (patch
+    refuses to patch a link)."""
+    chosen: dict[tuple[int, int] | str, FilePlan] = {}
+    for fix in sorted(planned, key=lambda p: os.path.islink(p.path)):  # stable: names in order, links last
+        try:
+            info = os.stat(fix.path) if fix.path != STDIN else None
+        except OSError:
+            info = None  # write() says why
+        chosen.setdefault(fix.path if info is None else (info.st_dev, info.st_ino), fix)
+    kept = {id(fix) for fix in chosen.values()}
+    return [fix for fix in planned if id(fix) in kept]
 
 
 def mark(findings: Sequence[Finding], planned: Sequence[FilePlan]) -> list[Finding]:

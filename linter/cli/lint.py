@@ -111,6 +111,7 @@ def run(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _show_diff(planned: Sequence[FilePlan], lint_code: int, options: argparse.Namespace,
                out: TextIO, err: TextIO) -> int:
     """``--diff``: the fixes as one unified diff; 2 if a path could not be read, 1 if there is a fix, else 0."""
+    planned = fixing.one_per_file(planned)
     fixing.print_exactly(out, "".join(fixing.unified_diff(fix) for fix in planned))
     if not options.quiet and _text_format(options):
         err.write(f"{PROG}: {_count(planned)} can be fixed with --fix\n")
@@ -121,7 +122,7 @@ def _write_fixes(planned: Sequence[FilePlan], options: argparse.Namespace, err: 
     """Write every planned file (standard input was printed already); True if one could not be written."""
     written: list[FilePlan] = []
     failed = False
-    for fix in planned:
+    for fix in fixing.one_per_file(planned):
         if fix.path == fixing.STDIN:
             written.append(fix)
         elif (reason := fixing.write(fix)) is not None:

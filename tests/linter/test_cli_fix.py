@@ -180,3 +180,20 @@ def test_fix_on_standard_input_prints_utf8_and_keeps_a_bom_whatever_the_locale(t
     diff = run_cli(["--no-config", "--diff", "-q", "-"], cwd=tmp_path, stdin=text.encode(),
                    env={"PYTHONIOENCODING": "ascii"})
     assert ' contentType: "é"\n' in diff.stdout
+
+
+def test_a_file_named_twice_or_through_a_link_is_fixed_once_under_its_own_name(tmp_path: Path) -> None:
+    (tmp_path / "real.yaml").write_text(CLEAN)
+    (tmp_path / "link.yaml").symlink_to("real.yaml")
+    diff = run_cli(["--no-config", "--diff", "link.yaml", "real.yaml", "real.yaml"], cwd=tmp_path)
+    assert diff.code == 1
+    assert diff.stdout == ("--- real.yaml\n+++ real.yaml\n@@ -1,3 +1,3 @@\n"
+                           " apiVersion: kubescheduler.config.k8s.io/v1\n kind: KubeSchedulerConfiguration\n"
+                           "-profiles: []  # binpack-lint: disable=BPL102\n"
+                           "+profiles: []\n")
+    assert diff.stderr == "binpack-lint: 1 finding in 1 file can be fixed with --fix\n"
+    fixed = run_cli(["--no-config", "--fix", "."], cwd=tmp_path)  # the directory holds the file and the link
+    assert (fixed.code, fixed.stdout) == (0, "")
+    assert fixed.stderr == "binpack-lint: fixed 1 finding in 1 file\nbinpack-lint: no problems in 2 files\n"
+    assert (tmp_path / "real.yaml").read_text() == HEAD + "profiles: []\n"
+    assert (tmp_path / "link.yaml").is_symlink()
