@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import jsonschema
+import pytest
 from lint_cli_helpers import CLI, TIMEOUT, assert_no_traceback, have, run_cli
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -197,3 +198,16 @@ def test_a_file_named_twice_or_through_a_link_is_fixed_once_under_its_own_name(t
     assert fixed.stderr == "binpack-lint: fixed 1 finding in 1 file\nbinpack-lint: no problems in 2 files\n"
     assert (tmp_path / "real.yaml").read_text() == HEAD + "profiles: []\n"
     assert (tmp_path / "link.yaml").is_symlink()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root may give a file to another user")
+def test_fix_run_by_root_keeps_the_files_owner(tmp_path: Path) -> None:
+    target = tmp_path / "a.yaml"
+    target.write_text(CLEAN)
+    os.chown(target, 12345, 23456)
+    target.chmod(0o2644)  # set-gid: chown clears it, so the mode must be set after
+    result = run_cli(["--no-config", "--fix", "-q", "a.yaml"], cwd=tmp_path)
+    assert (result.code, result.stderr) == (0, "")
+    assert target.read_text() == HEAD + "profiles: []\n"
+    info = target.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (12345, 23456, 0o2644)
