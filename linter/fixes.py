@@ -7,7 +7,8 @@ of its selectors is used (the rest of the line stays; a line left blank is remov
 fixed lines changes.
 
 Every plan is checked before it is offered (:func:`plan`): the fixed text must parse to the same
-documents as the original (a ConfigMap value to the same embedded documents), and linting it must give
+documents as the original (a ConfigMap value under a config-file key to the same embedded documents,
+any other value to the same text), and linting it must give
 the same findings, moved by the removed lines, except the fixed ones. A plan that fails the check is
 retried keeping emptied lines (so no line moves); if that fails too, the file is left alone and its
 findings are not marked fixable. So a "comment" that is really inside a quoted string, a JSON config
@@ -26,6 +27,7 @@ from linter.filecodes import UNUSED_SUPPRESSION
 from linter.findings import Finding
 from linter.settings import LintSettings
 from linter.suppress import ATTEMPT, DIRECTIVE, STRAY_COMMA
+from linter.unwrap import CONFIG_KEY_SUFFIXES
 
 FIXABLE = frozenset({UNUSED_SUPPRESSION})
 _SELECTOR_PIECE = re.compile(r"[A-Za-z0-9_-]+")
@@ -167,5 +169,7 @@ def _typed(value: Any) -> Any:
 
 
 def _configmap_data(data: dict[Any, Any]) -> Any:
-    return ("data", [(_typed(k), _documents(v, str(k)) if isinstance(v, str) else _typed(v))
-                     for k, v in data.items()])
+    """A value under a config-file key as the documents its reader gets; any other value (a script, a note:
+    data a pod reads, comments and all) as it is."""
+    return ("data", [(_typed(k), _documents(v, str(k)) if isinstance(v, str) and str(k).endswith(CONFIG_KEY_SUFFIXES)
+                      else _typed(v)) for k, v in data.items()])

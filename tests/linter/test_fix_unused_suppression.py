@@ -91,6 +91,11 @@ LEFT_ALONE = {
     # removing it would turn a refused config into an accepted one
     "JSON config": ('{"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"}'
                     " # binpack-lint: disable=BPL150\n"),
+    # a ConfigMap value under a key that is no config file is data a pod reads: a text that reads as YAML
+    # with the line's tail as a comment must still not lose that tail
+    "ConfigMap value that is no config": (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\ndata:\n  config.yaml: |\n    " + HEAD.replace(
+            "\n", "\n    ") + "profiles: []\n  notes.txt: |\n    write # binpack-lint: disable=BPL150 on the line\n"),
 }
 
 
