@@ -31,7 +31,7 @@ from linter.scoring.requests import actual_request, fit_node_contribution, fit_s
 from linter.scoring.resize import placed_views, resize_fingerprint
 
 from .fields import prune, spec_for_kind
-from .fieldtypes import NODE_TYPES, placement_problem, type_problem
+from .fieldtypes import NODE_TYPES, placement_problem, port_problem, type_problem
 
 __all__ = [
     "ClusterDump",
@@ -206,6 +206,9 @@ def pod_shape(pod: Mapping[str, Any]) -> Shape:
     containers = spec.get("containers")
     if not isinstance(containers, list) or not containers:
         return Shape("spec.containers is missing or empty")
+    ports_problem = port_problem(pod)
+    if ports_problem is not None:
+        return Shape(ports_problem)
     try:
         pod = stored_pod(pod)
         fit_score_request(pod)  # the order the checks always ran in: its error wins

@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["NODE_TYPES", "PLACEMENT_TYPES", "POD_TYPES", "ListOf", "MapOf", "placement_problem", "type_problem"]
+__all__ = ["NODE_TYPES", "PLACEMENT_TYPES", "POD_TYPES", "PORT_TYPES", "ListOf", "MapOf", "placement_problem",
+           "port_problem", "type_problem"]
 
 STRING, BOOLEAN, INTEGER = "a string", "a boolean", "an integer"
 
@@ -41,6 +42,15 @@ NODE_TYPES: dict[str, Any] = {
     "spec": {"unschedulable": BOOLEAN, "taints": ListOf({"key": STRING, "value": STRING, "effect": STRING})},
     "status": {"allocatable": MapOf(None)},  # the quantities are parsed (and named) by the scorer
 }
+
+# What NodePorts reads (linter.scoring.hostports), checked on every pod read (port_problem): a port of the
+# wrong type would quietly be no port.
+_PORTS = ListOf({"containerPort": INTEGER, "hostPort": INTEGER, "hostIP": STRING, "protocol": STRING})
+PORT_TYPES: dict[str, Any] = {"spec": {
+    "hostNetwork": BOOLEAN,
+    "initContainers": ListOf({"restartPolicy": STRING, "ports": _PORTS}),
+    "containers": ListOf({"ports": _PORTS}),
+}}
 
 # What decides where a bound pod counts: checked on every STATE pod of the scoring read.
 PLACEMENT_TYPES: dict[str, Any] = {"spec": {"nodeName": STRING}, "status": {"phase": STRING}}
@@ -122,3 +132,35 @@ def placement_problem(pod: Mapping[str, Any]) -> str | None:
             and type(status) is dict and type(status.get("phase")) in _STRING_OR_NULL):
         return None
     return type_problem(pod, PLACEMENT_TYPES)
+
+
+_NULL_OR_BOOL, _NULL_OR_INT, _NULL_OR_STR = (type(None), bool), (type(None), int), (type(None), str)
+
+
+def _ports_typed(container: object, init: bool) -> bool:
+    """The container's PORT_TYPES fields are all of their types (``type`` is ``int``: no boolean)."""
+    if type(container) is not dict or (init and type(container.get("restartPolicy")) not in _NULL_OR_STR):
+        return False
+    ports = container.get("ports")
+    if ports is None:
+        return True
+    if type(ports) is not list:
+        return False
+    for port in ports:
+        if type(port) is not dict or type(port.get("containerPort")) not in _NULL_OR_INT or \
+                type(port.get("hostPort")) not in _NULL_OR_INT or type(port.get("hostIP")) not in _NULL_OR_STR or \
+                type(port.get("protocol")) not in _NULL_OR_STR:
+            return False
+    return True
+
+
+def port_problem(pod: Mapping[str, Any]) -> str | None:
+    """``type_problem(pod, PORT_TYPES)``, checked on every pod read: a direct check of the usual pod first,
+    the general walk only to name what is wrong."""
+    spec = pod.get("spec")
+    if type(spec) is dict and type(spec.get("hostNetwork")) in _NULL_OR_BOOL:
+        containers, init = spec.get("containers"), spec.get("initContainers")
+        if type(containers) is list and all(_ports_typed(c, False) for c in containers) and (
+                init is None or (type(init) is list and all(_ports_typed(c, True) for c in init))):
+            return None
+    return type_problem(pod, PORT_TYPES)

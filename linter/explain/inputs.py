@@ -27,7 +27,7 @@ from linter.scoring.requests import actual_request, fit_score_request, volcano_r
 from .dump import ClusterDump, DumpBuilder, ExplainInputError, check_name, describe, negative_request
 from .fastyaml import NotKubectlLayout, read_kubectl_yaml
 from .fields import KEEP, PREEMPTION_ROOT, Spec, preemption_spec_for_kind, spec_for_kind
-from .fieldtypes import POD_TYPES, type_problem
+from .fieldtypes import POD_TYPES, port_problem, type_problem
 from .halves import read_in_halves
 from .jsonstream import NotStreamable, read_json_stream
 from .objects import ClusterObjects, ObjectCollector
@@ -118,7 +118,7 @@ def _check_pod(pod: Mapping[str, Any], path: str, role: str) -> None:
     spec = pod.get("spec")
     if not isinstance(spec, Mapping):
         raise ExplainInputError(f"{role} {path}: {describe(pod)}: spec is missing")
-    problem = type_problem(pod, POD_TYPES)
+    problem = type_problem(pod, POD_TYPES) or port_problem(pod)
     if problem is not None:
         raise ExplainInputError(f"{role} {path}: {describe(pod)}: {problem}")
     containers = spec.get("containers")

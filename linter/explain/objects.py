@@ -26,7 +26,7 @@ from .dump import (
     request_fingerprint,
 )
 from .fields import preemption_spec_for_kind, prune
-from .fieldtypes import NODE_TYPES, POD_TYPES, type_problem
+from .fieldtypes import NODE_TYPES, POD_TYPES, port_problem, type_problem
 
 __all__ = ["ClusterObjects", "ObjectCollector"]
 
@@ -66,6 +66,7 @@ class ObjectCollector:
             return
         types = {"Node": NODE_TYPES, "Pod": POD_TYPES}.get(str(kind))
         problem = type_problem(obj, types) if types is not None else None
+        problem = problem or (port_problem(obj) if kind == "Pod" else None)
         problem = problem or (self._shape_error(obj, shape_key) if kind == "Pod" else None)
         problem = problem or preemption_field_problem(obj)
         if problem is not None:

@@ -8,12 +8,17 @@ the object and the field, exit 2, as a bad quantity is.
 from __future__ import annotations
 
 import io
+import json
+import random
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from linter.cli import main
 from linter.explain.dump import DumpBuilder
+from linter.explain.fieldtypes import PORT_TYPES, port_problem, type_problem
 from linter.explain.inputs import ExplainInputError, load_cluster_objects
 
 NODE = """apiVersion: v1
@@ -116,3 +121,85 @@ def test_the_objects_read_for_preemption_and_the_webhook_names_a_bad_pod_label_s
         load_cluster_objects(str(state))
     assert str(raised.value) == (f"STATE {state}: Pod default/incoming: "
                                  "metadata.labels must be a mapping (got a list)")
+
+
+PORTS = "  - name: app\n    ports: [{containerPort: 80, hostPort: 80}]\n"
+
+
+@pytest.mark.parametrize(("old", "new", "problem"), [
+    ("hostPort: 80", "hostPort: '80'", "spec.containers[0].ports[0].hostPort must be an integer (got a string)"),
+    ("hostPort: 80", "hostPort: 80.5", "spec.containers[0].ports[0].hostPort must be an integer (got a number)"),
+    ("containerPort: 80", "containerPort: true",
+     "spec.containers[0].ports[0].containerPort must be an integer (got a boolean)"),
+    ("hostPort: 80", "hostPort: 80, hostIP: 10", "spec.containers[0].ports[0].hostIP must be a string (got a number)"),
+    ("hostPort: 80", "hostPort: 80, protocol: [UDP]",
+     "spec.containers[0].ports[0].protocol must be a string (got a list)"),
+    ("ports: [{containerPort: 80, hostPort: 80}]", "ports: {containerPort: 80, hostPort: 80}",
+     "spec.containers[0].ports must be a list (got a mapping)"),
+    ("ports: [{containerPort: 80, hostPort: 80}]", "ports: [null]",
+     "spec.containers[0].ports[0] must be a mapping (got null)"),
+    ("", "  initContainers: [{name: s, restartPolicy: 1}]\n",
+     "spec.initContainers[0].restartPolicy must be a string (got a number)"),
+    ("", "  initContainers: [{name: s, ports: [{hostPort: '80'}]}]\n",
+     "spec.initContainers[0].ports[0].hostPort must be an integer (got a string)"),
+    ("", "  hostNetwork: 'true'\n", "spec.hostNetwork must be a boolean (got a string)"),
+])
+def test_a_wrongly_typed_host_port_field_is_named(tmp_path: Path, old: str, new: str, problem: str) -> None:
+    """NodePorts reads these: a string port used to be no port at all, so the pod fitted a node whose port
+    it wants (the API server could never hold such a pod)."""
+    text = POD.replace("  - name: app\n", PORTS)
+    text = text.replace(old, new) if old else text + new  # "": a spec field added at the end
+    pod = tmp_path / "pod.yaml"
+    assert explain(tmp_path, NODE, text) == (
+        2, "", f"binpack-lint explain: error: POD {pod}: Pod default/incoming: {problem}\n")
+
+
+@pytest.mark.parametrize("layout", ["kubectl-yaml", "json", "stream"])
+def test_a_state_pod_with_a_wrongly_typed_host_port_is_named(tmp_path: Path, layout: str) -> None:
+    # the second holder repeats the first's text but for the port's type: the kubectl YAML reader must not
+    # reuse the first one's reading for it
+    def holder(name: str, host_port: object) -> dict[str, object]:
+        return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"},
+                "spec": {"nodeName": "n1", "containers": [
+                    {"name": "app", "ports": [{"containerPort": 80, "hostPort": host_port}]}]},
+                "status": {"phase": "Running"}}
+    items: list[Any] = [yaml.safe_load(NODE), holder("a", 81), holder("b", "80")]
+    state = tmp_path / "state.yaml"
+    if layout == "kubectl-yaml":
+        state.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": items}, sort_keys=False))
+    elif layout == "json":
+        state.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=4))
+    else:
+        state.write_text("".join("---\n" + yaml.safe_dump(o, sort_keys=False) for o in items))
+    (tmp_path / "pod.yaml").write_text(POD)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["explain", "--cluster", str(state), "--pod", str(tmp_path / "pod.yaml")], out=out, err=err)
+    assert (code, out.getvalue(), err.getvalue()) == (
+        2, "", f"binpack-lint explain: error: STATE {state}: Pod default/b: "
+        "spec.containers[0].ports[0].hostPort must be an integer (got a string)\n")
+
+
+def test_the_direct_port_check_agrees_with_the_general_walk() -> None:
+    values: list[Any] = [None, 80, True, 80.0, "80", "", [], {}, [None], [80]]
+    port_fields = ("containerPort", "hostPort", "hostIP", "protocol")
+    rng = random.Random(7)
+    for _ in range(3000):
+        def container(init: bool) -> Any:
+            if rng.random() < 0.05:
+                return rng.choice(values)
+            made: dict[str, Any] = {"name": "c"}
+            if init and rng.random() < 0.3:
+                made["restartPolicy"] = rng.choice(["Always", 1, None])
+            if rng.random() < 0.7:
+                made["ports"] = rng.choice([None, "x", {}, [
+                    rng.choice([None, 1, {f: rng.choice(values) if rng.random() < 0.2 else 80 if f.endswith("Port")
+                                          else "TCP" for f in rng.sample(port_fields, rng.randint(0, 4))}])
+                    for _ in range(rng.randint(0, 2))]])
+            return made
+        spec: dict[str, Any] = {"containers": [container(False) for _ in range(rng.randint(0, 2))]}
+        if rng.random() < 0.3:
+            spec["initContainers"] = rng.choice([None, "x", [container(True) for _ in range(rng.randint(0, 2))]])
+        if rng.random() < 0.2:
+            spec["hostNetwork"] = rng.choice([True, False, None, 1, "true"])
+        pod = {"spec": spec}
+        assert port_problem(pod) == type_problem(pod, PORT_TYPES), pod
