@@ -1,4 +1,5 @@
-"""The API server's resource checks on a Pod (``pkg/apis/core/validation``, 1.36), for explain's input.
+"""The API server's resource and container-port checks on a Pod (``pkg/apis/core/validation``, 1.36), for
+explain's input.
 
 A pod explain is given may be hand-written, and one the API server would refuse never reaches the
 scheduler. explain still scores it (hand-written pods, the scoring vectors among them, often give an
@@ -7,7 +8,11 @@ on the pod as stored (:func:`~linter.scoring.apidefaults.stored_pod`, so limits 
 into missing requests). The API server lists every error (``Pod "p" is invalid: [e1, e2]``) in
 ``ValidatePodSpec``'s order: each container, then each init container, then pod-level
 ``spec.resources``; inside one resource list Go's map order is random, so this takes the names in
-document order. Per container (``validateResourceRequirements``), each limit, then each request:
+document order. Per container, first its ports (``validateContainerPorts``, on the defaulted ports: an
+empty protocol is ``TCP``, a ``hostNetwork`` pod's unset ``hostPort`` its ``containerPort``): a missing
+``containerPort``, a ``containerPort`` or non-zero ``hostPort`` outside 1..65535, a protocol other than
+``TCP``, ``UDP`` and ``SCTP`` (port names are not checked). Then (``validateResourceRequirements``) each
+limit, then each request:
 
 * the name (:mod:`linter.scoring.resourcenames`): not a qualified name, not a standard resource,
   not a container resource, not an extended resource name;
@@ -38,6 +43,7 @@ from linter.scoring.quantity import QuantityError, parse_quantity, to_int_roundi
 from linter.scoring.quantitytext import quantity_text, quantity_text_like
 from linter.scoring.resourcenames import (
     container_name_errors,
+    go_json_quote,
     is_integer_resource,
     is_overcommit_allowed,
     pod_level_name_errors,
@@ -46,6 +52,7 @@ from linter.scoring.resourcenames import (
 __all__ = ["resource_refusal"]
 
 NameCheck = Callable[[str, str], list[str]]
+_PORT_RANGE = "must be between 1 and 65535, inclusive"  # validation.IsValidPortNum
 
 
 def _invalid(path: str, raw: Any, detail: str) -> str:
@@ -136,10 +143,40 @@ def _first_written(spec: Mapping[str, Any], name: str) -> str | int | float:
     return "0"
 
 
+def _port_number(raw: object) -> int:
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) else 0
+
+
+def _port_errors(container: object, host_network: bool, where: str) -> Iterator[str]:
+    """``validateContainerPorts`` (names aside) on the defaulted ports: an empty protocol is ``TCP``
+    (``SetDefaults_ContainerPort``), a ``hostNetwork`` pod's unset hostPort its containerPort."""
+    ports = container.get("ports") if isinstance(container, Mapping) else None
+    for j, port in enumerate(ports if isinstance(ports, list) else ()):
+        if not isinstance(port, Mapping):
+            continue
+        path = f"{where}[{j}]"
+        container_port, host_port = _port_number(port.get("containerPort")), _port_number(port.get("hostPort"))
+        if host_network and host_port == 0:
+            host_port = container_port
+        if container_port == 0:
+            yield f"{path}.containerPort: Required value"
+        elif not 1 <= container_port <= 65535:
+            yield f"{path}.containerPort: Invalid value: {container_port}: {_PORT_RANGE}"
+        if host_port != 0 and not 1 <= host_port <= 65535:
+            yield f"{path}.hostPort: Invalid value: {host_port}: {_PORT_RANGE}"
+        protocol = port.get("protocol") or "TCP"
+        if protocol not in ("SCTP", "TCP", "UDP"):  # a named string type: json.Marshal quotes it
+            yield f'{path}.protocol: Unsupported value: {go_json_quote(str(protocol))}: supported values: "SCTP", ' \
+                  '"TCP", "UDP"'
+
+
 def _all_errors(spec: Mapping[str, Any]) -> Iterator[str]:
-    """``ValidatePodSpec``'s resource errors in its order: containers, init containers, then pod level."""
+    """``ValidatePodSpec``'s port and resource errors in its order: containers, init containers (each its
+    ports before its resources, as ``validateContainerCommon``), then pod level."""
+    host_network = spec.get("hostNetwork") is True
     for field in ("containers", "initContainers"):
         for i, container in enumerate(tolerated_list(spec.get(field), field)):
+            yield from _port_errors(container, host_network, f"spec.{field}[{i}].ports")
             resources = container_resources(container)
             if resources is not None:
                 yield from _requirements_errors(resources, f"spec.{field}[{i}].resources", container_name_errors)
@@ -147,7 +184,7 @@ def _all_errors(spec: Mapping[str, Any]) -> Iterator[str]:
 
 
 def resource_refusal(pod: Mapping[str, Any]) -> str | None:
-    """The API server's first resource error for a stored pod whose quantities all parse, or None."""
+    """The API server's first resource or port error for a stored pod whose quantities all parse, or None."""
     spec = pod.get("spec")
     if not isinstance(spec, Mapping):
         return None

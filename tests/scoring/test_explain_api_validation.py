@@ -126,6 +126,63 @@ def test_more_of_the_api_servers_refusals(spec: dict[str, Any], error: str) -> N
     assert resource_refusal(stored_pod(_pod(spec))) == error
 
 
+def _ports(*ports: dict[str, Any], **spec: Any) -> dict[str, Any]:
+    return {"containers": [{"name": "c", "ports": list(ports)}], **spec}
+
+
+@pytest.mark.parametrize(("spec", "error"), [
+    (_ports({"containerPort": 80, "hostPort": 70000}),
+     "spec.containers[0].ports[0].hostPort: Invalid value: 70000: must be between 1 and 65535, inclusive"),
+    (_ports({"containerPort": 80, "hostPort": -1}),
+     "spec.containers[0].ports[0].hostPort: Invalid value: -1: must be between 1 and 65535, inclusive"),
+    (_ports({"containerPort": 80}, {"containerPort": 0, "hostPort": 80}),
+     "spec.containers[0].ports[1].containerPort: Required value"),
+    (_ports({"hostPort": 80}), "spec.containers[0].ports[0].containerPort: Required value"),
+    (_ports({"containerPort": 65536}),
+     "spec.containers[0].ports[0].containerPort: Invalid value: 65536: must be between 1 and 65535, inclusive"),
+    # a hostNetwork pod's hostPort is defaulted from its containerPort first: both are out of range
+    (_ports({"containerPort": 70000}, hostNetwork=True),
+     "spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive"),
+    (_ports({"containerPort": 80, "hostPort": 80, "protocol": "tcp"}),
+     'spec.containers[0].ports[0].protocol: Unsupported value: "tcp": supported values: "SCTP", "TCP", "UDP"'),
+    (_ports({"containerPort": 80, "protocol": "<x>"}),
+     'spec.containers[0].ports[0].protocol: Unsupported value: "\\u003cx\\u003e": supported values: "SCTP", '
+     '"TCP", "UDP"'),
+    # a container's ports come before its resources, and every container before the init containers
+    ({"containers": [{"name": "c", "ports": [{"containerPort": 80, "hostPort": 99999}],
+                      "resources": {"requests": {"nvidia.com/gpu": "1"}}}],
+      "initContainers": [{"name": "s", "restartPolicy": "Always", "ports": [{"hostPort": 80}]}]},
+     "spec.containers[0].ports[0].hostPort: Invalid value: 99999: must be between 1 and 65535, inclusive"),
+    ({"containers": [{"name": "c", "resources": {"requests": {"nvidia.com/gpu": "1"}}}],
+      "initContainers": [{"name": "s", "restartPolicy": "Always", "ports": [{"hostPort": 80}]}]},
+     "spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources"),
+    ({"containers": [{"name": "c"}], "initContainers": [{"name": "s", "restartPolicy": "Always",
+                                                          "ports": [{"hostPort": 80}]}]},
+     "spec.initContainers[0].ports[0].containerPort: Required value"),
+])
+def test_the_api_servers_port_refusal(spec: dict[str, Any], error: str) -> None:
+    assert resource_refusal(stored_pod(_pod(spec))) == error
+
+
+@pytest.mark.parametrize("spec", [
+    _ports({"containerPort": 80, "hostPort": 0}, {"containerPort": 65535, "hostPort": 1, "protocol": "SCTP"}),
+    _ports({"containerPort": 53, "protocol": "UDP"}, {"containerPort": 80, "protocol": ""}),  # "": TCP
+    _ports({"containerPort": 80}, hostNetwork=True),
+])
+def test_ports_the_api_server_accepts(spec: dict[str, Any]) -> None:
+    assert resource_refusal(stored_pod(_pod(spec))) is None
+
+
+def test_explain_warns_of_an_out_of_range_host_port_and_explains_the_pod_as_written(tmp_path: Path) -> None:
+    pod = _pod(_ports({"containerPort": 80, "hostPort": 70000}))
+    code, out, err = _explain(tmp_path, [NODE], pod)
+    assert code == 0
+    assert err == (f"binpack-lint explain: warning: POD {tmp_path / 'pod.json'}: Pod default/p: "
+                   "spec.containers[0].ports[0].hostPort: Invalid value: 70000: must be between 1 and 65535, "
+                   "inclusive (the API server would refuse this pod; it is explained as written)\n")
+    assert json.loads(out)["nodes"][0]["feasible"]
+
+
 @pytest.mark.parametrize("spec", [
     _one({"requests": {"cpu": "1"}, "limits": {"cpu": "1"}}),
     _one({"requests": {"cpu": "500m"}, "limits": {"cpu": "1"}}),  # cpu and memory may be overcommitted
