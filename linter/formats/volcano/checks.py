@@ -5,7 +5,7 @@ take their ``check`` from here."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from linter.duplicatekeys import duplicate_keys
 from linter.findings import Violation
@@ -15,6 +15,7 @@ from linter.formats.volcano.govalue import go_v
 from linter.formats.volcano.handler import (
     ALLOCATED_NULLS,
     DRF_CONFLICT,
+    PluginEntry,
     VolcanoContext,
     actions_text,
     effective_binpack,
@@ -125,17 +126,22 @@ def _what(pointer: tuple[str | int, ...], value: object, quoted: bool) -> str:
     return "a list" if isinstance(value, list) else "a mapping"
 
 
+def _ignored_ints(ctx: VolcanoContext, entry: PluginEntry, defaults: Mapping[str, int]) -> Iterator[Violation]:
+    """``Arguments.GetInt``: a value yaml.v2 did not decode to a Go int is dropped and the default kept."""
+    args = entry.arguments
+    for key, default in defaults.items():
+        value = args[key]
+        if yaml_int(value) is not None:
+            continue
+        pointer = (*entry.arguments_pointer, key)
+        what = _what(pointer, value, pointer in ctx.document.quoted)
+        yield Violation(f"{key} is {what}: Volcano only takes YAML integers, ignores it and uses {default} "
+                        f"(it logs \"{bp.could_not_parse_log(value, key)}\")", pointer)
+
+
 def binpack_ignored_value(ctx: VolcanoContext) -> Iterator[Violation]:
     for entry in ctx.binpack_entries():
-        args = entry.arguments
-        for key in bp.int_keys_read(args):
-            value = args[key]
-            if yaml_int(value) is not None:
-                continue
-            pointer = (*entry.arguments_pointer, key)
-            what = _what(pointer, value, pointer in ctx.document.quoted)
-            yield Violation(f"{key} is {what}: Volcano only takes YAML integers, ignores it and uses "
-                            f"{bp.DEFAULT_WEIGHT} (it logs \"{bp.could_not_parse_log(value, key)}\")", pointer)
+        yield from _ignored_ints(ctx, entry, dict.fromkeys(bp.int_keys_read(entry.arguments), bp.DEFAULT_WEIGHT))
 
 
 def binpack_weight_zero(ctx: VolcanoContext) -> Iterator[Violation]:
@@ -279,12 +285,5 @@ def nodeorder_ignored_value(ctx: VolcanoContext) -> Iterator[Violation]:
     for entry in ctx.plugins:
         if entry.name != NODEORDER:
             continue
-        args = entry.arguments
-        for key, default in NODEORDER_DEFAULTS.items():
-            if key not in args or yaml_int(args[key]) is not None:
-                continue
-            value = args[key]
-            pointer = (*entry.arguments_pointer, key)
-            what = _what(pointer, value, pointer in ctx.document.quoted)
-            yield Violation(f"{key} is {what}: Volcano only takes YAML integers, ignores it and uses {default} "
-                            f"(it logs \"{bp.could_not_parse_log(value, key)}\")", pointer)
+        written = {key: default for key, default in NODEORDER_DEFAULTS.items() if key in entry.arguments}
+        yield from _ignored_ints(ctx, entry, written)
