@@ -7,15 +7,11 @@ Unschedulable code, NodeInfo.UsedPorts as a set (a removed pod deletes its entri
 
 from __future__ import annotations
 
-import io
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from linter.cli import main as cli_main
 from linter.explain import explain
 from linter.model import default_kube_scheduler_model
 from linter.scoring.feasibility import DEFAULT_FILTERS, check_node
@@ -23,7 +19,7 @@ from linter.scoring.hostports import REASON_NODE_PORTS, host_ports, ports_confli
 from linter.scoring.preemption import predict_preemption
 
 from .preemption.build import node, pod
-from .test_explain_nominated import LAYOUTS, write
+from .test_explain_nominated import LAYOUTS, run
 
 Obj = dict[str, Any]
 P = 1000
@@ -78,21 +74,6 @@ def test_the_filter_runs_after_node_affinity_and_before_fit() -> None:
     got = check_node(p, node("n1"), pod_request={"cpu": 8000}, pod_count=1, node_requested={},
                      node_allocatable={"cpu": 4000, "pods": 110}, used_ports={("0.0.0.0", "TCP", 80)})
     assert (got.feasible, got.plugin, got.reasons) == (False, "NodePorts", (REASON_NODE_PORTS,))
-
-
-def run(tmp: Path, objs: list[Obj], pending: Obj, layout: str, config: Obj | None = None) -> Obj:
-    state, pod_file = write(tmp, objs, layout), tmp / "pod.yaml"
-    pod_file.write_text(yaml.safe_dump(pending))
-    extra: list[str] = []
-    if config is not None:
-        (tmp / "sched.yaml").write_text(yaml.safe_dump(config))
-        extra = ["--config", str(tmp / "sched.yaml")]
-    out, err = io.StringIO(), io.StringIO()
-    code = cli_main(["explain", "--cluster", str(state), "--pod", str(pod_file), "-f", "json", *extra], out=out,
-                    err=err)
-    assert code == 0, err.getvalue()
-    doc: Obj = json.loads(out.getvalue())
-    return doc
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
