@@ -22,7 +22,7 @@ default in 1.36, and the cache passes it to ``PodRequests``. For a pod with pod-
 ``status.resources.requests`` and ``status.allocatedResources`` (the spec left out while Infeasible; a
 name none of them holds then counts 0); other names and the container sum are as above. Volcano
 (``amendResourceAccordingToPodFeatures`` at ed72c7c) reads pod-level requests from the spec only:
-:func:`volcano_placed_pod` leaves them as they are.
+the Volcano view of :func:`placed_views` leaves them as they are.
 
 The pod being scheduled is not placed yet: NodeResourcesFit's PreFilter reads its spec only, so its
 requests never go through here.
@@ -37,8 +37,7 @@ from typing import Any, NamedTuple
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import is_pod_level_resource
 
-__all__ = ["PlacedViews", "placed_pod", "placed_pod_level", "placed_views", "resize_fingerprint",
-           "volcano_placed_pod"]
+__all__ = ["PlacedViews", "placed_pod", "placed_pod_level", "placed_views", "resize_fingerprint"]
 
 _RESIZE_PENDING = "PodResizePending"
 
@@ -146,23 +145,18 @@ def _placed_containers(pod: Mapping[str, Any], *, volcano: bool) -> Mapping[str,
     return {**pod, "spec": new_spec} if changed else pod
 
 
-def volcano_placed_pod(pod: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``pod`` with the container requests Volcano counts for it on its node (see the module docstring),
-    pod-level requests as in the spec; ``pod`` itself when no container status reports resources.
-    A bad status quantity raises QuantityError naming its field."""
-    return _placed_containers(pod, volcano=True)
-
-
 class PlacedViews(NamedTuple):
     """A placed pod as Volcano and as kube-scheduler's cache count it."""
 
-    volcano: Mapping[str, Any]  # :func:`volcano_placed_pod`
+    # the container requests Volcano counts on the node, pod-level requests as in the spec
+    volcano: Mapping[str, Any]
     scheduler: Mapping[str, Any]  # :func:`placed_pod`
     same_containers: bool  # whether both read the same container requests (only pod level may differ)
 
 
 def placed_views(pod: Mapping[str, Any]) -> PlacedViews:
-    """Both views of a placed pod; each is ``pod`` itself when its status changes nothing for it."""
+    """Both views of a placed pod; each is ``pod`` itself when its status changes nothing for it. A bad status
+    quantity raises QuantityError naming its field."""
     containers = _placed_containers(pod, volcano=False)
     volcano = _placed_containers(pod, volcano=True)
     if volcano is not containers and volcano == containers:
