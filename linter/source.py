@@ -233,8 +233,8 @@ def parse_stream(text: str, path: str, *, is_json: bool = False) -> tuple[list[D
         problem = exc.problem or exc.context or "invalid YAML"
         return builder.documents, SourceError(f"invalid YAML: {problem}", line, col)
     except yaml.reader.ReaderError as exc:
-        line, col = _reader_error_position(text, exc)
-        return builder.documents, SourceError(f"invalid YAML: {_reader_problem(exc)}", line, col)
+        line, col = reader_error_position((text,), exc)
+        return builder.documents, SourceError(f"invalid YAML: {reader_problem(exc)}", line, col)
     except yaml.YAMLError as exc:
         return builder.documents, SourceError(f"invalid YAML: {' '.join(str(exc).split())}")
     except RecursionError:
@@ -247,13 +247,9 @@ def parse_stream(text: str, path: str, *, is_json: bool = False) -> tuple[list[D
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what libyaml counts as one
 
 
-def _reader_problem(exc: yaml.reader.ReaderError) -> str:
+def reader_problem(exc: yaml.reader.ReaderError) -> str:
     """The ReaderError's text without its second line (``in "<unicode string>", position N``)."""
     return str(exc).split("\n", 1)[0]
-
-
-def _reader_error_position(text: str, exc: yaml.reader.ReaderError) -> tuple[int, int]:
-    return reader_error_position((text,), exc)
 
 
 def reader_error_position(chunks: Iterable[str], exc: yaml.reader.ReaderError) -> tuple[int, int]:

@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from linter import textfile
-from linter.source import MAX_DEPTH, reader_error_position
+from linter.source import MAX_DEPTH, reader_error_position, reader_problem
 
 from .dump import ExplainInputError
 from .fields import ANY_FIELDS, KEEP, NAME, Spec, prune
@@ -235,7 +235,7 @@ def read_yaml_stream(stream: Any, path: str, on_document: Callable[[Any, int], N
     except yaml.reader.ReaderError as exc:
         line, column = _refused_character_position(stream, path, exc)
         raise ExplainInputError(f"{role} {path}: not valid YAML/JSON (line {line}, column {column}): "
-                                f"{str(exc).splitlines()[0]}") from None
+                                f"{reader_problem(exc)}") from None
     except yaml.YAMLError as exc:
         raise ExplainInputError(f"{role} {path}: not valid YAML/JSON: {str(exc).splitlines()[0]}") from None
 
