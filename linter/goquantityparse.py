@@ -12,6 +12,7 @@ from typing import Any
 
 from linter.gofmt import json_number
 from linter.jsondocument import JSONFloat
+from linter.scoring.quantity import BINARY_EXPONENTS, DECIMAL_EXPONENTS
 
 __all__ = ["ERR_FORMAT_WRONG", "ERR_NUMERIC", "ERR_SUFFIX", "parse_quantity_error", "unmarshal_quantity_error"]
 
@@ -22,8 +23,7 @@ ERR_SUFFIX = "unable to parse quantity's suffix"
 
 _DIGITS = frozenset("0123456789")
 _SUFFIX_LETTERS = frozenset("eEinumkKMGTP")
-_KNOWN_SUFFIXES = {"": 0, "n": -9, "u": -6, "m": -3, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18,
-                   "Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+_KNOWN_SUFFIXES = DECIMAL_EXPONENTS | BINARY_EXPONENTS  # powers of 10, and of 2 for the binary (`i`) ones
 # json.Marshal writes these as escapes, which no quantity can contain: the backslash stops the parse
 _ESCAPED = frozenset('"\\<>&\u2028\u2029') | frozenset(map(chr, range(0x20)))
 # unicode.IsSpace, what strings.TrimSpace removes (the control characters among them are escaped above)
