@@ -20,6 +20,7 @@ from typing import Any, NoReturn, cast
 
 from gunicorn.app.base import BaseApplication
 
+from linter.settings import SCHEDULERS
 from webhook.certs import cli as certs_cli
 from webhook.server.worker import REQUEST_TIMEOUT_ENV
 from webhook.settings import Settings, SettingsError, env_name
@@ -83,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "default: an empty cluster with the built-in PriorityClasses")
     review.add_argument("--scheduler-config", help="KubeSchedulerConfiguration to score with")
     review.add_argument("--volcano-config", help="Volcano scheduler config to score with")
-    review.add_argument("--scheduler-build", choices=("kube-scheduler", "scheduler-plugins"), default=None,
+    review.add_argument("--scheduler-build", choices=SCHEDULERS, default=None,
                         help="build --scheduler-config and labelled ConfigMaps are judged for, as the server's "
                         "--scheduler-build (default kube-scheduler)")
     review.add_argument("--top", type=int, default=None, help="best nodes per pod (default 10)")

@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from linter.settings import SCHEDULERS
+
 ENV_PREFIX = "BINPACK_GUARD_"
 MIB = 1024 * 1024
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -90,8 +92,8 @@ class Settings:
             raise SettingsError(f"{env_name('benchmark_routes')}: must be true or false, got {self.benchmark_routes!r}")
         if self.client_cert_required and not self.client_ca_file:
             raise SettingsError(f"{env_name('client_cert_required')}: needs {env_name('client_ca_file')}")
-        if self.scheduler_build not in ("kube-scheduler", "scheduler-plugins"):
-            raise SettingsError(f"{env_name('scheduler_build')}: must be kube-scheduler or scheduler-plugins, "
+        if self.scheduler_build not in SCHEDULERS:
+            raise SettingsError(f"{env_name('scheduler_build')}: must be {' or '.join(SCHEDULERS)}, "
                                 f"got {self.scheduler_build!r}")
         if self.metrics_bind and not _is_host_port(self.metrics_bind):
             raise SettingsError(f"{env_name('metrics_bind')}: must be HOST:PORT, got {self.metrics_bind!r}")
