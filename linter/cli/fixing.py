@@ -7,6 +7,7 @@ atomic write that never loses data (the file is re-read and must still be what w
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import os
 import re
@@ -21,7 +22,7 @@ from linter.settings import LintSettings
 from linter.textfile import TextFileError, decode, read_bytes
 
 STDIN = "<stdin>"
-_BOM = b"\xef\xbb\xbf"
+BOM = codecs.BOM_UTF8
 # A line as patch and git count them: up to a newline. (str.splitlines also ends one at \r, \x0c, U+2028...)
 _PATCH_LINE = re.compile(r"[^\n]*\n|[^\n]+")
 
@@ -40,7 +41,7 @@ def plans(findings: Sequence[Finding], settings: LintSettings, stdin_text: str |
         else:
             try:
                 raw = read_bytes(path, MAX_FILE_BYTES)
-                text, bom = decode(raw), raw.startswith(_BOM)
+                text, bom = decode(raw), raw.startswith(BOM)
             except (TextFileError, OSError):
                 continue
         if text is not None and (fix := plan(text, path, findings, settings)) is not None:
@@ -98,7 +99,7 @@ def write(fix: FilePlan) -> str | None:
         raw = read_bytes(fix.path, MAX_FILE_BYTES)
         if decode(raw) != fix.original:
             return "the file changed while it was being fixed; nothing written"
-        bom = _BOM if raw.startswith(_BOM) else b""
+        bom = BOM if raw.startswith(BOM) else b""
         write_atomically(fix.path, bom + fix.text.encode("utf-8"))
     except TextFileError as exc:
         return exc.reason

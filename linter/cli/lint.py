@@ -247,7 +247,7 @@ def _read_stdin() -> tuple[str | None, list[Finding], bool]:
         findings.append(Finding("<stdin>", 1, 1, UNREADABLE_FILE, Severity.ERROR,
                                 f"input is over the {MAX_FILE_BYTES // (1024 * 1024)} MiB limit for a config file"))
         return None, findings, False
-    return decode_bytes(raw, "<stdin>", findings), findings, raw.startswith(b"\xef\xbb\xbf")
+    return decode_bytes(raw, "<stdin>", findings), findings, raw.startswith(fixing.BOM)
 
 
 def _version() -> str:
