@@ -23,6 +23,9 @@ _MODULES = (
     "bpl412_volcano_duplicate_plugin",
     "bpl413_volcano_nodeorder_unknown_argument",
     "bpl414_volcano_nodeorder_ignored_value",
+    "bpl415_volcano_argument_exits",
+    "bpl416_volcano_deviceshare_exits",
+    "bpl417_volcano_predicates_ignored_argument",
 )
 
 RULES: tuple[ModuleType, ...] = tuple(import_module(f"{__name__}.{name}") for name in _MODULES)

@@ -1,0 +1,164 @@
+"""BPL415-417: plugin arguments Volcano reads when a session opens, linted through the real engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from linter.engine import lint_text
+from linter.findings import Finding
+
+HEAD = 'actions: "enqueue, allocate"\ntiers:\n- plugins:\n'
+
+
+def _lint(plugins: str, code: str) -> list[Finding]:
+    return [f for f in lint_text(HEAD + plugins, "volcano-scheduler.conf") if f.rule == code]
+
+
+def _at(plugins: str, code: str) -> list[tuple[int, int]]:
+    return [(f.line, f.column) for f in _lint(plugins, code)]
+
+
+def test_a_comma_separated_managed_resources_string_stops_volcano_with_its_own_text() -> None:
+    found = _lint("  - name: extender\n    arguments:\n      extender.managedResources: a/gpu,b/gpu\n", "BPL415")
+    assert [(f.line, f.column, f.severity.value) for f in found] == [(6, 34, "error")]
+    assert found[0].message == ("extender.managedResources is a string, not a list: Volcano exits (klog.Fatal) "
+                                "when a session opens: the scheduler crash-loops")
+    assert found[0].detail == ("Could not parse argument for key extender.managedResources to type []string: '': "
+                               "source data must be an array or slice, got string")
+
+
+def test_the_finding_points_at_the_first_failing_value_written() -> None:
+    plugins = ("  - name: resource-strategy-fit\n    arguments:\n      resources:\n"
+               "        cpu: {type: LeastAllocated, weight: 1}\n        memory:\n          weight: x\n"
+               "          type: 3\n")
+    found = _lint(plugins, "BPL415")
+    assert [(f.line, f.column) for f in found] == [(9, 19)]
+    assert found[0].message.startswith("resources.memory.weight is a string, not an integer: ")
+    assert found[0].detail.endswith("2 error(s) decoding:\n\n"
+                                    "* '[<interface {} Value>].Type' expected type 'config.ScoringStrategyType', got "
+                                    "unconvertible type 'int', value: '3'\n"
+                                    "* '[<interface {} Value>].Weight' expected type 'int', got unconvertible type "
+                                    "'string', value: 'x'")
+
+
+@pytest.mark.parametrize("value", ["2.9", "null", "-3", "{}", "[]"])
+def test_values_mapstructure_takes_do_not_stop_volcano(value: str) -> None:
+    """Floats are truncated, null is the zero value; resourceStrategyFitWeight < 0 falls back to 10."""
+    plugins = (f"  - name: resource-strategy-fit\n    arguments:\n      resourceStrategyFitWeight: "
+               f"{value if value not in ('{}', '[]') else 1}\n      resources: {value if value == '{}' else '{}'}\n"
+               f"  - name: extender\n    arguments:\n      extender.managedResources: "
+               f"{value if value in ('null', '[]') else '[a]'}\n")
+    assert _at(plugins, "BPL415") == []
+
+
+def test_volume_binding_is_read_once_from_the_first_entry_that_has_it_on() -> None:
+    first_off = ('  - name: predicates\n    arguments:\n      predicate.VolumeBindingEnable: "false"\n'
+                 '      volumebinding.weight: "2"\n')
+    second = '  - name: predicates\n    arguments:\n      volumebinding.weight: "3"\n'
+    third = '  - name: predicates\n    arguments:\n      volumebinding.weight: "4"\n'
+    assert _at(first_off + second + third, "BPL415") == [(10, 29)]
+    ignored_switch = first_off.replace('"false"', "0")  # GetBool ignores an int: volume binding stays on
+    assert _at(ignored_switch + second, "BPL415") == [(7, 29)]
+
+
+@pytest.mark.parametrize(("written", "found"), [
+    ("-1", "-1 (no note)"), ("-1.5", "-1 (Volcano reads -1.5 as -1)"),
+    ("18446744073709551615", "-1 (Volcano reads 18446744073709551615 as -1)"), ("-0.5", None), ("0", None),
+    ("null", None),
+])
+def test_a_negative_bind_timeout_is_refused_by_volumebinding_new(written: str, found: str | None) -> None:
+    plugins = (f"  - name: predicates\n    arguments:\n      volumebinding.weight: 3\n"
+               f"      volumebinding.bindTimeoutSeconds: {written}\n")
+    got = _lint(plugins, "BPL415")
+    if found is None:
+        assert got == []
+        return
+    value, note = found.split(" ", 1)
+    assert [(f.line, f.column) for f in got] == [(7, 41)]
+    assert ("(Volcano reads" in got[0].message) is (note != "(no note)")
+    assert got[0].detail == ("failed to create volume binding plugin with args &{Weight:3 VolumeBindingArgs:0xc...}: "
+                             f"bindTimeoutSeconds: Invalid value: {value}: invalid BindTimeoutSeconds, should not be "
+                             "a negative value")
+
+
+def test_a_filter_timeout_past_time_duration_wraps_negative_and_stops_volcano() -> None:
+    base = "  - name: predicates\n    arguments:\n      dynamicresources.filterTimeoutSeconds: {}\n"
+    assert _at(base.format(9223372036), "BPL415") == []  # 9223372036e9 still fits in int64 nanoseconds
+    assert _at(base.format(-5), "BPL415") == []  # a negative value keeps the default 10s
+    found = _lint(base.format(9223372037), "BPL415")
+    assert [(f.line, f.column) for f in found] == [(6, 46)]
+    assert found[0].detail == ('failed to create dra plugin with err: filterTimeout: Invalid value: '
+                               '"-2562047h47m16.709551616s": must be zero or positive')
+    # every predicates entry sets DRA up, at every session
+    assert _at(base.format('"15"') + base.format("[15]"), "BPL415") == [(6, 46), (9, 46)]
+
+
+def test_a_file_volcano_rejects_is_never_run_so_nothing_exits() -> None:
+    text = ('actions: "enqueue, alocate"\ntiers:\n- plugins:\n  - name: extender\n    arguments:\n'
+            "      extender.managedResources: a\n  - name: deviceshare\n    arguments:\n"
+            "      deviceshare.GPUSharingEnable: true\n      deviceshare.GPUNumberEnable: true\n")
+    rules = {f.rule for f in lint_text(text, "volcano-scheduler.conf")}
+    assert "BPL400" in rules and not rules & {"BPL415", "BPL416"}
+
+
+def test_deviceshare_switches_carry_over_to_the_next_session() -> None:
+    a = "  - name: deviceshare\n    arguments:\n      deviceshare.GPUSharingEnable: true\n"
+    b = ("  - name: deviceshare\n    arguments:\n      deviceshare.GPUNumberEnable: true\n"
+         "      deviceshare.GPUSharingEnable: false\n")
+    found = _lint(a + b, "BPL416")
+    assert [(f.line, f.column) for f in found] == [(6, 37)]  # entry a, in the second session
+    assert found[0].message == ("deviceshare.GPUSharingEnable with deviceshare.GPUNumberEnable on (from "
+                                "tiers[0].plugins[1], process-wide): Volcano exits (klog.Fatal) building this entry "
+                                "in the second session")
+    assert found[0].detail == "can not define true in both gpu sharing and gpu number"
+
+
+@pytest.mark.parametrize(("arguments", "found"), [
+    ('deviceshare.GPUSharingEnable: true\n      deviceshare.VGPUEnable: "t"', [(7, 31)]),
+    ('deviceshare.GPUNumberEnable: "True"\n      deviceshare.GPUSharingEnable: 1', []),  # GetBool ignores 1
+    ("deviceshare.GPUSharingEnable: true\n      deviceshare.GPUNumberEnable: false", []),
+    ("deviceshare.VGPUEnable: true", []),
+])
+def test_deviceshare_conflicts_in_one_entry(arguments: str, found: list[tuple[int, int]]) -> None:
+    assert _at(f"  - name: deviceshare\n    arguments:\n      {arguments}\n", "BPL416") == found
+
+
+@pytest.mark.parametrize(("argument", "found"), [
+    ("predicate.DynamicResourceAllocationEnable: true", False),  # asks for what the gate does
+    ('predicate.DynamicResourceAllocationEnable: "true"', False),
+    ("predicate.DynamicResourceAllocationEnable: false", True),
+    ("predicate.GPUSharingEnable: true", True),
+    ("predicate.GPUSharingEnable: false", False),  # asks for the off it gets
+    ("predicate.VGPUEnable: true", True),
+    ('predicate.NodePortsEnable: "false"', False),  # strconv.ParseBool takes it
+    ("predicate.NodePortsEnable: 0", True),
+    ('predicate.NodePortsEnable: "yes"', True),
+    ("predicate.NodePortsEnable: null", True),
+    ("predicate.CacheEnable: [true]", True),
+    ("volumebinding.weight: 2", False),
+    ("volumebinding.shape: [{utilization: 0, score: 10}]", True),
+    ("predicate.resources: nvidia.com/gpu", False),  # inert without predicate.ProportionalEnable
+    ("predicate.nodeAffinityEnable: false", True),
+])
+def test_predicates_arguments_volcano_does_not_read_or_ignores(argument: str, found: bool) -> None:
+    plugins = f"  - name: predicates\n    arguments:\n      {argument}\n"
+    assert bool(_at(plugins, "BPL417")) is found
+
+
+def test_old_predicates_keys_name_where_they_moved_and_pass_when_the_new_switch_is_on() -> None:
+    old = "  - name: predicates\n    arguments:\n      predicate.GPUSharingEnable: true\n"
+    found = _lint(old, "BPL417")
+    assert [(f.line, f.column) for f in found] == [(6, 7)]
+    assert found[0].message.endswith("it is now deviceshare.GPUSharingEnable on the deviceshare plugin")
+    new = "  - name: deviceshare\n    arguments:\n      deviceshare.GPUSharingEnable: true\n"
+    assert _at(old + new, "BPL417") == []
+    proportional = ("  - name: predicates\n    arguments:\n      predicate.ProportionalEnable: true\n"
+                    "      predicate.resources: nvidia.com/gpu\n      predicate.resources.nvidia.com/gpu.cpu: 4\n")
+    assert _at(proportional, "BPL417") == [(6, 7), (7, 7), (8, 7)]
+
+
+def test_an_ignored_switch_value_quotes_volcanos_log() -> None:
+    found = _lint("  - name: predicates\n    arguments:\n      predicate.CacheEnable: 1\n", "BPL417")
+    assert [(f.line, f.column) for f in found] == [(6, 30)]
+    assert found[0].message == ('predicate.CacheEnable is an integer: Volcano takes only a boolean, logs "Could not '
+                                'parse argument: 1 for key predicate.CacheEnable to bool" and keeps false')
