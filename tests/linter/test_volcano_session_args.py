@@ -162,3 +162,18 @@ def test_an_ignored_switch_value_quotes_volcanos_log() -> None:
     assert [(f.line, f.column) for f in found] == [(6, 30)]
     assert found[0].message == ('predicate.CacheEnable is an integer: Volcano takes only a boolean, logs "Could not '
                                 'parse argument: 1 for key predicate.CacheEnable to bool" and keeps false')
+
+
+@pytest.mark.parametrize(("plugins", "found", "held"), [
+    ("  - name: tdm\n    arguments:\n      tdm.evict.period: 1\n      tdm.revocable-zone.rz1: 1:00-4:00\n",
+     [(6, 25)], "int"),
+    ("  - name: tdm\n    arguments:\n      my.tdm.revocable-zone.a: ~\n", [(6, 32)], "nil"),  # strings.Contains
+    ("  - name: tdm\n    arguments:\n      tdm.evict.period: 1m\n      tdm.revocable-zone: 2\n", [], ""),
+    ("  - name: rescheduling\n    arguments:\n      interval: 5\n      metricsPeriod: 5m\n"
+     "  - name: rescheduling\n    arguments:\n      metricsPeriod: true\n", [(6, 17)], "int"),  # one per tier
+    ("  - name: rescheduling\n    arguments:\n      metricsPeriod: [5m]\n", [(6, 22)], "[]interface {}"),
+])
+def test_arguments_asserted_to_be_strings_panic(plugins: str, found: list[tuple[int, int]], held: str) -> None:
+    got = _lint(plugins, "BPL415")
+    assert [(f.line, f.column) for f in got] == found
+    assert all(f.detail == f"panic: interface conversion: interface {{}} is {held}, not string" for f in got)

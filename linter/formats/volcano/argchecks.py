@@ -11,7 +11,7 @@ from linter.findings import Violation
 from linter.formats.volcano import sessionargs as sa
 from linter.formats.volcano.govalue import go_v
 from linter.formats.volcano.handler import PluginEntry, VolcanoContext
-from linter.formats.volcano.mapstructure import INT, Decoded, GoType, decode
+from linter.formats.volcano.mapstructure import INT, Decoded, GoType, decode, go_type_name
 from linter.formats.volcano.scalars import raw_scalar
 from linter.gofmt import format_duration
 from linter.goint import wrap_int64
@@ -118,6 +118,29 @@ def _dra(ctx: VolcanoContext, entry: PluginEntry) -> Iterator[Violation]:
                                    f"\"{format_duration(nanos)}\": must be zero or positive")
 
 
+def _asserted_strings(ctx: VolcanoContext) -> Iterator[tuple[PluginEntry, str]]:
+    """The (entry, key) pairs tdm and rescheduling assert to be strings."""
+    tiers_seen: set[int] = set()
+    for entry in ctx.plugins:
+        if entry.name == sa.TDM:
+            yield from ((entry, k) for k in entry.arguments if sa.TDM_ZONE in k or k == sa.TDM_EVICT_PERIOD)
+        elif entry.name == sa.RESCHEDULING and entry.tier not in tiers_seen:  # parsed: each tier's first one
+            tiers_seen.add(entry.tier)
+            yield from ((entry, k) for k in sa.RESCHEDULING_STRINGS if k in entry.arguments)
+
+
+def _panics(ctx: VolcanoContext) -> Iterator[Violation]:
+    for entry, key in _asserted_strings(ctx):
+        value = entry.arguments[key]
+        if isinstance(value, str):
+            continue
+        pointer = (*entry.arguments_pointer, key)
+        held = "nil" if value is None else go_type_name(value)
+        yield Violation(f"{key} is {_what(ctx, pointer, value)}, not a string: {entry.name} asserts it is one and "
+                        "Volcano panics when a session opens: the scheduler crash-loops", pointer,
+                        detail=f"panic: interface conversion: interface {{}} is {held}, not string")
+
+
 def argument_exits(ctx: VolcanoContext) -> Iterator[Violation]:
     if ctx.rejection is not None:  # Volcano never runs this conf; BPL060/BPL400/BPL401 say why
         return
@@ -128,6 +151,7 @@ def argument_exits(ctx: VolcanoContext) -> Iterator[Violation]:
         if entry.name == sa.PREDICATES:
             yield from _dra(ctx, entry)
     yield from _volume_binding(ctx)
+    yield from _panics(ctx)
 
 
 _Switches = dict[str, tuple[bool, PluginEntry | None]]  # switch -> its value and the entry that set it

@@ -20,6 +20,11 @@ parse argument for key %s to type %T: %v")`` when that fails; the callers:
   ``time.Duration(secs) * time.Second``, which can wrap negative, and ``dynamicresources.New`` refuses a
   negative timeout (``failed to create dra plugin with err: %v``).
 
+Two plugins assert an argument is a string without checking (``v.(string)``), a runtime panic that nothing
+recovers (``wait.Until``'s ``HandleCrash`` re-panics): tdm's ``New`` for every key containing
+``tdm.revocable-zone.`` and for ``tdm.evict.period``; rescheduling's ``OnSessionOpen`` for ``interval`` and
+``metricsPeriod`` of the first rescheduling entry of each tier.
+
 ``Arguments.GetBool`` (the predicates and deviceshare switches) takes a YAML bool or a string
 ``strconv.ParseBool`` accepts; for anything else it logs ``Could not parse argument: %v for key %s to
 bool`` and leaves the value as it was.
@@ -53,6 +58,12 @@ SESSION_GETS: Mapping[str, tuple[tuple[str, GoType], ...]] = {
         ("proportional", _PROPORTIONAL),
     ),
 }
+
+TDM = "tdm"
+TDM_ZONE = "tdm.revocable-zone."  # matched anywhere in the key (strings.Contains)
+TDM_EVICT_PERIOD = "tdm.evict.period"
+RESCHEDULING = "rescheduling"
+RESCHEDULING_STRINGS = ("interval", "metricsPeriod")
 
 VOLUME_BINDING_WEIGHT = "volumebinding.weight"
 VOLUME_BINDING_TIMEOUT = "volumebinding.bindTimeoutSeconds"

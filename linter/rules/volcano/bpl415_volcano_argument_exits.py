@@ -13,6 +13,12 @@ What it does:
     ``time.Duration`` wraps negative. The finding's detail is Volcano's own ``klog.Fatal`` text (mapstructure's
     multi-line error included).
 
+    It also reports the arguments two plugins take as strings without checking, where any other value
+    (a number, a boolean, ``null``) makes Go panic (``interface conversion: interface {} is int, not
+    string``) and nothing recovers: tdm's ``tdm.evict.period`` and every key containing
+    ``tdm.revocable-zone.``, and rescheduling's ``interval`` and ``metricsPeriod`` (in the first
+    rescheduling entry of each tier, the one Volcano parses).
+
     A float is truncated (``2.9`` is 2), ``null`` becomes 0, and a mapping's keys that match no field are
     ignored: none of these stops Volcano, so none is reported. Volume binding is set up once per process,
     with the first predicates entry that has ``predicate.VolumeBindingEnable`` on, so only that entry's
@@ -23,7 +29,7 @@ What it does:
     gate's default follows (Volcano aligns its gates with the cluster's version).
 
 Why it matters:
-    Volcano calls ``klog.Fatal`` while it opens a session, which ends the process. The file loads without
+    Volcano calls ``klog.Fatal`` (or panics) while it opens a session, which ends the process. The file loads without
     a word, then every restart exits again at its first session: the scheduler crash-loops and no pod is
     scheduled.
 
