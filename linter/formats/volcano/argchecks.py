@@ -72,10 +72,6 @@ def _switch(entry: PluginEntry, key: str, default: bool) -> bool:
     return default if read is None else read
 
 
-def _written(ctx: VolcanoContext, pointer: Pointer, value: object) -> str:
-    return raw_scalar(ctx.document, pointer, value)
-
-
 def _volume_binding(ctx: VolcanoContext) -> Iterator[Violation]:
     """The set-up ``volumeBindingPluginOnce`` runs, with the first entry that has volume binding on."""
     entry = next((e for e in ctx.plugins if e.name == sa.PREDICATES
@@ -92,7 +88,7 @@ def _volume_binding(ctx: VolcanoContext) -> Iterator[Violation]:
     if isinstance(timeout, int) and timeout < 0 and entry.arguments[sa.VOLUME_BINDING_TIMEOUT] is not None:
         weight = read.get(sa.VOLUME_BINDING_WEIGHT, sa.VOLUME_BINDING_DEFAULT_WEIGHT)
         pointer = (*entry.arguments_pointer, sa.VOLUME_BINDING_TIMEOUT)
-        written = _written(ctx, pointer, entry.arguments[sa.VOLUME_BINDING_TIMEOUT])
+        written = raw_scalar(ctx.document, pointer, entry.arguments[sa.VOLUME_BINDING_TIMEOUT])
         read_as = "" if written == str(timeout) else f" (Volcano reads {written} as {timeout})"
         yield Violation(f"{sa.VOLUME_BINDING_TIMEOUT} is negative{read_as}: volumebinding.New refuses it; {_EXITS}",
                         pointer,

@@ -15,8 +15,9 @@ parse argument for key %s to type %T: %v")`` when that fails; the callers:
   ``volumebinding.bindTimeoutSeconds`` (int64); ``volumebinding.New`` then refuses a negative timeout and
   Volcano exits with ``failed to create volume binding plugin with args %+v: %v``. ``volumebinding.shape``
   is read only with the StorageCapacityScoring feature gate on, off by default in Kubernetes 1.36. The DRA
-  set-up runs for every entry at every session while the DynamicResourceAllocation gate is on (the 1.36
-  default, locked on): ``dynamicresources.filterTimeoutSeconds`` (int); a value >= 0 becomes
+  set-up runs for every entry at every session while the DynamicResourceAllocation gate is on (Volcano
+  aligns gate defaults with the cluster's version: on from 1.34, locked on from 1.35):
+  ``dynamicresources.filterTimeoutSeconds`` (int); a value >= 0 becomes
   ``time.Duration(secs) * time.Second``, which can wrap negative, and ``dynamicresources.New`` refuses a
   negative timeout (``failed to create dra plugin with err: %v``).
 
@@ -116,8 +117,3 @@ def bool_argument(value: object) -> bool | None:
         if value in _GO_FALSE:
             return False
     return None
-
-
-def get_type_name(target: GoType) -> str:
-    """``%T`` of ``Get[T]``'s result: the type's name as Go prints it."""
-    return target.name
