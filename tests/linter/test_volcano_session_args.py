@@ -177,3 +177,53 @@ def test_arguments_asserted_to_be_strings_panic(plugins: str, found: list[tuple[
     got = _lint(plugins, "BPL415")
     assert [(f.line, f.column) for f in got] == found
     assert all(f.detail == f"panic: interface conversion: interface {{}} is {held}, not string" for f in got)
+
+
+def _lnu(params: str, actions: str = "enqueue, allocate, shuffle", entry: str = "", extra: str = "") -> str:
+    """A conf whose first tier holds a rescheduling entry with one lowNodeUtilization strategy."""
+    return (f'actions: "{actions}"\ntiers:\n- plugins:\n  - name: rescheduling\n{entry}    arguments:\n'
+            f"      strategies:\n      - name: lowNodeUtilization\n        params:\n{params}{extra}")
+
+
+def _threshold_findings(text: str) -> list[tuple[int, int, str]]:
+    found = [f for f in lint_text(text, "volcano-scheduler.conf") if f.rule == "BPL415"]
+    return [(f.line, f.column, f.detail or "") for f in found]
+
+
+@pytest.mark.parametrize(("params", "found"), [
+    ("          thresholds: {cpu: 20, memory: 20.5}\n", [(9, 41, "float64")]),
+    ("          thresholds: {cpu: 20}\n          targetThresholds:\n            cpu: \"50\"\n",
+     [(11, 18, "string")]),
+    ("          thresholds:\n            pods: ~\n", [(10, 19, "nil")]),
+    ("          thresholds: [20]\n          targetThresholds: {cpu: 5.5}\n", []),  # parse stops at the list
+    ("          thresholds: {cpu: 20, memory: 30}\n          targetThresholds: {cpu: 50}\n", []),
+])
+def test_low_node_utilization_thresholds_are_asserted_to_be_ints(params: str,
+                                                                 found: list[tuple[int, int, str]]) -> None:
+    got = _threshold_findings(_lnu(params))
+    assert [(line, column) for line, column, _ in got] == [(line, column) for line, column, _ in found]
+    assert [detail for _, _, detail in got] == [f"panic: interface conversion: interface {{}} is {held}, not int"
+                                                for _, _, held in found]
+
+
+def test_threshold_values_are_only_asserted_when_the_shuffle_action_calls_the_strategy() -> None:
+    params = "          thresholds: {cpu: 20.5}\n"
+    assert len(_threshold_findings(_lnu(params))) == 1
+    assert _threshold_findings(_lnu(params, actions="enqueue, allocate")) == []  # no shuffle: never called
+    assert _threshold_findings(_lnu(params, entry="    enabledVictim: false\n")) == []
+    # an item mapstructure cannot decode is skipped; one that decodes still replaces the strategies
+    undecodable = _lnu(params).replace("name: lowNodeUtilization", "name: [lowNodeUtilization]")
+    assert _threshold_findings(undecodable) == []
+    assert len(_threshold_findings(_lnu(params, extra="      - name: 3\n"))) == 1
+    unnamed = _lnu(params).replace("name: lowNodeUtilization", "name: lowPriorityFirst")
+    assert _threshold_findings(unnamed) == []
+    # only the first rescheduling entry of a tier is parsed; a later tier's entry replaces the strategies
+    second_in_tier = _lnu("          thresholds: {cpu: 20}\n") + (
+        "  - name: rescheduling\n    arguments:\n      strategies:\n      - name: lowNodeUtilization\n"
+        "        params: {thresholds: {cpu: 1.5}}\n")
+    assert _threshold_findings(second_in_tier) == []
+    next_tier = second_in_tier.replace("  - name: rescheduling\n    arguments:\n      strategies:\n      - name: "
+                                       "lowNodeUtilization\n        params: {thresholds",
+                                       "- plugins:\n  - name: rescheduling\n    arguments:\n      strategies:\n"
+                                       "      - name: lowNodeUtilization\n        params: {thresholds")
+    assert [(line, column) for line, column, _ in _threshold_findings(next_tier)] == [(15, 36)]

@@ -12,6 +12,7 @@ from linter.formats.volcano import sessionargs as sa
 from linter.formats.volcano.govalue import go_v
 from linter.formats.volcano.handler import PluginEntry, VolcanoContext
 from linter.formats.volcano.mapstructure import INT, Decoded, GoType, decode, go_type_name
+from linter.formats.volcano.reschedulingargs import threshold_panics
 from linter.formats.volcano.scalars import raw_scalar
 from linter.gofmt import format_duration
 from linter.goint import wrap_int64
@@ -137,6 +138,15 @@ def _panics(ctx: VolcanoContext) -> Iterator[Violation]:
                         detail=f"panic: interface conversion: interface {{}} is {held}, not string")
 
 
+def _threshold_panic(ctx: VolcanoContext) -> Iterator[Violation]:
+    for pointer, value in threshold_panics(ctx):
+        rest = pointer[len(("tiers", 0, "plugins", 0, "arguments")):]
+        held = "nil" if value is None else go_type_name(value)
+        yield Violation(f"{_path(str(rest[0]), rest[1:])} is {_what(ctx, pointer, value)}, not an integer: "
+                        "Volcano panics in its first session's shuffle action: the scheduler crash-loops", pointer,
+                        detail=f"panic: interface conversion: interface {{}} is {held}, not int")
+
+
 def argument_exits(ctx: VolcanoContext) -> Iterator[Violation]:
     if ctx.rejection is not None:  # Volcano never runs this conf; BPL060/BPL400/BPL401 say why
         return
@@ -148,6 +158,7 @@ def argument_exits(ctx: VolcanoContext) -> Iterator[Violation]:
             yield from _dra(ctx, entry)
     yield from _volume_binding(ctx)
     yield from _panics(ctx)
+    yield from _threshold_panic(ctx)
 
 
 _Switches = dict[str, tuple[bool, PluginEntry | None]]  # switch -> its value and the entry that set it

@@ -17,7 +17,12 @@ What it does:
     (a number, a boolean, ``null``) makes Go panic (``interface conversion: interface {} is int, not
     string``) and nothing recovers: tdm's ``tdm.evict.period`` and every key containing
     ``tdm.revocable-zone.``, and rescheduling's ``interval`` and ``metricsPeriod`` (in the first
-    rescheduling entry of each tier, the one Volcano parses).
+    rescheduling entry of each tier, the one Volcano parses). Likewise the values of the lowNodeUtilization
+    strategy's ``thresholds`` and ``targetThresholds`` (in ``strategies[].params``), which rescheduling
+    asserts to be ints (``v.(int)``): a float such as ``20.5``, a quoted ``"20"`` or ``null`` panics when the
+    shuffle action runs the strategy, in the first session. Reported only when ``actions`` lists ``shuffle``
+    and a rescheduling entry keeps ``enabledVictim`` on; a ``thresholds`` that is not a mapping stops the
+    parse, so nothing after it is read.
 
     A float is truncated (``2.9`` is 2), ``null`` becomes 0, and a mapping's keys that match no field are
     ignored: none of these stops Volcano, so none is reported. Volume binding is set up once per process,
