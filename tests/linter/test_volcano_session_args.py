@@ -157,6 +157,29 @@ def test_old_predicates_keys_name_where_they_moved_and_pass_when_the_new_switch_
     assert _at(proportional, "BPL417") == [(6, 7), (7, 7), (8, 7)]
 
 
+def test_the_renamed_vgpu_switch_names_the_deviceshare_key_and_passes_when_it_is_on() -> None:
+    old = "  - name: predicates\n    arguments:\n      predicate.VGPU4pdEnable: true\n"
+    found = _lint(old, "BPL417")
+    assert found[0].message.endswith("it is now deviceshare.VGPUEnable on the deviceshare plugin")
+    new = "  - name: deviceshare\n    arguments:\n      deviceshare.VGPUEnable: true\n"
+    assert _at(old + new, "BPL417") == []
+
+
+@pytest.mark.parametrize(("key", "suggestion"), [
+    ("predicate.NodeAfinityEnable", "predicate.NodeAffinityEnable"),
+    ("predicate.TaintTolerationEnabled", "predicate.TaintTolerationEnable"),
+    ("volumebinding.wieght", "volumebinding.weight"),
+    # these share only predicate.*Enable with predicate.CacheEnable: no suggestion (real docs write them)
+    ("predicate.4PDVGPUEnable", None),
+    ("predicate.VgpuSchedulePolicy", None),
+])
+def test_did_you_mean_compares_names_without_the_shared_prefix_and_suffix(key: str, suggestion: str | None) -> None:
+    found = _lint(f"  - name: predicates\n    arguments:\n      {key}: true\n", "BPL417")
+    assert len(found) == 1
+    hint = f" (did you mean {suggestion!r}?)" if suggestion else ""
+    assert found[0].message.endswith(f"Volcano ignores it{hint}")
+
+
 def test_an_ignored_switch_value_quotes_volcanos_log() -> None:
     found = _lint("  - name: predicates\n    arguments:\n      predicate.CacheEnable: 1\n", "BPL417")
     assert [(f.line, f.column) for f in found] == [(6, 30)]

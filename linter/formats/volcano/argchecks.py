@@ -234,13 +234,25 @@ def predicates_ignored_argument(ctx: VolcanoContext) -> Iterator[Violation]:
                     yield Violation(f"predicates no longer reads {key}: proportional scheduling is now the "
                                     "resource-strategy-fit plugin's proportional argument", pointer, on_key=True)
             else:
-                close = difflib.get_close_matches(key, sa.PREDICATE_ARGUMENTS, n=1, cutoff=0.7)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                hint = f" (did you mean {close!r}?)" if (close := _closest_predicate_argument(key)) else ""
                 yield Violation(f"predicates does not read argument {key!r}; Volcano ignores it{hint}", pointer,
                                 on_key=True)
 
 
+def _closest_predicate_argument(key: str) -> str | None:
+    """The argument ``key`` was probably meant to be. Names are compared without the shared ``predicate.``
+    prefix and ``Enable`` suffix, which would otherwise make any two switches look alike
+    (``predicate.VGPU4pdEnable`` is not ``predicate.CacheEnable``)."""
+    def bare(name: str) -> str:
+        return name.removeprefix("predicate.").removesuffix("Enable")
+
+    by_bare = {bare(name): name for name in sa.PREDICATE_ARGUMENTS}
+    close = difflib.get_close_matches(bare(key), list(by_bare), n=1, cutoff=0.7)
+    return by_bare[close[0]] if close else None
+
+
 def _moved_key_set(ctx: VolcanoContext, key: str) -> bool:
     """Whether a deviceshare entry turns on the switch an old predicates key asked for."""
-    new_key = "deviceshare." + key.removeprefix("predicate.")
-    return any(e.name == sa.DEVICESHARE and sa.bool_argument(e.arguments.get(new_key)) is True for e in ctx.plugins)
+    new_key = sa.MOVED_SWITCHES.get(key)
+    return new_key is not None and any(
+        e.name == sa.DEVICESHARE and sa.bool_argument(e.arguments.get(new_key)) is True for e in ctx.plugins)

@@ -92,7 +92,16 @@ MOVED_KEYS: Mapping[str, str] = {
     "predicate.GPUNumberEnable": "deviceshare.GPUNumberEnable on the deviceshare plugin",
     "predicate.VGPUEnable": "deviceshare.VGPUEnable on the deviceshare plugin",
     "predicate.NodeLockEnable": "deviceshare.NodeLockEnable on the deviceshare plugin",
+    # read from a3fcad06a until the switch was renamed predicate.VGPUEnable
+    "predicate.VGPU4pdEnable": "deviceshare.VGPUEnable on the deviceshare plugin",
     "predicate.ProportionalEnable": "proportional.enable on the resource-strategy-fit plugin",
+}
+# the deviceshare switch each old GPU key became (a deviceshare entry that turns it on does what was asked)
+MOVED_SWITCHES: Mapping[str, str] = {
+    "predicate.GPUSharingEnable": "deviceshare.GPUSharingEnable",
+    "predicate.GPUNumberEnable": "deviceshare.GPUNumberEnable",
+    "predicate.VGPUEnable": "deviceshare.VGPUEnable", "predicate.NodeLockEnable": "deviceshare.NodeLockEnable",
+    "predicate.VGPU4pdEnable": "deviceshare.VGPUEnable",
 }
 MOVED_RESOURCES = "predicate.resources"  # and predicate.resources.<name>.cpu/memory: proportional's keys now
 

@@ -14,12 +14,13 @@ What it does:
       Kubernetes 1.35), so ``false`` does not turn DRA off (``true`` asks for what happens, and passes);
     * keys older releases read here and Volcano now reads elsewhere, when they ask for something on:
       ``predicate.GPUSharingEnable``, ``GPUNumberEnable``, ``VGPUEnable`` and ``NodeLockEnable`` (now
-      ``deviceshare.*`` on the deviceshare plugin; not reported when a deviceshare entry turns the new
-      switch on), ``predicate.ProportionalEnable`` and, with it, ``predicate.resources*`` (now
+      ``deviceshare.*`` on the deviceshare plugin) and ``VGPU4pdEnable`` (renamed, now
+      ``deviceshare.VGPUEnable``), none reported when a deviceshare entry turns the new switch on, ``predicate.ProportionalEnable`` and, with it, ``predicate.resources*`` (now
       resource-strategy-fit's ``proportional``);
     * ``volumebinding.shape``, read only with the StorageCapacityScoring feature gate on (off by default in
       Kubernetes 1.36);
-    * any other key, with a "did you mean" among the keys the plugin reads.
+    * any other key, with a "did you mean" among the keys the plugin reads (compared without the
+      ``predicate.`` prefix and ``Enable`` suffix every switch shares).
 
 Why it matters:
     Volcano ignores these without failing, so what the conf asks for does not happen: a conf with
