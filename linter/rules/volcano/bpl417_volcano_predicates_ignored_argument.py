@@ -15,8 +15,9 @@ What it does:
     * keys older releases read here and Volcano now reads elsewhere, when they ask for something on:
       ``predicate.GPUSharingEnable``, ``GPUNumberEnable``, ``VGPUEnable`` and ``NodeLockEnable`` (now
       ``deviceshare.*`` on the deviceshare plugin) and ``VGPU4pdEnable`` (renamed, now
-      ``deviceshare.VGPUEnable``), none reported when a deviceshare entry turns the new switch on, ``predicate.ProportionalEnable`` and, with it, ``predicate.resources*`` (now
-      resource-strategy-fit's ``proportional``);
+      ``deviceshare.VGPUEnable``), none reported when a deviceshare entry turns the new switch on;
+      ``predicate.ProportionalEnable`` and, with it, ``predicate.resources*`` (now resource-strategy-fit's
+      ``proportional``);
     * ``volumebinding.shape``, read only with the StorageCapacityScoring feature gate on (off by default in
       Kubernetes 1.36);
     * any other key, with a "did you mean" among the keys the plugin reads (compared without the
