@@ -171,6 +171,8 @@ class Profile:
     percentage_of_nodes_to_score: int = 0
     # the config has an extender with a filterVerb or a prioritizeVerb (extenders apply to every profile)
     extenders_filter_or_score: bool = False
+    # NodeAffinityArgs.addedAffinity's preferred terms as written: NodeAffinity's Score adds them for every pod
+    added_preferred_terms: tuple[Mapping[str, object], ...] = ()
 
     @property
     def has_score_plugins(self) -> bool:
@@ -204,6 +206,16 @@ class Profile:
     @property
     def balanced_weight(self) -> int:
         return self.score_plugin_weights.get("NodeResourcesBalancedAllocation", 1)
+
+    @property
+    def taint_toleration_weight(self) -> int:
+        """TaintToleration's score weight; 0 when it does not score in this profile."""
+        return self.score_plugin_weights.get("TaintToleration", 0)
+
+    @property
+    def node_affinity_weight(self) -> int:
+        """NodeAffinity's score weight; 0 when it does not score in this profile."""
+        return self.score_plugin_weights.get("NodeAffinity", 0)
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@
 The field names follow vectors/scoring.json (``score``, ``weightedScore``, ``resources[]``
 with ``name, weight, podRequest, requested, allocatable``) so a vector case can be checked
 by running the command. Every node gets its scores, feasible or not; nodes are listed best
-first: feasible before infeasible, then by score (kube-scheduler: the Fit and
-BalancedAllocation contributions after their profile weights), then by name.
+first: feasible before infeasible, then by score (kube-scheduler: the Fit, BalancedAllocation,
+TaintToleration and NodeAffinity contributions after their profile weights), then by name.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from linter.scoring.volcano import binpack_score_node, node_order_binpack
 from .dump import ClusterDump, ExplainInputError, describe
 from .objects import ClusterObjects
 from .preemption import admitted_pod, preemption_section
+from .preferences import add_preference_scores
 
 __all__ = ["Cluster", "build_views", "explain", "explain_dump", "explain_views", "select_profile"]
 
@@ -140,12 +141,14 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
             total += 0 if bal.skipped else bal.score * profile.balanced_weight
         node["total"] = total
         out.append(node)
+    preferences = add_preference_scores(profile, pod, views, out)  # adds to the feasible nodes' totals
     shape = fit_args.shape if fit_args is not None and fit_args.shape else None
     return {
         "engine": "k8s-fit",
         "profile": profile.scheduler_name,
         "strategy": fit_args.strategy if fit_args is not None else None,
         "pluginWeight": profile.fit_weight,
+        **preferences,
         "shape": [{"utilization": p.utilization, "score": p.score} for p in shape] if shape else None,
         "podRequest": fit_request,
         # scores of the build's out-of-tree plugins are not modelled: named here, never in "total"

@@ -79,6 +79,44 @@ def _k8s_node(doc: Json, node: Json) -> list[str]:
     return lines
 
 
+def _most(doc: Json, prefix: str) -> int:
+    """The largest raw score of a feasible node: what the plugin normalises by."""
+    return max([0, *(int(n[prefix + "Raw"]) for n in doc["nodes"] if n["feasible"])])
+
+
+def _preference_header(doc: Json) -> list[str]:
+    """One line per modelled preference plugin of the profile: its weight and how it normalises."""
+    lines: list[str] = []
+    if doc.get("taintTolerationWeight"):
+        head = f"  TaintToleration, weight {doc['taintTolerationWeight']}: "
+        most = _most(doc, "taintToleration")
+        lines.append(head + ("no feasible node has a PreferNoSchedule taint the pod does not tolerate -> 100 each"
+                             if not most else f"100 - floor(100 * untolerated PreferNoSchedule taints / {most})"))
+    if doc.get("nodeAffinityWeight"):
+        head = f"  NodeAffinity, weight {doc['nodeAffinityWeight']}: "
+        if doc["nodeAffinitySkipped"]:
+            lines.append(head + "skipped (no preferred node affinity in the pod or the profile)")
+        else:
+            most = _most(doc, "nodeAffinity")
+            lines.append(head + ("no preferred term matches a feasible node -> 0 each" if not most
+                                 else f"floor(100 * weights of the matching preferred terms / {most})"))
+    return lines
+
+
+def _preference_lines(doc: Json, node: Json) -> list[str]:
+    """The arithmetic of a feasible node's TaintToleration and NodeAffinity scores, where they differ."""
+    if not node["feasible"]:
+        return []
+    lines: list[str] = []
+    if doc.get("taintTolerationWeight") and (most := _most(doc, "taintToleration")):
+        lines.append(f"    TaintToleration = 100 - floor(100 * {node['taintTolerationRaw']} / {most}) = "
+                     f"{node['taintTolerationScore']}; * weight {doc['taintTolerationWeight']}")
+    if doc.get("nodeAffinityWeight") and not doc["nodeAffinitySkipped"] and (most := _most(doc, "nodeAffinity")):
+        lines.append(f"    NodeAffinity = floor(100 * {node['nodeAffinityRaw']} / {most}) = "
+                     f"{node['nodeAffinityScore']}; * weight {doc['nodeAffinityWeight']}")
+    return lines
+
+
 def _volcano_node(doc: Json, node: Json) -> list[str]:
     if node.get("resources") is None:
         return []
@@ -136,6 +174,7 @@ def render_text(doc: Json) -> str:
     if doc.get("notModelledNodeOrderPlugins"):
         lines.append("  not modelled, left out of every total: the node-order scores Volcano adds to binpack's "
                      "from " + ", ".join(map(_plugin_label, doc["notModelledNodeOrderPlugins"])))
+    lines += _preference_header(doc)
     request = ", ".join(f"{n} {format_amount(n, v, volcano=engine == 'volcano-binpack')}"
                         for n, v in doc["podRequest"].items())
     lines.append(f"  pod request as the scorer sees it: {request}")
@@ -144,13 +183,18 @@ def render_text(doc: Json) -> str:
     if to_find is not None and feasible > to_find:
         lines.append("  note: " + sampled_note(engine == "volcano-binpack", to_find, feasible, "the first node below"))
     lines.append("")
-    rank = [["#", "node", "feasible", "score", "weighted", "balanced", "total"]]
+    # TaintToleration's and NodeAffinity's columns only where the profile scores with them
+    extra = [(title, key) for title, key, shown in (
+        ("taints", "taintToleration", doc.get("taintTolerationWeight")),
+        ("affinity", "nodeAffinity", doc.get("nodeAffinityWeight") and not doc["nodeAffinitySkipped"])) if shown]
+    rank = [["#", "node", "feasible", "score", "weighted", "balanced", *(t for t, _ in extra), "total"]]
     for i, node in enumerate(doc["nodes"], 1):
         score = node["score"]
         rank.append([str(i), node["name"], "yes" if node["feasible"] else "no",
                      "-" if score is None else f"{score:.10g}" if isinstance(score, float) else str(score),
                      "-" if node["weightedScore"] is None else f"{node['weightedScore']:.10g}",
                      "-" if node.get("balancedScore") is None else str(node["balancedScore"]),
+                     *("-" if node[key + "Score"] is None else str(node[key + "Score"]) for _, key in extra),
                      str(node["total"]) if "total" in node else "-"])
     lines += [line[2:] for line in _table(rank)]
     for node in doc["nodes"]:
@@ -160,4 +204,6 @@ def render_text(doc: Json) -> str:
             verdict += " (filters count the pods nominated here: " + ", ".join(node["nominatedPods"]) + ")"
         lines.append(f"  {node['name']}: {verdict}")
         lines += _volcano_node(doc, node) if engine == "volcano-binpack" else _k8s_node(doc, node)
+        if engine == "k8s-fit":
+            lines += _preference_lines(doc, node)
     return "\n".join(lines) + "\n"

@@ -41,6 +41,8 @@ __all__ = [
     "node_unschedulable",
     "prefilter_rejection",
     "taint_toleration",
+    "term_matches",
+    "tolerates",
 ]
 
 REASON_UNSCHEDULABLE = "node(s) were unschedulable"
@@ -72,7 +74,7 @@ def _values(req: Mapping[str, Any]) -> list[str] | None:
     return [str(v) for v in raw] if isinstance(raw, list) else None
 
 
-def _tolerates(toleration: object, key: str, value: str, effect: str) -> bool:
+def tolerates(toleration: object, key: str, value: str, effect: str) -> bool:
     """``Toleration.ToleratesTaint``: empty effect/key match all; operator "" means Equal."""
     if not isinstance(toleration, Mapping):
         return False
@@ -96,7 +98,7 @@ def _tolerations(pod: Obj) -> list[Any]:
 def node_unschedulable(pod: Obj, node: Obj) -> str | None:
     if not _get(node, "spec", "unschedulable"):
         return None
-    if any(_tolerates(t, "node.kubernetes.io/unschedulable", "", "NoSchedule") for t in _tolerations(pod)):
+    if any(tolerates(t, "node.kubernetes.io/unschedulable", "", "NoSchedule") for t in _tolerations(pod)):
         return None
     return REASON_UNSCHEDULABLE
 
@@ -112,7 +114,7 @@ def taint_toleration(pod: Obj, node: Obj) -> str | None:
         if not isinstance(taint, Mapping) or taint.get("effect") not in ("NoSchedule", "NoExecute"):
             continue
         key, value, effect = str(taint.get("key") or ""), str(taint.get("value") or ""), str(taint["effect"])
-        if not any(_tolerates(t, key, value, effect) for t in _tolerations(pod)):
+        if not any(tolerates(t, key, value, effect) for t in _tolerations(pod)):
             return REASON_TAINTS
     return None
 
@@ -176,7 +178,7 @@ def _label_requirement_parses(req: object) -> bool:
     return isinstance(key, str) and values is not None and _is_label_key(key) and all(map(_is_label_value, values))
 
 
-def _term_matches(term: object, labels: Mapping[str, str], fields: Mapping[str, str]) -> bool:
+def term_matches(term: object, labels: Mapping[str, str], fields: Mapping[str, str]) -> bool:
     """A node selector term: all expressions and fields match; an empty or invalid term matches nothing."""
     if not isinstance(term, Mapping):
         return False
@@ -210,7 +212,7 @@ def node_affinity(pod: Obj, node: Obj) -> str | None:
     if isinstance(required, Mapping):
         terms = required.get("nodeSelectorTerms") or []
         fields = {"metadata.name": str(_get(node, "metadata", "name") or "")}
-        if not any(_term_matches(t, labels, fields) for t in (terms if isinstance(terms, list) else [])):
+        if not any(term_matches(t, labels, fields) for t in (terms if isinstance(terms, list) else [])):
             return REASON_NODE_AFFINITY
     return None
 

@@ -166,5 +166,13 @@ def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any
             # a profile's own value wins even when it is 0 (adaptive), as the framework's pointer does
             percentage_of_nodes_to_score=global_percentage if profile.percentage is None else profile.percentage,
             extenders_filter_or_score=extenders_busy,
+            added_preferred_terms=_added_preferred_terms(user_args("NodeAffinity")),
         ))
     return KubeSchedulerModel(profiles=tuple(out))
+
+
+def _added_preferred_terms(args: dict[str, Any] | None) -> tuple[dict[str, Any], ...]:
+    """NodeAffinityArgs ``addedAffinity.preferredDuringSchedulingIgnoredDuringExecution``, as written."""
+    added = args.get("addedAffinity") if isinstance(args, dict) else None
+    terms = added.get("preferredDuringSchedulingIgnoredDuringExecution") if isinstance(added, dict) else None
+    return tuple(t for t in terms if isinstance(t, dict)) if isinstance(terms, list) else ()

@@ -5,8 +5,9 @@ binpack), run the filters (:mod:`linter.scoring.cluster.filters`; for kube-sched
 pods nominated to a node, :mod:`linter.scoring.cluster.nominated`) to get the feasible
 rows and one reason per infeasible node, score all rows at once
 (:mod:`linter.scoring.cluster.scores`) and pick the top K, best first, ties by node name. For kube-scheduler
-"best" is the modelled total, NodeResourcesFit and BalancedAllocation after their profile weights
-(:mod:`linter.scoring.cluster.balanced`), as explain's ``total``: the scheduler picks the best sum.
+"best" is the modelled total, NodeResourcesFit, BalancedAllocation (:mod:`linter.scoring.cluster.balanced`),
+TaintToleration and NodeAffinity (:mod:`linter.scoring.cluster.preferences`) after their profile weights, as
+explain's ``total``: the scheduler picks the best sum.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from linter.scoring.cluster.balanced import balanced_scores, bounded_balanced_sc
 from linter.scoring.cluster.filters import NOT_A_NODE, FilterCache, Reasons, enabled_filters, run_filters
 from linter.scoring.cluster.nominated import nominated_load
 from linter.scoring.cluster.podtable import PodTable
+from linter.scoring.cluster.preferences import PreferenceCache, preference_totals
 from linter.scoring.cluster.scores import FloatArray, binpack_scores, fit_scores
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.nominated import scheduler_name_of
@@ -53,8 +55,8 @@ _DEFAULT_FIT_FILTER = FitArgs()
 class Ranking:
     """Result of :meth:`ClusterState.rank`.
 
-    ``scores`` holds the top-K feasible nodes, best first (kube-scheduler: by the modelled total, Fit and
-    BalancedAllocation after their weights), ties by node name, with the
+    ``scores`` holds the top-K feasible nodes, best first (kube-scheduler: by the modelled total, Fit,
+    BalancedAllocation, TaintToleration and NodeAffinity after their weights), ties by node name, with the
     plugin's own score: NodeResourcesFit 0..100 *before* the profile weight
     (``plugin_weight``), or Volcano's binpack value (already on the 0..100 x binpack.weight
     scale Volcano adds to the node order; ``plugin_weight`` is binpack.weight).
@@ -107,10 +109,12 @@ def rank_pod(
     filters: bool,
     pod_table: PodTable | None = None,
     request_shape: tuple[str | None] | None = None,
+    preference_cache: PreferenceCache | None = None,
 ) -> Ranking:
     """See :meth:`linter.scoring.cluster.state.ClusterState.rank`; ``pod_table`` holds the nominated pods
     kube-scheduler's filters count (Volcano's do not); ``request_shape``: ``(memo.fingerprint(pod),)`` when
-    the caller has it already."""
+    the caller has it already; ``preference_cache``: the TaintToleration/NodeAffinity cache kept with
+    ``store`` (None: a new one)."""
     if top < 0:
         raise ValueError(f"top must be >= 0, got {top}")
     fit_filter = _DEFAULT_FIT_FILTER
@@ -175,6 +179,11 @@ def rank_pod(
             else:
                 totals = _totals(store, infeasible, feasible_count, scores, fit_weight, balanced_args,
                                  balanced_weight, pod_actual)
+    if kube_profile is not None:  # TaintToleration and NodeAffinity, when they tell feasible nodes apart
+        preferences = preference_totals(store, preference_cache or PreferenceCache(), pod, kube_profile,
+                                        infeasible)
+        if preferences is not None:
+            totals, largest = _with_preferences(store, kube_profile, scores, totals, largest, preferences)
     if totals is not None and largest is not None:
         chosen = _top_rows_by_key(store, infeasible, feasible_count, totals, top, largest)
     elif totals is not None:
@@ -257,6 +266,23 @@ def _bounded_totals(store: NodeStore, feasible: int, scores: Int64Array | FloatA
     elif fit_weight:
         totals += scores * float(fit_weight)
     return totals, largest
+
+
+def _with_preferences(store: NodeStore, prof: Profile, scores: Int64Array | FloatArray,
+                      totals: Int64Array | FloatArray | None, largest: int | None,
+                      preferences: Int64Array) -> tuple[Int64Array | FloatArray, int | None]:
+    """The order's totals with TaintToleration's and NodeAffinity's weighted scores added, and their bound
+    (kept only while both weights are >= 0 and the sort key stays exact)."""
+    if totals is None:  # Fit alone so far: its score after its weight
+        fit_weight = prof.fit_weight if prof.fit is not None else 0
+        return scores.astype(np.int64) * np.int64(fit_weight) + preferences, None
+    if largest is None:
+        return totals + preferences, None
+    totals += preferences  # the float64 work buffer of _bounded_totals: whole numbers stay exact
+    tt_weight, na_weight = prof.taint_toleration_weight, prof.node_affinity_weight
+    largest += MAX_NODE_SCORE * (max(tt_weight, 0) + max(na_weight, 0))
+    exact = min(tt_weight, na_weight) >= 0 and (largest + 1) * max(store.size, 1) < _KEY_RANGE_LIMIT
+    return totals, largest if exact else None
 
 
 class _ReasonCounts(Mapping[str, int]):

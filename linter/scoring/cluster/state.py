@@ -29,6 +29,7 @@ from linter.scoring.cluster.filters import FilterCache
 from linter.scoring.cluster.kept_results import KeptResults, pod_shape_key
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.preemption import FastPreemption, predict_fast
+from linter.scoring.cluster.preferences import PreferenceCache
 from linter.scoring.cluster.rank import Ranking, rank_pod
 from linter.scoring.cluster.reprieve import BudgetIndex
 from linter.scoring.cluster.requests import counted_resource, simple_pod_amounts
@@ -114,6 +115,7 @@ class ClusterState:
         self._memo = Memo(_MEMO_LIMIT * 4)  # bound pods' contributions: one entry per workload shape
         self._rank_memo = Memo()  # incoming pods' requests, kept apart so ranking never evicts the above
         self._filter_cache = FilterCache()
+        self._preference_cache = PreferenceCache()  # TaintToleration/NodeAffinity per taint list and label case
         self._node_count = 0
         self._table = PodTable()  # per-pod columns for preemption (issue 10)
         self._pdbs: dict[tuple[str, str], Mapping[str, Any]] = {}
@@ -290,7 +292,8 @@ class ClusterState:
         ``spec.schedulerName``, else ``default-scheduler`` (an unknown name raises
         ValueError); the score is that profile's NodeResourcesFit plugin score (0..100,
         before ``Ranking.plugin_weight``). With a :class:`VolcanoModel` it is the binpack
-        score (float64, 0..100 x binpack.weight).
+        score (float64, 0..100 x binpack.weight). The order is kube-scheduler's pick: the modelled total
+        (Fit, BalancedAllocation, TaintToleration, NodeAffinity after their weights).
 
         Filters run in kube-scheduler's order (NodeAffinity's PreFilter for pods pinned to
         node names, then NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts,
@@ -321,7 +324,8 @@ class ClusterState:
         if hit is not None and hit[0] is model:  # the entry holds the model, so its id is not reused
             return hit[1]
         ranking = rank_pod(self._store, self._rank_memo, self._filter_cache, pod, model, profile, top,
-                           filters=filters, pod_table=self._table, request_shape=(request_shape,))
+                           filters=filters, pod_table=self._table, request_shape=(request_shape,),
+                           preference_cache=self._preference_cache)
         if shape is not None:
             self._rankings.put(key, (model, ranking))
         return ranking
