@@ -87,6 +87,10 @@ def _most(doc: Json, prefix: str) -> int:
 def _preference_header(doc: Json) -> list[str]:
     """One line per modelled preference plugin of the profile: its weight and how it normalises."""
     lines: list[str] = []
+    if not any(n["feasible"] for n in doc["nodes"]):
+        weighted = [f"{name} (weight {doc[key]})" for name, key in (
+            ("TaintToleration", "taintTolerationWeight"), ("NodeAffinity", "nodeAffinityWeight")) if doc.get(key)]
+        return [f"  {' and '.join(weighted)} score feasible nodes only: none is feasible"] if weighted else []
     if doc.get("taintTolerationWeight"):
         head = f"  TaintToleration, weight {doc['taintTolerationWeight']}: "
         most = _most(doc, "taintToleration")
@@ -184,9 +188,11 @@ def render_text(doc: Json) -> str:
         lines.append("  note: " + sampled_note(engine == "volcano-binpack", to_find, feasible, "the first node below"))
     lines.append("")
     # TaintToleration's and NodeAffinity's columns only where the profile scores with them
+    anything = any(n["feasible"] for n in doc["nodes"])
     extra = [(title, key) for title, key, shown in (
-        ("taints", "taintToleration", doc.get("taintTolerationWeight")),
-        ("affinity", "nodeAffinity", doc.get("nodeAffinityWeight") and not doc["nodeAffinitySkipped"])) if shown]
+        ("taints", "taintToleration", anything and doc.get("taintTolerationWeight")),
+        ("affinity", "nodeAffinity", anything and doc.get("nodeAffinityWeight") and not doc["nodeAffinitySkipped"]),
+    ) if shown]
     rank = [["#", "node", "feasible", "score", "weighted", "balanced", *(t for t, _ in extra), "total"]]
     for i, node in enumerate(doc["nodes"], 1):
         score = node["score"]
