@@ -25,11 +25,12 @@ from typing import Any
 
 from linter.model import Profile
 from linter.scoring.feasibility import term_matches, tolerates
+from linter.scoring.gomath import go_div
+from linter.scoring.strategies import MAX_NODE_SCORE
 
 __all__ = [
     "PREFER_NO_SCHEDULE",
     "PreferredTerms",
-    "go_div",
     "node_affinity_raw",
     "normalize",
     "prefer_no_schedule_tolerations",
@@ -38,7 +39,6 @@ __all__ = [
 ]
 
 PREFER_NO_SCHEDULE = "PreferNoSchedule"
-MAX_NODE_SCORE = 100
 
 # (weight, preference) of every term that can count: weight other than 0 and some requirement
 PreferredTerms = tuple[tuple[int, Mapping[str, Any]], ...]
@@ -89,12 +89,6 @@ def node_affinity_raw(terms: PreferredTerms, labels: Mapping[str, str], name: st
     """NodeAffinity's raw score on a node: the weights of the matching terms."""
     fields = {"metadata.name": name}
     return sum(weight for weight, term in terms if term_matches(term, labels, fields))
-
-
-def go_div(a: int, b: int) -> int:
-    """Go's int64 division: truncates toward zero."""
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
 
 
 def normalize(raw: Sequence[int], reverse: bool) -> list[int]:

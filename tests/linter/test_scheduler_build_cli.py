@@ -114,7 +114,8 @@ def test_explain_names_the_out_of_tree_scores_it_leaves_out(tmp_path: Path) -> N
     doc = json.loads(run_cli([*base, "--scheduler", "scheduler-plugins", "-f", "json"], cwd=tmp_path).stdout)
     assert doc["notModelledScorePlugins"] == [{"name": "TargetLoadPacking", "weight": 3}]
     fit = next(n for n in doc["nodes"] if n["name"] == "node2")
-    assert fit["total"] == fit["weightedScore"] + fit["balancedScore"]  # the in-tree scores only
+    in_tree = fit["weightedScore"] + fit["balancedScore"] + fit["taintTolerationScore"] * doc["taintTolerationWeight"]
+    assert fit["total"] == in_tree  # the in-tree scores only (NodeAffinity skips this pod)
 
 
 def test_model_lists_out_of_tree_score_plugins() -> None:

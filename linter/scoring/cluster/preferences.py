@@ -23,7 +23,6 @@ from linter.model import Profile
 from linter.scoring.cluster.filters import _label_groups
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.preferences import (
-    MAX_NODE_SCORE,
     PREFER_NO_SCHEDULE,
     PreferredTerms,
     node_affinity_raw,
@@ -31,6 +30,7 @@ from linter.scoring.preferences import (
     preferred_terms,
     untolerated_prefer_no_schedule,
 )
+from linter.scoring.strategies import MAX_NODE_SCORE
 
 __all__ = ["PreferenceCache", "preference_totals"]
 
@@ -122,11 +122,14 @@ def _normalized(raw: Int64Array, feasible: BoolArray, reverse: bool) -> Int64Arr
     chosen = raw[feasible]
     if chosen.size == 0:
         return None
-    most = max(int(chosen.max()), 0)
+    most, least = max(int(chosen.max()), 0), int(chosen.min())
     if most == 0:
         # TaintToleration: 100 everywhere; NodeAffinity: the raw scores, all 0 unless an added term weighs < 0
-        return None if reverse or int(chosen.min()) == 0 else raw
-    scaled = np.abs(raw * MAX_NODE_SCORE) // most * np.sign(raw)  # Go's division truncates toward zero
+        return None if reverse or least == 0 else raw
+    if least >= 0:  # the usual case: floor and Go's truncation agree
+        scaled = raw * MAX_NODE_SCORE // most
+    else:
+        scaled = np.abs(raw * MAX_NODE_SCORE) // most * np.sign(raw)  # Go's division truncates toward zero
     return MAX_NODE_SCORE - scaled if reverse else scaled
 
 
@@ -135,16 +138,18 @@ def preference_totals(store: NodeStore, cache: PreferenceCache, pod: Mapping[str
     """TaintToleration's and NodeAffinity's scores after their weights, summed per row (infeasible rows: any
     value), or None when together they add the same to every feasible row and so change no order."""
     cache.trim()
-    feasible = ~infeasible
     total: Int64Array | None = None
+    feasible: BoolArray | None = None  # worked out only when a plugin's raw scores differ somewhere
     tt_weight, na_weight = profile.taint_toleration_weight, profile.node_affinity_weight
-    if tt_weight:
-        raw = _taint_raw(store, cache, pod)
-        scores = _normalized(raw, feasible, True) if raw is not None else None
+    raw = _taint_raw(store, cache, pod) if tt_weight else None
+    if raw is not None:
+        feasible = ~infeasible
+        scores = _normalized(raw, feasible, True)
         if scores is not None:
             total = scores * np.int64(tt_weight)
     terms = preferred_terms(pod, profile) if na_weight else None
     if terms:
+        feasible = ~infeasible if feasible is None else feasible
         scores = _normalized(_affinity_raw(store, cache, terms, feasible), feasible, False)
         if scores is not None:
             weighted = scores * np.int64(na_weight)
