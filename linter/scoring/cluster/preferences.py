@@ -126,10 +126,9 @@ def _normalized(raw: Int64Array, feasible: BoolArray, reverse: bool) -> Int64Arr
     if most == 0:
         # TaintToleration: 100 everywhere; NodeAffinity: the raw scores, all 0 unless an added term weighs < 0
         return None if reverse or least == 0 else raw
-    if least >= 0:  # the usual case: floor and Go's truncation agree
-        scaled = raw * MAX_NODE_SCORE // most
-    else:
-        scaled = np.abs(raw * MAX_NODE_SCORE) // most * np.sign(raw)  # Go's division truncates toward zero
+    # floor equals Go's truncation toward zero unless an (added) weight below 0 makes a raw score negative
+    scaled = (raw * MAX_NODE_SCORE // most if least >= 0
+              else np.abs(raw * MAX_NODE_SCORE) // most * np.sign(raw))
     return MAX_NODE_SCORE - scaled if reverse else scaled
 
 
