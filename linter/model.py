@@ -263,11 +263,27 @@ class VolcanoNodeOrderPlugin:
 
 
 @dataclass(frozen=True)
+class VolcanoPredicateArgs:
+    """The ``predicates`` plugin's switches for the filters this tool models (``predicate.<Name>Enable``,
+    each true unless the arguments turn it off). NodeUnschedulable has no switch: it always runs."""
+
+    node_affinity: bool = True
+    node_ports: bool = True
+    taint_toleration: bool = True
+
+
+@dataclass(frozen=True)
 class VolcanoModel:
     actions: tuple[str, ...]
     binpack: tuple[VolcanoBinpackArgs, ...]
     # Entries with node ordering on, in tier order, whose scores are left out of every total.
     other_node_order: tuple[VolcanoNodeOrderPlugin, ...] = ()
+    # The predicates plugin as the allocate action calls it: the last ``predicates`` entry's switches, when
+    # some ``predicates`` entry has ``enablePredicate`` on; None: only the allocate action's resource check runs.
+    # The default is Volcano's own default conf, which lists ``predicates`` with no arguments.
+    predicates: VolcanoPredicateArgs | None = VolcanoPredicateArgs()
+    # Other plugins whose predicate functions the allocate action calls (not modelled), in tier order.
+    other_predicates: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from typing import Any
 from linter.formats.priorityclass.admission import admitted_priority
 from linter.model import KubeSchedulerModel, LegacyPolicyModel, Profile, SchedulerModel, VolcanoModel
 from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility
+from linter.scoring.hostports import HostPort, host_ports
 from linter.scoring.legacy import legacy_rtcr_score_node
 from linter.scoring.nodes import NodeView, is_counted_pod
 from linter.scoring.nominated import Nominee, check_node_with_nominated, counts_for, nominee_of, pod_key
@@ -23,6 +24,7 @@ from linter.scoring.requests import actual_request, fit_score_request, volcano_r
 from linter.scoring.sampling import profile_nodes_to_find, volcano_nodes_to_find
 from linter.scoring.strategies import balanced_score_node, fit_score_node
 from linter.scoring.volcano import binpack_score_node, node_order_binpack
+from linter.scoring.volcano_feasibility import check_volcano_node, fit_errors_message
 
 from .dump import ClusterDump, ExplainInputError, describe
 from .objects import ClusterObjects
@@ -184,15 +186,35 @@ class Cluster:
     nominated: Sequence[Nominee] = ()
 
 
+def _volcano_verdict(pod: Obj, view: NodeView, task: Mapping[str, float], model: VolcanoModel,
+                     ports: Sequence[HostPort]) -> Json:
+    verdict = check_volcano_node(pod, view.node, task=task, idle=view.volcano_future_idle, pod_count=view.pod_count,
+                                 max_task_num=view.volcano_max_task_num, predicates=model.predicates,
+                                 used_ports=view.used_ports, pod_ports=ports)
+    return {"feasible": verdict.feasible, "reasons": list(verdict.reasons), "rejectedByPlugin": verdict.plugin,
+            "insufficientResources": list(verdict.insufficient)}
+
+
+def _volcano_message(nodes: Sequence[Json]) -> str | None:
+    """Volcano's FitErrors text when no node fits (None when one does, or there is no node)."""
+    if not nodes or any(n["feasible"] for n in nodes):
+        return None
+    counts: dict[str, int] = {}
+    for node in nodes:
+        for reason in node["reasons"]:
+            counts[reason] = counts.get(reason, 0) + 1
+    return fit_errors_message(len(nodes), counts)
+
+
 def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -> Json:
     # Volcano calls one binpack function (the last registering entry's) once per entry with node ordering on.
     registered, calls = node_order_binpack(model.binpack)
     args = registered or (model.binpack[0] if model.binpack else None)
     ordered = registered is not None and calls > 0
-    task, real_request = volcano_request(pod), actual_request(pod)
+    task, ports = volcano_request(pod), host_ports(pod)
     out: list[Json] = []
     for view in views:
-        node: Json = {"name": view.name, **_feasibility_json(_check(pod, view, None, real_request, DEFAULT_FILTERS))}
+        node: Json = {"name": view.name, **_volcano_verdict(pod, view, task, model, ports)}
         node["score"] = node["weightedScore"] = None
         if args is not None:
             res = binpack_score_node(args, task, view.volcano_used, view.volcano_allocatable)
@@ -216,9 +238,14 @@ def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -
         "notModelledNodeOrderPlugins": [
             {"name": p.name, "weights": dict(p.weights) if p.weights is not None else None}
             for p in model.other_node_order],
+        "predicates": None if model.predicates is None else {
+            "nodeAffinity": model.predicates.node_affinity, "nodePorts": model.predicates.node_ports,
+            "taintToleration": model.predicates.taint_toleration},
+        "notModelledPredicatePlugins": list(model.other_predicates),
         "podRequest": task,
         "nodes": _sorted(out, "score"),
         "feasibleNodesToFind": volcano_nodes_to_find(len(views)),
+        "message": _volcano_message(out),
     }
 
 

@@ -29,6 +29,7 @@ from linter.scoring.preemption.pods import parse_time
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
 from linter.scoring.resize import placed_views, resize_fingerprint
+from linter.scoring.volcano_feasibility import is_releasing
 
 from .fields import prune, spec_for_kind
 from .fieldtypes import NODE_TYPES, placement_problem, port_problem, type_problem
@@ -236,10 +237,15 @@ class PodTotals:
     fit_requested: dict[str, int] = field(default_factory=dict)
     requested: dict[str, int] = field(default_factory=dict)
     volcano_used: dict[str, float] = field(default_factory=dict)
+    volcano_releasing: dict[str, float] = field(default_factory=dict)
     used_ports: set[HostPort] = field(default_factory=set)
 
-    def add(self, shape: Shape) -> None:
+    def add(self, shape: Shape, releasing: bool = False) -> None:
+        """One counted pod of ``shape``; ``releasing``: Volcano counts it as Releasing (is_releasing)."""
         self.pod_count += 1
+        if releasing:
+            for name, value in shape.volcano.items():
+                self.volcano_releasing[name] = self.volcano_releasing.get(name, 0.0) + value
         if shape.ports:
             self.used_ports.update(shape.ports)
         # _add three times, inlined: this runs once per counted pod
@@ -280,6 +286,7 @@ class ClusterDump:
                 view.fit_requested = dict(totals.fit_requested)
                 view.requested = dict(totals.requested)
                 view.volcano_used = dict(totals.volcano_used)
+                view.volcano_releasing = dict(totals.volcano_releasing)
                 view.used_ports = set(totals.used_ports)
         return list(views.values())
 
@@ -314,7 +321,7 @@ class DumpBuilder:
         self.totals: dict[str, PodTotals] = {}
         # deferred: the counted pods are listed, not summed, for a builder that reads an earlier part
         # of the file to add them after its own (in file order, so float sums come out the same)
-        self.counted: list[tuple[str, Shape]] | None = [] if deferred else None
+        self.counted: list[tuple[str, Shape, bool]] | None = [] if deferred else None
         self.priority_classes: list[Mapping[str, Any]] = []
         self.pdbs: list[Mapping[str, Any]] = []
         self.runtime_classes: list[Mapping[str, Any]] = []
@@ -365,10 +372,11 @@ class DumpBuilder:
                 return
             if is_counted_pod(obj):
                 name = str(obj["spec"]["nodeName"])
+                releasing = is_releasing(obj)
                 if self.counted is not None:
-                    self.counted.append((name, shape))
+                    self.counted.append((name, shape, releasing))
                 else:
-                    self._count(name, shape)
+                    self._count(name, shape, releasing)
             else:
                 self._nominee(obj, shape)
 
@@ -388,11 +396,13 @@ class DumpBuilder:
             self.nominated.append(Nominee(pod_key(pod), node, pod_priority(pod), shape.actual, scheduler_name_of(pod),
                                           shape.ports))
 
-    def add_known_pod(self, name: object, node_name: object, phase: object, shape_key: Hashable) -> bool:
+    def add_known_pod(self, name: object, node_name: object, phase: object, shape_key: Hashable,
+                      deleting: bool = False) -> bool:
         """A pod whose request shape ``shape_key`` was added before (by :meth:`add`) and holds no problem:
         the same as ``add`` of the pod, given only the fields that still matter (its name, ``spec.nodeName``,
-        ``status.phase``). False, with nothing done, when only the whole pod can be judged (a missing shape,
-        a shape with a problem, a name that is not a non-empty string): call ``add``."""
+        ``status.phase``, whether it has a ``metadata.deletionTimestamp``). False, with nothing done, when
+        only the whole pod can be judged (a missing shape, a shape with a problem, a name that is not a
+        non-empty string): call ``add``."""
         if self.error is not None:
             return True
         shape = self.shapes.get(shape_key)
@@ -401,17 +411,18 @@ class DumpBuilder:
         if not isinstance(node_name, str | None) or not isinstance(phase, str | None):
             return False  # add names the field (PLACEMENT_TYPES)
         if is_counted(node_name, phase):
+            releasing = deleting and phase in ("Running", "Pending")  # is_releasing
             if self.counted is not None:
-                self.counted.append((str(node_name), shape))
+                self.counted.append((str(node_name), shape, releasing))
             else:
-                self._count(str(node_name), shape)
+                self._count(str(node_name), shape, releasing)
         return True
 
-    def _count(self, name: str, shape: Shape) -> None:
+    def _count(self, name: str, shape: Shape, releasing: bool = False) -> None:
         totals = self.totals.get(name)
         if totals is None:
             totals = self.totals[name] = PodTotals()
-        totals.add(shape)
+        totals.add(shape, releasing)
 
     def clear_cache(self) -> None:
         self.shapes.clear()
@@ -424,8 +435,8 @@ class DumpBuilder:
         self.pdbs.extend(later.pdbs)
         self.runtime_classes.extend(later.runtime_classes)
         self.nominated.extend(later.nominated)
-        for name, shape in later.counted:
-            self._count(name, shape)
+        for name, shape, releasing in later.counted:
+            self._count(name, shape, releasing)
 
     def _named(self, obj: Mapping[str, Any], where: str) -> bool:
         try:

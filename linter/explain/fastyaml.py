@@ -407,8 +407,11 @@ class _Items:
                 # A text seen before: its shape is known, so only the names and the phase still matter
                 # (a nominated pod is added whole: its name and priority count too).
                 names = st.names
+                meta = obj.get("metadata")
+                deleting = isinstance(meta, dict) and meta.get("deletionTimestamp") is not None
                 if self.known_pods(names.get(_POD_NAME), names.get(_NODE_NAME),
-                                   status.get("phase") if isinstance(status, dict) else None, shape_key):
+                                   status.get("phase") if isinstance(status, dict) else None, shape_key,
+                                   deleting):
                     return stop
             self.builder.add(_with_names(obj, st.names), where, shape_key=shape_key)
             if cached is None and _VERBATIM not in st.names.values():

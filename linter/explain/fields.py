@@ -53,7 +53,9 @@ NODE_FIELDS: dict[str, Spec] = {
 # priority and nominatedNodeName: a pending pod nominated to a node counts there in the filters
 POD_FIELDS: dict[str, Spec] = {
     "kind": KEEP,
-    "metadata": {"name": NAME, "namespace": NAME},
+    # deletionTimestamp: Volcano counts a terminating Running or Pending pod as Releasing (its room is free
+    # for the allocate action); few pods have one, so the texts of the others stay shared
+    "metadata": {"name": NAME, "namespace": NAME, "deletionTimestamp": KEEP},
     "spec": {
         "nodeName": NAME,
         # the name matches a container status; ports: host ports (NodePorts)

@@ -147,6 +147,24 @@ def _volcano_node(doc: Json, node: Json) -> list[str]:
     return lines
 
 
+def _volcano_filters(doc: Json) -> list[str]:
+    """What Volcano's allocate action checks besides the resources, when it differs from the default."""
+    lines = []
+    switches = doc.get("predicates")
+    if switches is None:
+        lines.append("  filters: only the allocate action's resource check (no predicates entry with "
+                     "enablePredicate on)")
+    else:
+        off = [name for key, name in (("nodeAffinity", "NodeAffinity"), ("taintToleration", "TaintToleration"),
+                                      ("nodePorts", "NodePorts")) if not switches[key]]
+        if off:
+            lines.append("  filters: predicates with " + ", ".join(off) + " off")
+    if doc.get("notModelledPredicatePlugins"):
+        lines.append("  not modelled: the predicate functions Volcano also calls of "
+                     + ", ".join(doc["notModelledPredicatePlugins"]))
+    return lines
+
+
 def _plugin_label(plugin: Json) -> str:
     weights = plugin["weights"]
     if not weights:
@@ -179,6 +197,8 @@ def render_text(doc: Json) -> str:
         lines.append("  not modelled, left out of every total: the node-order scores Volcano adds to binpack's "
                      "from " + ", ".join(map(_plugin_label, doc["notModelledNodeOrderPlugins"])))
     lines += _preference_header(doc)
+    if engine == "volcano-binpack":
+        lines += _volcano_filters(doc)
     request = ", ".join(f"{n} {format_amount(n, v, volcano=engine == 'volcano-binpack')}"
                         for n, v in doc["podRequest"].items())
     lines.append(f"  pod request as the scorer sees it: {request}")
@@ -206,10 +226,15 @@ def render_text(doc: Json) -> str:
     for node in doc["nodes"]:
         lines.append("")
         verdict = "feasible" if node["feasible"] else "infeasible: " + ", ".join(node["reasons"])
+        short = node.get("insufficientResources") or []
+        if len(short) > 1 and short[0] not in ("cpu", "memory"):  # Volcano names a random one of these
+            verdict += " (Volcano names any one of " + ", ".join(short) + ": Go map order)"
         if node.get("nominatedPods"):  # the filters counted them; the scores below do not
             verdict += " (filters count the pods nominated here: " + ", ".join(node["nominatedPods"]) + ")"
         lines.append(f"  {node['name']}: {verdict}")
         lines += _volcano_node(doc, node) if engine == "volcano-binpack" else _k8s_node(doc, node)
         if engine == "k8s-fit":
             lines += _preference_lines(doc, node)
+    if doc.get("message"):
+        lines += ["", f"  Volcano: {doc['message']}"]
     return "\n".join(lines) + "\n"

@@ -4,8 +4,9 @@ For kube-scheduler and Volcano alike (docs/scoring.md, section 1), a pod counts 
 ``spec.nodeName`` names it and its phase is neither Succeeded nor Failed (terminating pods
 still count). Each bound pod adds its :func:`fit_node_contribution` to ``fit_requested``
 (non-zero cpu/memory), its :func:`actual_request` to ``requested`` (Fit filter and
-BalancedAllocation), its :func:`volcano_request` to ``volcano_used`` and its host ports to
-``used_ports`` (NodePorts, :mod:`linter.scoring.hostports`).
+BalancedAllocation), its :func:`volcano_request` to ``volcano_used`` (and to ``volcano_releasing`` when
+Volcano counts it as Releasing, :func:`~linter.scoring.volcano_feasibility.is_releasing`) and its host ports
+to ``used_ports`` (NodePorts, :mod:`linter.scoring.hostports`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from linter.scoring.requests import (
     volcano_request,
 )
 from linter.scoring.resize import placed_views
+from linter.scoring.volcano_feasibility import future_idle, is_releasing
 
 __all__ = ["TERMINAL_PHASES", "NodeView", "is_counted", "is_counted_pod", "node_views"]
 
@@ -60,7 +62,18 @@ class NodeView:
     fit_requested: dict[str, int] = field(default_factory=dict)
     requested: dict[str, int] = field(default_factory=dict)
     volcano_used: dict[str, float] = field(default_factory=dict)
+    volcano_releasing: dict[str, float] = field(default_factory=dict)  # Volcano's NodeInfo.Releasing
     used_ports: set[HostPort] = field(default_factory=set)  # NodeInfo.UsedPorts
+
+    @property
+    def volcano_future_idle(self) -> dict[str, float]:
+        """Volcano's ``NodeInfo.FutureIdle()``, what its allocate action fits a task into."""
+        return future_idle(self.volcano_allocatable, self.volcano_used, self.volcano_releasing)
+
+    @property
+    def volcano_max_task_num(self) -> int:
+        """Volcano's ``Allocatable.MaxTaskNum``: the allocatable ``pods``."""
+        return int(self.volcano_allocatable.get("pods", 0.0))
 
     @classmethod
     def from_node(cls, node: Mapping[str, Any], where: str = "node") -> NodeView:
@@ -86,7 +99,10 @@ class NodeView:
         self.used_ports.update(host_ports(pod))
         # in-place resizes count as the scheduler cache counts them (Volcano: container level only)
         views = placed_views(pod)
-        _add(self.volcano_used, volcano_request(views.volcano))
+        task = volcano_request(views.volcano)
+        _add(self.volcano_used, task)
+        if is_releasing(pod):
+            _add(self.volcano_releasing, task)
         pod = views.scheduler
         _add(self.fit_requested, fit_node_contribution(pod))
         _add(self.requested, actual_request(pod))

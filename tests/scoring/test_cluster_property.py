@@ -2,11 +2,11 @@
 
 Random nodes (allocatable, labels, taints, unschedulable), random bound pods (containers,
 init containers and sidecars, overhead, pod-level requests, terminal phases, pods bound to
-missing nodes, priorities, pending pods nominated to a node), a random incoming pod (tolerations,
+missing nodes, priorities, pending pods nominated to a node, terminating pods), a random incoming pod (tolerations,
 nodeSelector, required node affinity, nodeName, priority, now and then a nominated pod's own name)
 and random plugin args. The expected side is built only from the scalar functions:
-:func:`linter.scoring.nodes.node_views`, :func:`nominated.check_node_with_nominated` (kube-scheduler;
-Volcano's filters count no nominations),
+:func:`linter.scoring.nodes.node_views`, :func:`nominated.check_node_with_nominated` (kube-scheduler),
+:func:`volcano_feasibility.check_volcano_node` (Volcano's allocate action, which counts no nominations),
 :func:`strategies.fit_score_node` and :func:`volcano.binpack_score_node`.
 """
 
@@ -30,6 +30,7 @@ from linter.model import (
     ShapePoint,
     VolcanoBinpackArgs,
     VolcanoModel,
+    VolcanoPredicateArgs,
 )
 from linter.scoring import feasibility
 from linter.scoring.cluster.state import ClusterState
@@ -45,6 +46,7 @@ from linter.scoring.nominated import (
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.strategies import balanced_score_node, fit_score_node
 from linter.scoring.volcano import binpack_score_node
+from linter.scoring.volcano_feasibility import check_volcano_node
 
 NODE_NAMES = ["n-a", "n-b", "n-c", "n-d", "n-e", "n-f"]
 POD_NAMES = [f"p{i}" for i in range(10)]
@@ -130,6 +132,8 @@ def bound_pod(draw: st.DrawFn, name: str | None = None) -> dict[str, Any]:
         pod.setdefault("status", {})["nominatedNodeName"] = draw(st.sampled_from([*NODE_NAMES, "ghost"]))
     if draw(st.booleans()):
         pod["spec"]["priority"] = draw(PRIORITY)
+    if draw(st.integers(0, 3)) == 0:  # terminating: Volcano counts a Running or Pending one as Releasing
+        pod["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
     return pod
 
 
@@ -411,6 +415,28 @@ def test_fit_rank_counts_nominated_pods_as_the_scalar_model(
     assert dict(ranking.reason_counts) == dict(reasons)
 
 
+def expected_volcano_feasibility(
+    pod: dict[str, Any], nodes: list[dict[str, Any]], pods: list[dict[str, Any]], model: VolcanoModel, filters: bool,
+) -> tuple[dict[str, Any], Counter[str]]:
+    """Per feasible node its NodeView, and every reason of every infeasible node (Volcano's scalar model)."""
+    task = volcano_request(pod)
+    feasible: dict[str, Any] = {}
+    reasons: Counter[str] = Counter()
+    by_name = {n["metadata"]["name"]: n for n in nodes}
+    for view in node_views(nodes, pods):
+        verdict = check_volcano_node(pod, by_name[view.name], task=task, idle=view.volcano_future_idle,
+                                     pod_count=view.pod_count, max_task_num=view.volcano_max_task_num,
+                                     predicates=model.predicates, used_ports=view.used_ports)
+        if verdict.feasible or not filters:
+            feasible[view.name] = view
+        else:
+            reasons.update(verdict.reasons)
+    return feasible, reasons
+
+
+PREDICATE_ARGS = st.one_of(st.none(), st.builds(VolcanoPredicateArgs, st.booleans(), st.booleans(), st.booleans()))
+
+
 @SETTINGS
 @given(
     nodes=st.lists(node(), max_size=6).map(unique_by_name),
@@ -419,6 +445,7 @@ def test_fit_rank_counts_nominated_pods_as_the_scalar_model(
     args=binpack_args(),
     top=st.integers(0, 4),
     filters=st.booleans(),
+    predicates=PREDICATE_ARGS,
 )
 def test_binpack_rank_equals_scalar_model(
     nodes: list[dict[str, Any]],
@@ -427,11 +454,12 @@ def test_binpack_rank_equals_scalar_model(
     args: VolcanoBinpackArgs,
     top: int,
     filters: bool,
+    predicates: VolcanoPredicateArgs | None,
 ) -> None:
     pods = unique_by_name(pods)
-    model = VolcanoModel(actions=("allocate",), binpack=(args,))
+    model = VolcanoModel(actions=("allocate",), binpack=(args,), predicates=predicates)
     ranking = cluster(nodes, pods).rank(pod, model, top=top, filters=filters)
-    feasible, reasons = expected_feasibility(pod, nodes, pods, FitArgs(), filters)
+    feasible, reasons = expected_volcano_feasibility(pod, nodes, pods, model, filters)
     task = volcano_request(pod)
     want = {
         name: binpack_score_node(args, task, v.volcano_used, v.volcano_allocatable).score

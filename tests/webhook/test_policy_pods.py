@@ -374,3 +374,26 @@ def test_volcano_prediction_names_the_node_order_plugins_it_leaves_out(cluster: 
     batch = pod(schedulerName="volcano", requests={"cpu": "2", "memory": "1Gi"})
     _, prediction = _annotations(batch, _decide(batch, cluster, models=SchedulerModels.static(None, volcano)))
     assert prediction["notModelledNodeOrderPlugins"] == ["nodeorder", "usage"]
+
+
+def test_a_volcano_pod_gets_volcanos_reasons_and_message() -> None:
+    """Volcano's allocate action (``Action.predicate``, then ``PredicatesPlugin.Predicate``): a node short of
+    several resources counts once, under the first (cpu, memory, then scalars); the cordoned node passes the
+    resource check and fails NodeUnschedulable; ``FitErrors.Error`` is the message."""
+    cordoned = node("c", "64", "64Gi")
+    cordoned["spec"] = {"unschedulable": True}
+    view = StaticClusterView(nodes=[node("a", "1", "1Gi"), node("b", "4", "1Gi", pods="0"), cordoned],
+                             priority_classes=CLASSES)
+    conf = "actions: allocate\ntiers:\n- plugins:\n  - name: predicates\n  - name: usage\n  - name: binpack\n"
+    volcano = analyze(parse_documents(conf, "volcano.conf")[0]).model
+    assert isinstance(volcano, VolcanoModel)
+    models = SchedulerModels.static(KubeSchedulerModel(profiles=(Profile(scheduler_name="default-scheduler"),)),
+                                    volcano)
+    obj = pod(requests={"cpu": "2", "memory": "2Gi"}, schedulerName="volcano")
+    _, prediction = _annotations(obj, _decide(obj, view, models=models))
+    assert prediction["unschedulableReasons"] == {
+        "Insufficient cpu": 1, "Insufficient memory": 1, "node(s) were unschedulable": 1}
+    assert prediction["message"] == ("0/3 nodes are unavailable: 1 Insufficient cpu, 1 Insufficient memory, "
+                                     "1 node(s) were unschedulable.")
+    assert prediction["notModelledPredicatePlugins"] == ["usage"]
+    assert "preemption" not in prediction

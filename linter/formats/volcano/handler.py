@@ -18,6 +18,7 @@ from linter import schema
 from linter.formats.volcano.decode import UnmarshalError, unmarshal_errors, yaml_v2_message
 from linter.formats.volcano.fields import KNOWN_ACTIONS, PLUGIN_SWITCHES
 from linter.formats.volcano.nodeorder import node_order_plugin
+from linter.formats.volcano.predicates import called_predicates, other_predicates
 from linter.formats.volcano.scalars import raw_scalar, scalar_string
 from linter.formats.volcano.structs import struct_view
 from linter.model import SchedulerModel, VolcanoBinpackArgs, VolcanoModel
@@ -188,6 +189,8 @@ def analyze(document: Document) -> VolcanoContext:
             other_node_order=tuple(
                 plugin for p in ctx.plugins if p.switch("enableNodeOrder")
                 and (plugin := node_order_plugin(p.name, p.arguments)) is not None),
+            predicates=called_predicates(ctx.plugins),
+            other_predicates=other_predicates(ctx.plugins),
         )
     return ctx
 

@@ -236,8 +236,14 @@ def _node_name(store: NodeStore, pod: Mapping[str, Any], reasons: Reasons) -> No
 
 
 def _taints(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reasons: Reasons) -> None:
+    for rows, text in taint_failures(store, cache, pod):
+        reasons.reject(rows, text)
+
+
+def taint_failures(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any]) -> list[tuple[BoolArray, str]]:
+    """TaintToleration's failing rows per reason text (cached: do not modify them)."""
     if len(store.taint_lists) == 1:
-        return  # no node has ever had a taint
+        return []  # no node has ever had a taint
     key = repr(_spec(pod).get("tolerations"))
     masks = cache.taint_masks.get(key)
     if masks is None or masks[0] != store.version:
@@ -250,8 +256,7 @@ def _taints(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reason
             failing_ids = np.array([r == text for r in results], np.bool_)
             failing.append((failing_ids[store.taint_id[: store.size]], text))
         masks = cache.taint_masks[key] = (store.version, failing)
-    for rows, text in masks[1]:
-        reasons.reject(rows, text)
+    return masks[1]
 
 
 def _selector_keys(pod: Mapping[str, Any]) -> tuple[list[str], bool] | None:
@@ -278,18 +283,26 @@ def _selector_keys(pod: Mapping[str, Any]) -> tuple[list[str], bool] | None:
 
 
 def _affinity(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reasons: Reasons) -> None:
+    found = affinity_failure(store, cache, pod, reasons.feasible)
+    if found is not None:
+        reasons.reject(*found)
+
+
+def affinity_failure(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any],
+                     open_rows: BoolArray) -> tuple[BoolArray, str] | None:
+    """NodeAffinity's failing rows and text (cached: do not modify the rows), or None when none fails.
+    ``open_rows``: the rows whose verdict still matters; only they are evaluated where every node is its
+    own case, and the others may then be left passing."""
     selection = _selector_keys(pod)
     if selection is None:
-        return
+        return None
     keys, uses_fields = selection
     if uses_fields:
         # matchFields reads the node name, so every node is its own case: evaluate only the
         # nodes no earlier filter (e.g. the PreFilter's pinned names) has already rejected.
-        candidates = np.flatnonzero(store.present[: store.size] & reasons.feasible)
+        candidates = np.flatnonzero(store.present[: store.size] & open_rows)
         failing, text = _evaluate_affinity(store, pod, keys, candidates)
-        if text is not None:
-            reasons.reject(failing, text)
-        return
+        return None if text is None else (failing, text)
     spec = _spec(pod)
     affinity = spec.get("affinity")
     key = repr((spec.get("nodeSelector"), affinity.get("nodeAffinity") if isinstance(affinity, Mapping) else None))
@@ -298,8 +311,7 @@ def _affinity(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reas
         failing, text = _evaluate_affinity(store, pod, keys, None)
         hit = (store.version, failing, text)
         cache.affinity[key] = hit
-    if hit[2] is not None:
-        reasons.reject(hit[1], hit[2])
+    return None if hit[2] is None else (hit[1], hit[2])
 
 
 def _evaluate_affinity(

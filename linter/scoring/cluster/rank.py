@@ -2,8 +2,9 @@
 
 Steps: resolve the scorer (a kube-scheduler profile's NodeResourcesFit args or Volcano's
 binpack), run the filters (:mod:`linter.scoring.cluster.filters`; for kube-scheduler counting the
-pods nominated to a node, :mod:`linter.scoring.cluster.nominated`) to get the feasible
-rows and one reason per infeasible node, score all rows at once
+pods nominated to a node, :mod:`linter.scoring.cluster.nominated`; for Volcano its allocate action's
+checks, :mod:`linter.scoring.cluster.volcano_filters`) to get the feasible rows and the reasons of the
+infeasible ones, score all rows at once
 (:mod:`linter.scoring.cluster.scores`) and pick the top K, best first, ties by node name. For kube-scheduler
 "best" is the modelled total, NodeResourcesFit, BalancedAllocation (:mod:`linter.scoring.cluster.balanced`),
 TaintToleration and NodeAffinity (:mod:`linter.scoring.cluster.preferences`) after their profile weights, as
@@ -27,6 +28,7 @@ from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.preferences import PreferenceCache, preference_totals
 from linter.scoring.cluster.scores import FloatArray, binpack_scores, fit_scores
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
+from linter.scoring.cluster.volcano_filters import run_volcano_filters
 from linter.scoring.nominated import scheduler_name_of
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.sampling import profile_nodes_to_find, volcano_nodes_to_find
@@ -62,7 +64,8 @@ class Ranking:
     scale Volcano adds to the node order; ``plugin_weight`` is binpack.weight).
     ``reason_counts`` counts infeasible nodes by the texts of the first filter that
     rejected them: one per node, except that NodeResourcesFit counts a node under each of
-    its shortages, as kube-scheduler's message does.
+    its shortages, as kube-scheduler's message does. For Volcano it is the histogram of its
+    ``FitErrors``: each node under each of its reasons (:mod:`.volcano_filters`).
     ``nodes_to_find``: the scheduler scores only the first this many feasible nodes it
     finds (:mod:`linter.scoring.sampling`); below ``feasible_nodes``, ``best_node`` is its pick only if it
     is among them.
@@ -155,15 +158,21 @@ def rank_pod(
     all_present = total_nodes == store.size  # the usual case: no row is held only by early pods
     reason_counts: Mapping[str, int]
     if filters:
-        pod_actual = memo.lookup("actual", shape, pod, actual_request)
+        pod_actual = memo.lookup("actual", shape, pod, actual_request)  # also checks every quantity
         # rows held only by pods bound to a missing node are not nodes: rejected before any filter
         not_nodes = None if all_present else ~store.present[: store.size]
         nominated = None
         if isinstance(model, KubeSchedulerModel) and pod_table is not None and (
                 "NodeResourcesFit" in plugins or "NodePorts" in plugins):
             nominated = nominated_load(store, pod_table, pod, model.scheduler_names)
-        reasons = run_filters(store, filter_cache, pod, pod_actual, fit_filter, plugins, not_nodes=not_nodes,
-                              nominated=nominated, ports=pod_table.ports if pod_table is not None else None)
+        ports = pod_table.ports if pod_table is not None else None
+        if isinstance(model, VolcanoModel):  # the allocate action's checks (linter.scoring.volcano_feasibility)
+            task = memo.lookup("volcano", shape, pod, volcano_request)
+            reasons = run_volcano_filters(store, filter_cache, pod, task, model.predicates, not_nodes=not_nodes,
+                                          ports=ports)
+        else:
+            reasons = run_filters(store, filter_cache, pod, pod_actual, fit_filter, plugins, not_nodes=not_nodes,
+                                  nominated=nominated, ports=ports)
         reason_counts = _ReasonCounts(reasons)
         infeasible, feasible_count = reasons.infeasible, reasons.feasible_count()
     else:

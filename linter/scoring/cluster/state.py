@@ -44,6 +44,7 @@ from linter.scoring.requests import (
     volcano_request,
 )
 from linter.scoring.resize import placed_views, resize_fingerprint
+from linter.scoring.volcano_feasibility import is_releasing
 
 __all__ = ["ClusterState", "Ranking"]
 
@@ -124,6 +125,7 @@ class ClusterState:
         self._predictions: KeptResults[tuple[Profile, FastPreemption]] = KeptResults()
         self._rankings: KeptResults[tuple[KubeSchedulerModel | VolcanoModel, Ranking]] = KeptResults()
         self._recent_shapes: KeptResults[bool] = KeptResults(64)  # request shapes ranked lately
+        self._releasing: set[tuple[str, str]] = set()  # counted pods Volcano counts as Releasing
 
     # ---------------------------------------------------------------- properties
     @property
@@ -200,14 +202,19 @@ class ClusterState:
             contribution = self._contribution(pod)
         except ValueError as exc:
             raise ValueError("pod {}/{}: {}".format(*key, exc)) from None
+        releasing = is_releasing(pod)
         old = self._table.counted(key)
         if old is not None:
             if old[0] == node_name and (old[1] is contribution or old[1] == contribution):
                 self._table.put(key, node_name, contribution, pod)  # start time, labels, deletion may change
-                return  # a status-only update: the sums stay
+                if releasing != (key in self._releasing):  # a deletion began (or the phase changed)
+                    self._count_releasing(key, self._store.row_of[node_name], old[1], releasing)
+                return  # a status-only update: the other sums stay
             self._forget(key)
         row = self._store.row(node_name)
         self._store.add(row, contribution, 1)
+        if releasing:
+            self._count_releasing(key, row, contribution, True)
         self._table.put(key, node_name, contribution, pod)  # the table holds the node name once
 
     def delete_pod(self, namespace: str, name: str) -> None:
@@ -221,8 +228,17 @@ class ClusterState:
         if old is None:
             return
         row = self._store.row_of[old[0]]
+        if key in self._releasing:
+            self._count_releasing(key, row, old[1], False)
         self._store.add(row, old[1], -1)
         self._store.release_if_unused(row)
+
+    def _count_releasing(self, key: tuple[str, str], row: int, contribution: Contribution, releasing: bool) -> None:
+        if releasing:
+            self._releasing.add(key)
+        else:
+            self._releasing.discard(key)
+        self._store.add_releasing(row, contribution, 1 if releasing else -1)
 
     def _contribution(self, pod: Mapping[str, Any]) -> Contribution:
         return self._memo.get("contribution", pod, self._compute_contribution)

@@ -10,6 +10,9 @@ Volcano's float64 ones), so ranking a pod touches whole columns instead of loopi
 * ``fit_req``  already-requested for NodeResourcesFit scoring (non-zero cpu/memory, actual others)
 * ``act_req``  already-requested actual amounts (Fit filter, BalancedAllocation)
 * ``vc_used``  Volcano ``used`` in Volcano units, float64 sums as Volcano's ``NodeInfo.Used`` adds them
+* ``vc_releasing`` the part of ``vc_used`` of the pods Volcano counts as Releasing (``NodeInfo.Releasing``)
+* ``vc_scalars`` whether the node's allocatable names a scalar resource, so that Volcano's ``Idle`` has a
+  scalar map the pods' scalars are taken from (:func:`~linter.scoring.volcano_feasibility.keeps_scalars`)
 * ``pod_count`` non-terminal pods bound to the node
 * ``pods_full`` whether ``pod_count`` has reached the node's allocatable ``pods`` (the Fit filter's
   "Too many pods"; 0 when the node has no ``pods`` allocatable), kept in step with both
@@ -40,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from linter.goint import wrap_int64
+from linter.scoring.volcano_feasibility import keeps_scalars
 
 Int64Array = npt.NDArray[np.int64]
 Int32Array = npt.NDArray[np.int32]
@@ -73,6 +77,7 @@ class NodeStore:
         self.fit_req: Int64Array = np.zeros((r, n), np.int64)
         self.act_req: Int64Array = np.zeros((r, n), np.int64)
         self.vc_used: FloatArray2D = np.zeros((r, n), np.float64)
+        self.vc_releasing: FloatArray2D = np.zeros((r, n), np.float64)
         self.fit_req100: npt.NDArray[np.float64] = np.zeros((r, n), np.float64)
         self.fit_free100: npt.NDArray[np.float64] = np.zeros((r, n), np.float64)
         self.act_free: Int64Array = np.zeros((r, n), np.int64)
@@ -81,6 +86,7 @@ class NodeStore:
         self.pods_full: BoolArray = np.zeros(n, np.bool_)
         self.present: BoolArray = np.zeros(n, np.bool_)
         self.unschedulable: BoolArray = np.zeros(n, np.bool_)
+        self.vc_scalars: BoolArray = np.zeros(n, np.bool_)
         self.taint_id: Int32Array = np.zeros(n, np.int32)
         self.taint_lists: list[TaintList] = [()]
         self._taint_ids: dict[TaintList, int] = {(): 0}
@@ -122,9 +128,9 @@ class NodeStore:
     def capacity(self) -> int:
         return int(self.present.shape[0])
 
-    _ROW_ARRAYS_2D = ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used", "fit_req100", "fit_free100", "act_free",
-                      "act_req_f")
-    _ROW_ARRAYS_1D = ("pod_count", "pods_full", "present", "unschedulable", "taint_id")
+    _ROW_ARRAYS_2D = ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used", "vc_releasing", "fit_req100",
+                      "fit_free100", "act_free", "act_req_f")
+    _ROW_ARRAYS_1D = ("pod_count", "pods_full", "present", "unschedulable", "vc_scalars", "taint_id")
 
     def column(self, resource: str) -> int:
         """Column of ``resource``, created (all zero) on first use."""
@@ -247,6 +253,7 @@ class NodeStore:
             self._allocatable_changed(row)
         was_present = bool(self.present[row])
         self.present[row] = True
+        self.vc_scalars[row] = keeps_scalars(vc_alloc)
         self.unschedulable[row] = unschedulable
         tid = self._taint_ids.get(taints)
         if tid is None:
@@ -266,6 +273,7 @@ class NodeStore:
         self._allocatable_changed(row)
         self.present[row] = False
         self.unschedulable[row] = False
+        self.vc_scalars[row] = False
         self.taint_id[row] = 0
         self._set_labels(row, {})
         self.version += 1
@@ -322,6 +330,13 @@ class NodeStore:
                 self.vc_used[col, row] += sign * vc
         self.pod_count[row] += sign
         self._update_pods_full(row)
+
+    def add_releasing(self, row: int, contribution: Contribution, sign: int) -> None:
+        """Count (sign=1) or stop counting (sign=-1) a bound pod's Volcano amounts as Releasing; its amounts
+        stay in ``vc_used`` either way (:meth:`add`)."""
+        for col, _fit, _act, vc in contribution:
+            if vc:
+                self.vc_releasing[col, row] += sign * vc
 
     def rows_changed_since(self, request_version: int) -> list[int] | None:
         """The rows (repeats possible) whose bound pods' amounts changed after ``request_version``, or None when

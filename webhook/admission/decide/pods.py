@@ -38,6 +38,7 @@ from linter.scoring.cluster.preemption import FastPreemption
 from linter.scoring.cluster.rank import ENGINE_VOLCANO
 from linter.scoring.cluster.state import Ranking
 from linter.scoring.sampling import sampled_note
+from linter.scoring.volcano_feasibility import fit_errors_message
 from webhook.admission.decide import priority
 from webhook.admission.decide.k8serrors import bad_request
 from webhook.admission.decode import AdmissionRequest
@@ -124,7 +125,9 @@ def annotation_ops(
     chosen = model.profile(profile) if isinstance(model, KubeSchedulerModel) and profile is not None else None
     not_modelled = chosen.unmodelled_scores if chosen is not None else {}
     node_order = [p.name for p in model.other_node_order] if isinstance(model, VolcanoModel) else []
-    return _ops(pod, fit_annotations(pod, scheduler, ranking, settings.top, preemption, not_modelled, node_order))
+    predicates = list(model.other_predicates) if isinstance(model, VolcanoModel) else []
+    return _ops(pod, fit_annotations(pod, scheduler, ranking, settings.top, preemption, not_modelled, node_order,
+                                     predicates))
 
 
 def preemption_summary(fast: FastPreemption) -> dict[str, Any] | None:
@@ -149,12 +152,13 @@ def preemption_summary(fast: FastPreemption) -> dict[str, Any] | None:
 def fit_annotations(
     pod: Mapping[str, Any], scheduler: str, ranking: Ranking, requested_top: int,
     preemption: dict[str, Any] | None = None, not_modelled: Mapping[str, int] | None = None,
-    not_modelled_node_order: Sequence[str] = (),
+    not_modelled_node_order: Sequence[str] = (), not_modelled_predicates: Sequence[str] = (),
 ) -> dict[str, str]:
     """Both annotations, with as many scores as the 256 KiB total-annotations limit allows.
 
     ``not_modelled``: out-of-tree score plugins (name -> weight) whose scores the ranking leaves out;
-    ``not_modelled_node_order``: the Volcano plugins (one per entry) whose node-order scores it leaves out.
+    ``not_modelled_node_order``: the Volcano plugins (one per entry) whose node-order scores it leaves out;
+    ``not_modelled_predicates``: the Volcano plugins whose predicate functions its filters leave out.
     Linear in the number of scored nodes: the annotations are built and measured once; only when they
     do not fit is each score's encoded size measured, and the largest count that fits found by
     bisection over those prefix sums, not by encoding every candidate.
@@ -173,6 +177,8 @@ def fit_annotations(
             prediction["notModelledScorePlugins"] = dict(not_modelled)
         if not_modelled_node_order:
             prediction["notModelledNodeOrderPlugins"] = list(not_modelled_node_order)
+        if not_modelled_predicates:
+            prediction["notModelledPredicatePlugins"] = list(not_modelled_predicates)
         return prediction
 
     def build(count: int, truncated: bool) -> dict[str, str]:
@@ -270,6 +276,9 @@ def _prediction(scheduler: str, ranking: Ranking, requested_top: int, count: int
                                           ranking.feasible_nodes, "bestNode")
     if ranking.feasible_nodes == 0:
         out["unschedulableReasons"] = dict(sorted(ranking.reason_counts.items()))
+        if ranking.engine == ENGINE_VOLCANO and ranking.total_nodes and ranking.reason_counts:
+            # the message Volcano puts on the pod's PodScheduled condition (FitErrors.Error)
+            out["message"] = fit_errors_message(ranking.total_nodes, ranking.reason_counts)
     if truncated:
         out["truncated"] = (
             f"scores cut from {len(ranking.scores)} (top {requested_top}) to {count} nodes to stay within "
