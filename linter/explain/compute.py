@@ -3,7 +3,8 @@
 The field names follow vectors/scoring.json (``score``, ``weightedScore``, ``resources[]``
 with ``name, weight, podRequest, requested, allocatable``) so a vector case can be checked
 by running the command. Every node gets its scores, feasible or not; nodes are listed best
-first: feasible before infeasible, then by score (kube-scheduler: the Fit, BalancedAllocation,
+first: feasible before infeasible (Volcano: and those whose Idle fits the pod before those that
+need the Releasing pods' room), then by score (kube-scheduler: the Fit, BalancedAllocation,
 TaintToleration and NodeAffinity contributions after their profile weights), then by name.
 """
 
@@ -24,7 +25,7 @@ from linter.scoring.requests import actual_request, fit_score_request, volcano_r
 from linter.scoring.sampling import profile_nodes_to_find, volcano_nodes_to_find
 from linter.scoring.strategies import balanced_score_node, fit_score_node
 from linter.scoring.volcano import binpack_score_node, node_order_binpack
-from linter.scoring.volcano_feasibility import check_volcano_node, fit_errors_message
+from linter.scoring.volcano_feasibility import check_volcano_node, fit_errors_message, insufficient_resources
 
 from .dump import ClusterDump, ExplainInputError, describe
 from .objects import ClusterObjects
@@ -191,8 +192,10 @@ def _volcano_verdict(pod: Obj, view: NodeView, task: Mapping[str, float], model:
     verdict = check_volcano_node(pod, view.node, task=task, idle=view.volcano_future_idle, pod_count=view.pod_count,
                                  max_task_num=view.volcano_max_task_num, predicates=model.predicates,
                                  used_ports=view.used_ports, pod_ports=ports)
+    # prioritizeNodes picks among the feasible nodes whose Idle fits the task first
+    fits_idle = verdict.feasible and not insufficient_resources(task, view.volcano_idle)
     return {"feasible": verdict.feasible, "reasons": list(verdict.reasons), "rejectedByPlugin": verdict.plugin,
-            "insufficientResources": list(verdict.insufficient)}
+            "insufficientResources": list(verdict.insufficient), "fitsIdle": fits_idle}
 
 
 def _volcano_message(nodes: Sequence[Json]) -> str | None:
@@ -243,7 +246,7 @@ def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -
             "taintToleration": model.predicates.taint_toleration},
         "notModelledPredicatePlugins": list(model.other_predicates),
         "podRequest": task,
-        "nodes": _sorted(out, "score"),
+        "nodes": sorted(out, key=lambda n: (not n["feasible"], not n["fitsIdle"], -(n["score"] or 0), n["name"])),
         "feasibleNodesToFind": volcano_nodes_to_find(len(views)),
         "message": _volcano_message(out),
     }

@@ -226,6 +226,8 @@ def render_text(doc: Json) -> str:
     for node in doc["nodes"]:
         lines.append("")
         verdict = "feasible" if node["feasible"] else "infeasible: " + ", ".join(node["reasons"])
+        if node["feasible"] and node.get("fitsIdle") is False:
+            verdict += " (only with the room of its Releasing pods: Volcano takes it only if no node fits without)"
         short = node.get("insufficientResources") or []
         if len(short) > 1 and short[0] not in ("cpu", "memory"):  # Volcano names a random one of these
             verdict += " (Volcano names any one of " + ", ".join(short) + ": Go map order)"

@@ -71,6 +71,11 @@ class NodeView:
         return future_idle(self.volcano_allocatable, self.volcano_used, self.volcano_releasing)
 
     @property
+    def volcano_idle(self) -> dict[str, float]:
+        """Volcano's ``NodeInfo.Idle``: FutureIdle without the Releasing pods' room."""
+        return future_idle(self.volcano_allocatable, self.volcano_used, {})
+
+    @property
     def volcano_max_task_num(self) -> int:
         """Volcano's ``Allocatable.MaxTaskNum``: the allocatable ``pods``."""
         return int(self.volcano_allocatable.get("pods", 0.0))

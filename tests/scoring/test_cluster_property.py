@@ -46,7 +46,7 @@ from linter.scoring.nominated import (
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.strategies import balanced_score_node, fit_score_node
 from linter.scoring.volcano import binpack_score_node
-from linter.scoring.volcano_feasibility import check_volcano_node
+from linter.scoring.volcano_feasibility import check_volcano_node, insufficient_resources
 
 NODE_NAMES = ["n-a", "n-b", "n-c", "n-d", "n-e", "n-f"]
 POD_NAMES = [f"p{i}" for i in range(10)]
@@ -467,9 +467,13 @@ def test_binpack_rank_equals_scalar_model(
     }
     assert dict(ranking.reason_counts) == dict(reasons)
     assert ranking.feasible_nodes == len(feasible)
-    ordered = sorted(want.items(), key=lambda kv: (-kv[1], kv[0]))
+    # prioritizeNodes: the nodes whose Idle fits the task come first (with filters: the others need the
+    # Releasing pods' room)
+    second = {name for name, v in feasible.items() if filters and insufficient_resources(task, v.volcano_idle)}
+    ordered = sorted(want.items(), key=lambda kv: (kv[0] in second, -kv[1], kv[0]))
     assert len(ranking.scores) == (len(ordered) if top == 0 else min(top, len(ordered)))
-    for (got_name, got_score), (_, want_score) in zip(ranking.scores, ordered, strict=False):
+    for (got_name, got_score), (want_name, want_score) in zip(ranking.scores, ordered, strict=False):
+        assert (got_name in second) == (want_name in second)
         assert abs(float(got_score) - want[got_name]) <= 1e-9 * max(1.0, abs(want[got_name]))
         assert abs(float(got_score) - want_score) <= 1e-9 * max(1.0, abs(want_score))
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from linter.explain.compute import explain
 from linter.model import VolcanoBinpackArgs, VolcanoModel, VolcanoPredicateArgs
 from linter.scoring.cluster.state import ClusterState
 from linter.scoring.volcano_feasibility import REASON_POD_NUMBER
@@ -72,3 +73,25 @@ def test_switched_off_taint_filter_is_not_run() -> None:
     off = VolcanoModel(actions=("allocate",), binpack=(VolcanoBinpackArgs(),),
                        predicates=VolcanoPredicateArgs(taint_toleration=False))
     assert state.rank(_pod("in", "1"), off).feasible_nodes == 1
+
+
+def test_nodes_whose_idle_fits_come_first() -> None:
+    """``prioritizeNodes``: Volcano scores the feasible nodes whose Idle fits the task and picks among them;
+    a node that fits only with its Releasing pods' room comes after, whatever its binpack score."""
+    def gpu_node(name: str) -> dict[str, Any]:
+        out = _node(name, "4")
+        out["status"]["allocatable"]["example.com/foo"] = "2"
+        return out
+
+    going = _pod("going", "2", "a", deleting=True)
+    going["spec"]["containers"][0]["resources"]["requests"]["example.com/foo"] = "2"
+    incoming = _pod("in", "1")
+    incoming["spec"]["containers"][0]["resources"]["requests"]["example.com/foo"] = "1"
+    state = _state(gpu_node("a"), gpu_node("b"), going)
+    ranking = state.rank(incoming, VOLCANO, top=0)
+    assert [name for name, _ in ranking.scores] == ["b", "a"]
+    assert ranking.scores[1][1] > ranking.scores[0][1]  # a packs better, yet Volcano takes b
+    assert ranking.best_node == "b"
+    doc = explain(VOLCANO, [gpu_node("a"), gpu_node("b")], [going], incoming)
+    assert [(n["name"], n["feasible"], n["fitsIdle"]) for n in doc["nodes"]] == [("b", True, True),
+                                                                                ("a", True, False)]

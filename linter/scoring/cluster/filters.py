@@ -18,7 +18,7 @@ for a pod with host ports, over the few nodes where some pod holds one
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -283,16 +283,16 @@ def _selector_keys(pod: Mapping[str, Any]) -> tuple[list[str], bool] | None:
 
 
 def _affinity(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], reasons: Reasons) -> None:
-    found = affinity_failure(store, cache, pod, reasons.feasible)
+    found = affinity_failure(store, cache, pod, lambda: reasons.feasible)
     if found is not None:
         reasons.reject(*found)
 
 
 def affinity_failure(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any],
-                     open_rows: BoolArray) -> tuple[BoolArray, str] | None:
+                     open_rows: Callable[[], BoolArray]) -> tuple[BoolArray, str] | None:
     """NodeAffinity's failing rows and text (cached: do not modify the rows), or None when none fails.
-    ``open_rows``: the rows whose verdict still matters; only they are evaluated where every node is its
-    own case, and the others may then be left passing."""
+    ``open_rows()``: the rows whose verdict still matters; where every node is its own case (asked only
+    then) only they are evaluated, and the others may be left passing."""
     selection = _selector_keys(pod)
     if selection is None:
         return None
@@ -300,7 +300,7 @@ def affinity_failure(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any
     if uses_fields:
         # matchFields reads the node name, so every node is its own case: evaluate only the
         # nodes no earlier filter (e.g. the PreFilter's pinned names) has already rejected.
-        candidates = np.flatnonzero(store.present[: store.size] & open_rows)
+        candidates = np.flatnonzero(store.present[: store.size] & open_rows())
         failing, text = _evaluate_affinity(store, pod, keys, candidates)
         return None if text is None else (failing, text)
     spec = _spec(pod)

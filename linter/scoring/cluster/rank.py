@@ -28,7 +28,7 @@ from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.preferences import PreferenceCache, preference_totals
 from linter.scoring.cluster.scores import FloatArray, binpack_scores, fit_scores
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
-from linter.scoring.cluster.volcano_filters import run_volcano_filters
+from linter.scoring.cluster.volcano_filters import run_volcano_filters, short_of_idle
 from linter.scoring.nominated import scheduler_name_of
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.sampling import profile_nodes_to_find, volcano_nodes_to_find
@@ -58,7 +58,9 @@ class Ranking:
     """Result of :meth:`ClusterState.rank`.
 
     ``scores`` holds the top-K feasible nodes, best first (kube-scheduler: by the modelled total, Fit,
-    BalancedAllocation, TaintToleration and NodeAffinity after their weights), ties by node name, with the
+    BalancedAllocation, TaintToleration and NodeAffinity after their weights; Volcano: the nodes whose Idle
+    fits the pod before those that fit it only with the Releasing pods' room, as ``prioritizeNodes`` picks),
+    ties by node name, with the
     plugin's own score: NodeResourcesFit 0..100 *before* the profile weight
     (``plugin_weight``), or Volcano's binpack value (already on the 0..100 x binpack.weight
     scale Volcano adds to the node order; ``plugin_weight`` is binpack.weight).
@@ -202,6 +204,8 @@ def rank_pod(
             chosen = _top_rows(store, np.flatnonzero(~infeasible), totals, top)
     elif engine == ENGINE_FIT and (in_range or _keyable_scores(scores, store.size)):
         chosen = _top_rows_by_key(store, infeasible, feasible_count, scores, top, MAX_NODE_SCORE if in_range else None)
+    elif isinstance(model, VolcanoModel) and filters:
+        chosen = _volcano_top_rows(store, infeasible, scores, top, memo.lookup("volcano", shape, pod, volcano_request))
     else:
         chosen = _top_rows(store, np.flatnonzero(~infeasible), scores, top)
     as_py: Callable[[Any], int | float] = float if engine == ENGINE_VOLCANO else int
@@ -224,6 +228,20 @@ def rank_pod(
         best_node=ranked[0][0] if ranked else None,
         nodes_to_find=nodes_to_find,
     )
+
+
+def _volcano_top_rows(store: NodeStore, infeasible: BoolArray, scores: Int64Array | FloatArray, top: int,
+                      task: Mapping[str, float]) -> list[int]:
+    """:func:`_top_rows` in the order of Volcano's ``prioritizeNodes``: the feasible rows whose Idle the task
+    fits come first (Volcano picks among them), then the ones it fits only with the Releasing pods' room."""
+    short = short_of_idle(store, task)
+    feasible = ~infeasible
+    if short is None or not np.count_nonzero(feasible & short):
+        return _top_rows(store, np.flatnonzero(feasible), scores, top)
+    chosen = _top_rows(store, np.flatnonzero(feasible & ~short), scores, top)
+    if top == 0 or len(chosen) < top:
+        chosen += _top_rows(store, np.flatnonzero(feasible & short), scores, top - len(chosen) if top else 0)
+    return chosen
 
 
 # Below this share of feasible rows, BalancedAllocation is worked out on the feasible rows alone: picking

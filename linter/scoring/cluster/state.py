@@ -316,7 +316,9 @@ class ClusterState:
         NodeResourcesFit; a profile's ``filter_plugins``/``fit_filter_enabled`` narrow that)
         and each infeasible node is counted once, under the first filter that rejects it
         (for NodeResourcesFit: pods, cpu, memory, ephemeral-storage, then scalar resources
-        by name). With a :class:`KubeSchedulerModel`, NodePorts and NodeResourcesFit count on each node
+        by name). With a :class:`VolcanoModel` the allocate action's checks run instead
+        (:mod:`.volcano_filters`) and each node counts under each of its reasons.
+        With a :class:`KubeSchedulerModel`, NodePorts and NodeResourcesFit count on each node
         the pending pods nominated to it whose ``spec.priority`` is >= ``pod``'s (not ``pod`` itself) and whose
         ``spec.schedulerName`` is one of the model's profiles, and a node must pass with and without
         them (``RunFilterPluginsWithNominatedPods``); scores never count them.

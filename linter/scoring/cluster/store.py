@@ -13,6 +13,9 @@ Volcano's float64 ones), so ranking a pod touches whole columns instead of loopi
 * ``vc_releasing`` the part of ``vc_used`` of the pods Volcano counts as Releasing (``NodeInfo.Releasing``)
 * ``vc_scalars`` whether the node's allocatable names a scalar resource, so that Volcano's ``Idle`` has a
   scalar map the pods' scalars are taken from (:func:`~linter.scoring.volcano_feasibility.keeps_scalars`)
+* ``vc_future`` Volcano's ``FutureIdle``: ``(vc_alloc - vc_used) + vc_releasing``, with ``vc_alloc - vc_used``
+  taken as 0 for a scalar column of a row without ``vc_scalars``; each cell recomputed from the three
+  columns whenever one of them changes, so it equals the whole-column expression exactly
 * ``pod_count`` non-terminal pods bound to the node
 * ``pods_full`` whether ``pod_count`` has reached the node's allocatable ``pods`` (the Fit filter's
   "Too many pods"; 0 when the node has no ``pods`` allocatable), kept in step with both
@@ -78,6 +81,8 @@ class NodeStore:
         self.act_req: Int64Array = np.zeros((r, n), np.int64)
         self.vc_used: FloatArray2D = np.zeros((r, n), np.float64)
         self.vc_releasing: FloatArray2D = np.zeros((r, n), np.float64)
+        self.vc_future: FloatArray2D = np.zeros((r, n), np.float64)
+        self.releasing_pods = 0  # pods counted in vc_releasing
         self.fit_req100: npt.NDArray[np.float64] = np.zeros((r, n), np.float64)
         self.fit_free100: npt.NDArray[np.float64] = np.zeros((r, n), np.float64)
         self.act_free: Int64Array = np.zeros((r, n), np.int64)
@@ -128,8 +133,8 @@ class NodeStore:
     def capacity(self) -> int:
         return int(self.present.shape[0])
 
-    _ROW_ARRAYS_2D = ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used", "vc_releasing", "fit_req100",
-                      "fit_free100", "act_free", "act_req_f")
+    _ROW_ARRAYS_2D = ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used", "vc_releasing", "vc_future",
+                      "fit_req100", "fit_free100", "act_free", "act_req_f")
     _ROW_ARRAYS_1D = ("pod_count", "pods_full", "present", "unschedulable", "vc_scalars", "taint_id")
 
     def column(self, resource: str) -> int:
@@ -254,6 +259,7 @@ class NodeStore:
         was_present = bool(self.present[row])
         self.present[row] = True
         self.vc_scalars[row] = keeps_scalars(vc_alloc)
+        self._future_row(row)
         self.unschedulable[row] = unschedulable
         tid = self._taint_ids.get(taints)
         if tid is None:
@@ -274,6 +280,7 @@ class NodeStore:
         self.present[row] = False
         self.unschedulable[row] = False
         self.vc_scalars[row] = False
+        self._future_row(row)
         self.taint_id[row] = 0
         self._set_labels(row, {})
         self.version += 1
@@ -328,15 +335,34 @@ class NodeStore:
                     self.act_negative = True
             if vc:
                 self.vc_used[col, row] += sign * vc
+                self._future_cell(col, row)
         self.pod_count[row] += sign
         self._update_pods_full(row)
 
     def add_releasing(self, row: int, contribution: Contribution, sign: int) -> None:
         """Count (sign=1) or stop counting (sign=-1) a bound pod's Volcano amounts as Releasing; its amounts
         stay in ``vc_used`` either way (:meth:`add`)."""
+        self.releasing_pods += sign
         for col, _fit, _act, vc in contribution:
             if vc:
                 self.vc_releasing[col, row] += sign * vc
+                self._future_cell(col, row)
+
+    def _future_cell(self, col: int, row: int) -> None:
+        """Recompute one ``vc_future`` cell from the columns it derives from."""
+        idle = self.vc_alloc[col, row] - self.vc_used[col, row]
+        if not self.vc_scalars[row] and self.resource_names[col] not in ("cpu", "memory"):
+            idle = 0.0
+        self.vc_future[col, row] = idle + self.vc_releasing[col, row]
+
+    def _future_row(self, row: int) -> None:
+        """Recompute a row's ``vc_future`` (its allocatable or ``vc_scalars`` changed)."""
+        idle = self.vc_alloc[:, row] - self.vc_used[:, row]
+        if not self.vc_scalars[row]:
+            for col, name in enumerate(self.resource_names):
+                if name not in ("cpu", "memory"):
+                    idle[col] = 0.0
+        self.vc_future[:, row] = idle + self.vc_releasing[:, row]
 
     def rows_changed_since(self, request_version: int) -> list[int] | None:
         """The rows (repeats possible) whose bound pods' amounts changed after ``request_version``, or None when

@@ -11,6 +11,8 @@ cached label and taint filters of :mod:`linter.scoring.cluster.filters`:
    pod-number check, then the first of NodeUnschedulable, NodeAffinity, TaintToleration that fails (the
    others are not run), else NodePorts. These texts form one group of :class:`Reasons`, so a node counts
    under each of its reasons, as Volcano's ``FitErrors`` histogram counts it.
+
+:func:`short_of_idle` gives the rows ``prioritizeNodes`` ranks second: the task fits their FutureIdle only.
 """
 
 from __future__ import annotations
@@ -63,55 +65,86 @@ def run_volcano_filters(
     return reasons
 
 
+_WORK_SLOT = 10  # a scratch row array of the store's no other ranking step uses
+
+
 def _resources(store: NodeStore, task: Mapping[str, float], reasons: Reasons) -> None:
-    """``LessEqualWithResourcesName(FutureIdle)``: a row fails when ``want >= free + 0.1`` or so."""
+    """``LessEqualWithResourcesName(FutureIdle)`` on the store's ``vc_future``. Go's ``l < r || |l-r| < 0.1`` is
+    ``l - r < 0.1``: for finite amounts ``l < r`` exactly when ``l - r < 0``, and ``|l - r|`` is ``l - r``
+    otherwise."""
     n = store.size
+    work = store.work_rows(_WORK_SLOT)
     for name in resource_order(task):
         want = task.get(name, 0.0)
         col = store.resource_index.get(name)
-        if col is None:  # no node has it and no pod uses it: free is 0 everywhere
-            free = np.zeros(n, np.float64)
+        if col is None:  # no node has it and no pod uses it: nothing is free anywhere
+            work.fill(want)
         else:
-            free = store.vc_alloc[col, :n] - store.vc_used[col, :n]
+            np.subtract(want, store.vc_future[col, :n], out=work)
+        fits = np.less(work, MIN_RESOURCE)  # a new array: Reasons keeps it
+        if not fits.all():
+            reasons.reject(np.logical_not(fits, out=fits), f"Insufficient {name}")
+
+
+def short_of_idle(store: NodeStore, task: Mapping[str, float]) -> BoolArray | None:
+    """Rows whose Idle (FutureIdle without the Releasing pods' room) the task does not fit, as
+    ``Resource.LessEqual(n.Idle, Zero)`` decides; None when no pod is Releasing (Idle is then FutureIdle)."""
+    if store.releasing_pods == 0:
+        return None
+    n = store.size
+    short = np.zeros(n, np.bool_)
+    no_scalars = ~store.vc_scalars[:n]
+    for name in resource_order(task):
+        want = task.get(name, 0.0)
+        col = store.resource_index.get(name)
+        if col is None:
+            idle = np.zeros(n, np.float64)
+        else:
+            idle = store.vc_alloc[col, :n] - store.vc_used[col, :n]
             if name not in ("cpu", "memory"):
-                free = np.where(store.vc_scalars[:n], free, 0.0)
-            free += store.vc_releasing[col, :n]
-        failing = ~((want < free) | (np.abs(want - free) < MIN_RESOURCE))
-        if np.count_nonzero(failing):
-            reasons.reject(failing, f"Insufficient {name}")
+                idle[no_scalars] = 0.0
+        short |= ~(want - idle < MIN_RESOURCE)
+    return short
 
 
 def _predicates(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], predicates: VolcanoPredicateArgs,
                 reasons: Reasons, ports: PortUse | None) -> None:
     n = store.size
     found: list[tuple[BoolArray, str]] = []
-    col = store.resource_index.get("pods")
-    max_tasks = store.vc_alloc[col, :n].astype(np.int64) if col is not None else np.zeros(n, np.int64)
-    full = max_tasks <= store.pod_count[:n]
+    # MaxTaskNum <= len(pods): MaxTaskNum is int(Value()) of the allocatable pods, which is kube-scheduler's
+    # allocatable pods the store keeps pods_full against (0 without one)
+    full = store.pods_full[:n]
     if np.count_nonzero(full):
-        found.append((full, REASON_POD_NUMBER))
-    rejected = np.zeros(n, np.bool_)  # rows a stable filter rejected: the later filters do not run there
+        found.append((full.copy(), REASON_POD_NUMBER))  # a copy: the store may change before it is read
+    # rows a stable filter rejected: the later filters do not run there (None: no row yet)
+    rejected: BoolArray | None = None
+
+    def add(rows: BoolArray, text: str, stable: bool = True) -> None:
+        nonlocal rejected
+        failing = rows if rejected is None else rows & ~rejected
+        found.append((failing, text))
+        if stable:
+            rejected = failing if rejected is None else rejected | failing  # never changed in place
+
     cordoned = store.unschedulable[:n]
     if np.count_nonzero(cordoned):
         text = feasibility.node_unschedulable(pod, {"spec": {"unschedulable": True}})
         if text is not None:
-            found.append((cordoned.copy(), text))  # a copy: the store may change before the reasons are read
-            rejected |= cordoned
+            add(cordoned.copy(), text)  # a copy: the store may change before the reasons are read
     if predicates.node_affinity:
-        hit = affinity_failure(store, cache, pod, reasons.feasible & ~rejected)
+        def still_open() -> BoolArray:
+            return reasons.feasible if rejected is None else reasons.feasible & ~rejected
+
+        hit = affinity_failure(store, cache, pod, still_open)
         if hit is not None:
-            failing = hit[0] & ~rejected
-            found.append((failing, hit[1]))
-            rejected |= failing
+            add(*hit)
     if predicates.taint_toleration:
         for rows, text in taint_failures(store, cache, pod):
-            failing = rows & ~rejected
-            found.append((failing, text))
-            rejected |= failing
+            add(rows, text)
     if predicates.node_ports and ports is not None:
         wanted = host_ports(pod)
         conflicts = ports.failing_rows(store, wanted, None) if wanted else None
         if conflicts is not None:
-            found.append((conflicts & ~rejected, REASON_NODE_PORTS))
+            add(conflicts, REASON_NODE_PORTS, stable=False)
     for rows, text in found:
         reasons.reject(rows, text, _PREDICATES)
