@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from linter.scoring.cluster.preemption import FastPreemption
-from linter.scoring.cluster.rank import Ranking
+from linter.scoring.cluster.rank import ENGINE_VOLCANO, Ranking
 from webhook import cli as webhook_cli
 from webhook import kubectl_binpack
 from webhook.admission.decide.pods import PREDICTION_ANNOTATION, fit_annotations, preemption_summary
@@ -85,8 +85,12 @@ def _every_prediction_field() -> set[str]:
                        total_nodes=200, feasible_nodes=200, scores=scores, best_node="node-00000", nodes_to_find=100)
     crowded = {"metadata": {"name": "p", "annotations": {"big": "x" * (256 * 1024 - 1500)}}, "spec": {}}
     keys |= set(json.loads(fit_annotations(crowded, "default-scheduler", feasible, 100)[PREDICTION_ANNOTATION]))
+    volcano = Ranking(engine=ENGINE_VOLCANO, profile="volcano", strategy="binpack", plugin_weight=1, total_nodes=1,
+                      feasible_nodes=0, scores=(), reason_counts={"Insufficient cpu": 1})
+    keys |= set(json.loads(fit_annotations(pod, "volcano", volcano, 10, None, None, ["nodeorder"],
+                                           ["usage"])[PREDICTION_ANNOTATION]))
     assert {"truncated", "gated", "preemption", "notModelledScorePlugins", "notModelledNodeOrderPlugins",
-            "unschedulableReasons", "feasibleNodesToFind", "sampled"} <= keys
+            "unschedulableReasons", "feasibleNodesToFind", "sampled", "message", "notModelledPredicatePlugins"} <= keys
     return keys
 
 
