@@ -234,13 +234,17 @@ def _volcano_top_rows(store: NodeStore, infeasible: BoolArray, scores: Int64Arra
                       task: Mapping[str, float]) -> list[int]:
     """:func:`_top_rows` in the order of Volcano's ``prioritizeNodes``: the feasible rows whose Idle the task
     fits come first (Volcano picks among them), then the ones it fits only with the Releasing pods' room."""
-    short = short_of_idle(store, task)
-    feasible = ~infeasible
-    if short is None or not np.count_nonzero(feasible & short):
-        return _top_rows(store, np.flatnonzero(feasible), scores, top)
-    chosen = _top_rows(store, np.flatnonzero(feasible & ~short), scores, top)
+    feasible = np.flatnonzero(~infeasible)
+    chosen = _top_rows(store, feasible, scores, top)
+    # the usual case: the best rows all fit their Idle, so they are the best of those rows too
+    if top and len(chosen) == top and short_of_idle(store, task, np.array(chosen, np.int64)).size == 0:
+        return chosen
+    short = short_of_idle(store, task, feasible)
+    if short.size == 0:
+        return chosen
+    chosen = _top_rows(store, np.setdiff1d(feasible, short, assume_unique=True), scores, top)
     if top == 0 or len(chosen) < top:
-        chosen += _top_rows(store, np.flatnonzero(feasible & short), scores, top - len(chosen) if top else 0)
+        chosen += _top_rows(store, short, scores, top - len(chosen) if top else 0)
     return chosen
 
 

@@ -13,9 +13,10 @@ Volcano's float64 ones), so ranking a pod touches whole columns instead of loopi
 * ``vc_releasing`` the part of ``vc_used`` of the pods Volcano counts as Releasing (``NodeInfo.Releasing``)
 * ``vc_scalars`` whether the node's allocatable names a scalar resource, so that Volcano's ``Idle`` has a
   scalar map the pods' scalars are taken from (:func:`~linter.scoring.volcano_feasibility.keeps_scalars`)
-* ``vc_future`` Volcano's ``FutureIdle``: ``(vc_alloc - vc_used) + vc_releasing``, with ``vc_alloc - vc_used``
-  taken as 0 for a scalar column of a row without ``vc_scalars``; each cell recomputed from the three
-  columns whenever one of them changes, so it equals the whole-column expression exactly
+* ``vc_idle`` Volcano's ``Idle``: ``vc_alloc - vc_used``, 0 for a scalar column of a row without ``vc_scalars``
+* ``vc_future`` Volcano's ``FutureIdle``: ``vc_idle + vc_releasing``. Both are recomputed cell by cell from
+  the columns they derive from whenever one of those changes, so they equal the whole-column expressions
+  exactly
 * ``pod_count`` non-terminal pods bound to the node
 * ``pods_full`` whether ``pod_count`` has reached the node's allocatable ``pods`` (the Fit filter's
   "Too many pods"; 0 when the node has no ``pods`` allocatable), kept in step with both
@@ -81,6 +82,7 @@ class NodeStore:
         self.act_req: Int64Array = np.zeros((r, n), np.int64)
         self.vc_used: FloatArray2D = np.zeros((r, n), np.float64)
         self.vc_releasing: FloatArray2D = np.zeros((r, n), np.float64)
+        self.vc_idle: FloatArray2D = np.zeros((r, n), np.float64)
         self.vc_future: FloatArray2D = np.zeros((r, n), np.float64)
         self.releasing_pods = 0  # pods counted in vc_releasing
         self.fit_req100: npt.NDArray[np.float64] = np.zeros((r, n), np.float64)
@@ -92,6 +94,7 @@ class NodeStore:
         self.present: BoolArray = np.zeros(n, np.bool_)
         self.unschedulable: BoolArray = np.zeros(n, np.bool_)
         self.vc_scalars: BoolArray = np.zeros(n, np.bool_)
+        self.releasing_count: Int64Array = np.zeros(n, np.int64)  # per row, the pods counted in vc_releasing
         self.taint_id: Int32Array = np.zeros(n, np.int32)
         self.taint_lists: list[TaintList] = [()]
         self._taint_ids: dict[TaintList, int] = {(): 0}
@@ -133,9 +136,10 @@ class NodeStore:
     def capacity(self) -> int:
         return int(self.present.shape[0])
 
-    _ROW_ARRAYS_2D = ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used", "vc_releasing", "vc_future",
+    _ROW_ARRAYS_2D = ("alloc", "vc_alloc", "fit_req", "act_req", "vc_used", "vc_releasing", "vc_idle", "vc_future",
                       "fit_req100", "fit_free100", "act_free", "act_req_f")
-    _ROW_ARRAYS_1D = ("pod_count", "pods_full", "present", "unschedulable", "vc_scalars", "taint_id")
+    _ROW_ARRAYS_1D = ("pod_count", "pods_full", "present", "unschedulable", "vc_scalars", "releasing_count",
+                      "taint_id")
 
     def column(self, resource: str) -> int:
         """Column of ``resource``, created (all zero) on first use."""
@@ -343,25 +347,28 @@ class NodeStore:
         """Count (sign=1) or stop counting (sign=-1) a bound pod's Volcano amounts as Releasing; its amounts
         stay in ``vc_used`` either way (:meth:`add`)."""
         self.releasing_pods += sign
+        self.releasing_count[row] += sign
         for col, _fit, _act, vc in contribution:
             if vc:
                 self.vc_releasing[col, row] += sign * vc
                 self._future_cell(col, row)
 
     def _future_cell(self, col: int, row: int) -> None:
-        """Recompute one ``vc_future`` cell from the columns it derives from."""
+        """Recompute one ``vc_idle`` and ``vc_future`` cell from the columns they derive from."""
         idle = self.vc_alloc[col, row] - self.vc_used[col, row]
         if not self.vc_scalars[row] and self.resource_names[col] not in ("cpu", "memory"):
             idle = 0.0
+        self.vc_idle[col, row] = idle
         self.vc_future[col, row] = idle + self.vc_releasing[col, row]
 
     def _future_row(self, row: int) -> None:
-        """Recompute a row's ``vc_future`` (its allocatable or ``vc_scalars`` changed)."""
+        """Recompute a row's ``vc_idle`` and ``vc_future`` (its allocatable or ``vc_scalars`` changed)."""
         idle = self.vc_alloc[:, row] - self.vc_used[:, row]
         if not self.vc_scalars[row]:
             for col, name in enumerate(self.resource_names):
                 if name not in ("cpu", "memory"):
                     idle[col] = 0.0
+        self.vc_idle[:, row] = idle
         self.vc_future[:, row] = idle + self.vc_releasing[:, row]
 
     def rows_changed_since(self, request_version: int) -> list[int] | None:

@@ -26,7 +26,7 @@ from linter.model import VolcanoPredicateArgs
 from linter.scoring import feasibility
 from linter.scoring.cluster.filters import NOT_A_NODE, FilterCache, Reasons, affinity_failure, taint_failures
 from linter.scoring.cluster.ports import PortUse
-from linter.scoring.cluster.store import BoolArray, NodeStore
+from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.hostports import REASON_NODE_PORTS, host_ports
 from linter.scoring.volcano_feasibility import (
     MIN_RESOURCE,
@@ -86,25 +86,24 @@ def _resources(store: NodeStore, task: Mapping[str, float], reasons: Reasons) ->
             reasons.reject(np.logical_not(fits, out=fits), f"Insufficient {name}")
 
 
-def short_of_idle(store: NodeStore, task: Mapping[str, float]) -> BoolArray | None:
-    """Rows whose Idle (FutureIdle without the Releasing pods' room) the task does not fit, as
-    ``Resource.LessEqual(n.Idle, Zero)`` decides; None when no pod is Releasing (Idle is then FutureIdle)."""
+def short_of_idle(store: NodeStore, task: Mapping[str, float], feasible: Int64Array) -> Int64Array:
+    """The ``feasible`` rows whose Idle (FutureIdle without the Releasing pods' room) the task does not fit, as
+    ``Resource.LessEqual(n.Idle, Zero)`` decides. Only a row with a Releasing pod can be one: elsewhere Idle
+    is FutureIdle, which the task fits."""
     if store.releasing_pods == 0:
-        return None
-    n = store.size
-    short = np.zeros(n, np.bool_)
-    no_scalars = ~store.vc_scalars[:n]
+        return np.zeros(0, np.int64)
+    rows = feasible[store.releasing_count[feasible] > 0]
+    if rows.size == 0:
+        return rows
+    fits = np.ones(rows.size, np.bool_)
     for name in resource_order(task):
         want = task.get(name, 0.0)
         col = store.resource_index.get(name)
         if col is None:
-            idle = np.zeros(n, np.float64)
+            fits &= want < MIN_RESOURCE  # nothing is idle anywhere
         else:
-            idle = store.vc_alloc[col, :n] - store.vc_used[col, :n]
-            if name not in ("cpu", "memory"):
-                idle[no_scalars] = 0.0
-        short |= ~(want - idle < MIN_RESOURCE)
-    return short
+            fits &= want - store.vc_idle[col, rows] < MIN_RESOURCE
+    return rows[~fits]
 
 
 def _predicates(store: NodeStore, cache: FilterCache, pod: Mapping[str, Any], predicates: VolcanoPredicateArgs,
