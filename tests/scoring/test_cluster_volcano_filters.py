@@ -92,6 +92,7 @@ def test_nodes_whose_idle_fits_come_first() -> None:
     assert [name for name, _ in ranking.scores] == ["b", "a"]
     assert ranking.scores[1][1] > ranking.scores[0][1]  # a packs better, yet Volcano takes b
     assert ranking.best_node == "b"
+    assert [name for name, _ in state.rank(incoming, VOLCANO, top=1).scores] == ["b"]  # a is the top score
     doc = explain(VOLCANO, [gpu_node("a"), gpu_node("b")], [going], incoming)
     assert [(n["name"], n["feasible"], n["fitsIdle"]) for n in doc["nodes"]] == [("b", True, True),
                                                                                 ("a", True, False)]
