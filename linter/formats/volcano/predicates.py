@@ -17,13 +17,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from linter.formats.volcano.sessionargs import bool_argument
 from linter.model import VolcanoPredicateArgs
 
 PREDICATES = "predicates"
 ALWAYS_REGISTERING = frozenset({"deviceshare", "nodegroup", "numa-aware", "tdm", "usage"})
-# strconv.ParseBool's accepted spellings
-_GO_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
-_GO_FALSE = frozenset({"0", "f", "F", "FALSE", "false", "False"})
 
 
 class Entry(Protocol):
@@ -38,15 +36,8 @@ class Entry(Protocol):
 
 def get_bool(arguments: Mapping[str, object], key: str, default: bool) -> bool:
     """``Arguments.GetBool``: a bool as is, a string through ``strconv.ParseBool``, else the default."""
-    value = arguments.get(key)
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        if value in _GO_TRUE:
-            return True
-        if value in _GO_FALSE:
-            return False
-    return default
+    taken = bool_argument(arguments[key]) if key in arguments else None
+    return default if taken is None else taken
 
 
 def predicate_args(arguments: Mapping[str, object]) -> VolcanoPredicateArgs:
