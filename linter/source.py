@@ -230,6 +230,15 @@ def parse_stream(text: str, path: str, *, is_json: bool = False) -> tuple[list[D
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        if libyaml_too_deep(exc):
+            assert mark is not None
+            prefix = text_before((text,), mark.line, mark.column)
+            if len(prefix) < len(text):  # always, unless the mark is past the text: never read it twice
+                documents, too_deep = parse_stream(prefix, path, is_json=is_json)
+                if too_deep is not None and too_deep.code == INPUT_LIMIT:
+                    return documents, too_deep
+            return builder.documents, SourceError(f"document nested deeper than {MAX_DEPTH} levels", line, col,
+                                                  INPUT_LIMIT)
         problem = exc.problem or exc.context or "invalid YAML"
         return builder.documents, SourceError(f"invalid YAML: {problem}", line, col)
     except yaml.reader.ReaderError as exc:
@@ -245,6 +254,45 @@ def parse_stream(text: str, path: str, *, is_json: bool = False) -> tuple[list[D
 
 
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what libyaml counts as one
+
+# PyYAML 6.0.4 bundles libyaml 0.2.6, whose scanner refuses more than 1000 nesting levels. It looks ahead of the
+# events it has handed out, so it can refuse a deep text before the reader's own MAX_DEPTH check sees the
+# level that passes MAX_DEPTH. The refusal is the same limit met further on.
+LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
+
+
+def libyaml_too_deep(exc: yaml.MarkedYAMLError) -> bool:
+    """Whether ``exc`` is libyaml's own nesting limit (PyYAML 6.0.4 and later)."""
+    return exc.problem == LIBYAML_TOO_DEEP and exc.problem_mark is not None
+
+
+def text_before(chunks: Iterable[str], line: int, column: int) -> str:
+    """The text ``chunks`` make up, up to 0-based ``line`` and ``column`` (lines broken as libyaml breaks
+    them, a CR LF split across two chunks being one break). Read again up to where libyaml refused a deep
+    text, it holds every level libyaml accepted, so the reader's depth check meets the level past MAX_DEPTH
+    there and names it."""
+    kept: list[str] = []
+    breaks, after_cr = 0, False
+    for chunk in chunks:
+        start = 1 if after_cr and chunk.startswith("\n") else 0  # the rest of a CR LF the last chunk began
+        after_cr = chunk.endswith("\r")
+        if breaks < line:
+            for found in _LINE_BREAK.finditer(chunk, start):
+                breaks, start = breaks + 1, found.end()
+                if breaks == line:
+                    break
+            if breaks < line:
+                kept.append(chunk)
+                continue
+        rest = chunk[start:]
+        end = _LINE_BREAK.search(rest)
+        length = len(rest) if end is None else end.start()
+        if column <= length or end is not None:
+            kept.append(chunk[: start + min(column, length)])
+            break
+        kept.append(chunk)
+        column -= length
+    return "".join(kept)
 
 
 def reader_problem(exc: yaml.reader.ReaderError) -> str:

@@ -25,7 +25,7 @@ import urllib.request
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-import jsonpatch  # type: ignore[import-untyped]
+import jsonpatch  # type: ignore[import-untyped,unused-ignore]  # newer jsonpatch releases ship types
 
 from linter import textfile
 from webhook.admission.decide import configmaps, pods, priorityclasses

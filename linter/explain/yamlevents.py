@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from linter import textfile
-from linter.source import MAX_DEPTH, reader_error_position, reader_problem
+from linter.source import MAX_DEPTH, libyaml_too_deep, reader_error_position, reader_problem, text_before
 
 from .dump import ExplainInputError
 from .fields import ANY_FIELDS, KEEP, NAME, Spec, prune
@@ -37,6 +37,7 @@ __all__ = ["MAX_ALIAS_NODES", "MAX_DEPTH", "MAX_SCALAR_CHARS", "ROOT", "read_yam
 
 MAX_ALIAS_NODES = 1_000_000
 MAX_SCALAR_CHARS = 16 * 1024 * 1024
+_TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels"
 
 ROOT: dict[str, Spec] = {**ANY_FIELDS}
 ROOT["items"] = [ROOT]  # List items are objects; so are the items of nested lists
@@ -135,7 +136,7 @@ class _Reader:
 
     def open(self, event: yaml.MappingStartEvent | yaml.SequenceStartEvent) -> None:
         if len(self.stack) >= MAX_DEPTH:
-            raise self.fail(f"nested deeper than {MAX_DEPTH} levels")
+            raise self.fail(_TOO_DEEP)
         is_map = isinstance(event, yaml.MappingStartEvent)
         if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
             raise self.fail(f"unsupported tag {event.tag}")
@@ -231,6 +232,10 @@ def read_yaml_stream(stream: Any, path: str, on_document: Callable[[Any, int], N
         mark = exc.problem_mark or exc.context_mark
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
         problem = exc.problem or exc.context or "invalid YAML"
+        if libyaml_too_deep(exc):
+            assert mark is not None
+            _name_the_deep_level(stream, path, role, root, mark)
+            problem = _TOO_DEEP
         raise ExplainInputError(f"{role} {path}: not valid YAML/JSON{where}: {problem}") from None
     except yaml.reader.ReaderError as exc:
         line, column = _refused_character_position(stream, path, exc)
@@ -238,6 +243,27 @@ def read_yaml_stream(stream: Any, path: str, on_document: Callable[[Any, int], N
                                 f"{reader_problem(exc)}") from None
     except yaml.YAMLError as exc:
         raise ExplainInputError(f"{role} {path}: not valid YAML/JSON: {str(exc).splitlines()[0]}") from None
+
+
+def _name_the_deep_level(stream: Any, path: str, role: str, root: Spec, mark: yaml.Mark) -> None:
+    """libyaml refused a text nested too deep past the level that passes MAX_DEPTH: read the text up to
+    its refusal again (a file from the start), so the depth check raises its error at that level."""
+    try:
+        if isinstance(stream, str):
+            prefix = text_before((stream,), mark.line, mark.column)
+        else:
+            with textfile.TextStream(path) as again:
+                prefix = text_before(again.chunks(), mark.line, mark.column)
+    except (OSError, textfile.TextFileError):
+        return
+    if isinstance(stream, str) and len(prefix) >= len(stream):
+        return  # the mark is past the text: never read it twice
+    try:
+        read_yaml_stream(prefix, path, lambda _doc, _number: None, role=role, root=root)
+    except ExplainInputError as exc:
+        if _TOO_DEEP in str(exc):
+            raise
+        # anything else is where the shortened text stops: libyaml's own position is given instead
 
 
 def _refused_character_position(stream: Any, path: str, exc: yaml.reader.ReaderError) -> tuple[int, int]:

@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import jsonpatch  # type: ignore[import-untyped]
+import jsonpatch  # type: ignore[import-untyped,unused-ignore]
 import pytest
 from cryptography import x509
 
