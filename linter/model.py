@@ -217,6 +217,11 @@ class Profile:
         """NodeAffinity's score weight; 0 when it does not score in this profile."""
         return self.score_plugin_weights.get("NodeAffinity", 0)
 
+    @property
+    def image_locality_weight(self) -> int:
+        """ImageLocality's score weight; 0 when it does not score in this profile."""
+        return self.score_plugin_weights.get("ImageLocality", 0)
+
 
 @dataclass(frozen=True)
 class KubeSchedulerModel:

@@ -5,7 +5,7 @@ with ``name, weight, podRequest, requested, allocatable``) so a vector case can 
 by running the command. Every node gets its scores, feasible or not; nodes are listed best
 first: feasible before infeasible (Volcano: and those whose Idle fits the pod before those that
 need the Releasing pods' room), then by score (kube-scheduler: the Fit, BalancedAllocation,
-TaintToleration and NodeAffinity contributions after their profile weights), then by name.
+TaintToleration, NodeAffinity and ImageLocality contributions after their profile weights), then by name.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from linter.scoring.volcano import binpack_score_node, node_order_binpack
 from linter.scoring.volcano_feasibility import check_volcano_node, fit_errors_message, insufficient_resources
 
 from .dump import ClusterDump, ExplainInputError, describe
+from .imagelocality import add_image_locality_scores
 from .objects import ClusterObjects
 from .preemption import admitted_pod, preemption_section
 from .preferences import add_preference_scores
@@ -145,6 +146,7 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         node["total"] = total
         out.append(node)
     preferences = add_preference_scores(profile, pod, views, out)  # adds to the feasible nodes' totals
+    image_locality = add_image_locality_scores(profile, pod, views, out)  # adds to every node's total
     shape = fit_args.shape if fit_args is not None and fit_args.shape else None
     return {
         "engine": "k8s-fit",
@@ -152,6 +154,7 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         "strategy": fit_args.strategy if fit_args is not None else None,
         "pluginWeight": profile.fit_weight,
         **preferences,
+        **image_locality,
         "shape": [{"utilization": p.utilization, "score": p.score} for p in shape] if shape else None,
         "podRequest": fit_request,
         # scores of the build's out-of-tree plugins are not modelled: named here, never in "total"

@@ -2,7 +2,7 @@
 the rest.
 
 A cluster dump is mostly fields no scorer looks at (managedFields, annotations, conditions,
-images, env, volumes ...). Every reader of STATE keeps only the paths named here, so the
+env, volumes ...). Every reader of STATE keeps only the paths named here, so the
 memory of a 150,000-pod dump is the few fields per object the model needs. The paths cover
 everything :mod:`linter.scoring.requests`, :mod:`linter.scoring.nodes`,
 :mod:`linter.scoring.feasibility` and the input checks read from a cluster object; when a
@@ -47,7 +47,8 @@ NODE_FIELDS: dict[str, Spec] = {
     "kind": KEEP,
     "metadata": {"name": KEEP, "labels": KEEP},
     "spec": {"unschedulable": KEEP, "taints": KEEP},
-    "status": {"allocatable": KEEP, "capacity": KEEP},  # capacity: the allocatable of a Node without one
+    # capacity: the allocatable of a Node without one; images: ImageLocality (linter.scoring.imagelocality)
+    "status": {"allocatable": KEEP, "capacity": KEEP, "images": [{"names": KEEP, "sizeBytes": KEEP}]},
 }
 
 # priority and nominatedNodeName: a pending pod nominated to a node counts there in the filters

@@ -40,7 +40,8 @@ _TERM = {"matchExpressions": ListOf(_REQUIREMENT), "matchFields": ListOf(_REQUIR
 NODE_TYPES: dict[str, Any] = {
     "metadata": {"labels": MapOf(STRING)},
     "spec": {"unschedulable": BOOLEAN, "taints": ListOf({"key": STRING, "value": STRING, "effect": STRING})},
-    "status": {"allocatable": MapOf(None)},  # the quantities are parsed (and named) by the scorer
+    # the quantities are parsed (and named) by the scorer
+    "status": {"allocatable": MapOf(None), "images": ListOf({"names": ListOf(STRING), "sizeBytes": INTEGER})},
 }
 
 # What NodePorts reads (linter.scoring.hostports), checked on every pod read (port_problem): a port of the

@@ -7,6 +7,8 @@ from typing import Any
 
 from linter.scoring.sampling import sampled_note
 
+from .render_imagelocality import image_locality_column, image_locality_header, image_locality_lines
+
 __all__ = ["format_amount", "render_text"]
 
 Json = dict[str, Any]
@@ -196,7 +198,7 @@ def render_text(doc: Json) -> str:
     if doc.get("notModelledNodeOrderPlugins"):
         lines.append("  not modelled, left out of every total: the node-order scores Volcano adds to binpack's "
                      "from " + ", ".join(map(_plugin_label, doc["notModelledNodeOrderPlugins"])))
-    lines += _preference_header(doc)
+    lines += _preference_header(doc) + image_locality_header(doc)
     if engine == "volcano-binpack":
         lines += _volcano_filters(doc)
     request = ", ".join(f"{n} {format_amount(n, v, volcano=engine == 'volcano-binpack')}"
@@ -207,11 +209,13 @@ def render_text(doc: Json) -> str:
     if to_find is not None and feasible > to_find:
         lines.append("  note: " + sampled_note(engine == "volcano-binpack", to_find, feasible, "the first node below"))
     lines.append("")
-    # TaintToleration's and NodeAffinity's columns only where the profile scores with them
+    # TaintToleration's and NodeAffinity's columns only where the profile scores with them, ImageLocality's
+    # where some node scores above 0
     anything = any(n["feasible"] for n in doc["nodes"])
     extra = [(title, key) for title, key, shown in (
         ("taints", "taintToleration", anything and doc.get("taintTolerationWeight")),
         ("affinity", "nodeAffinity", anything and doc.get("nodeAffinityWeight") and not doc["nodeAffinitySkipped"]),
+        ("images", "imageLocality", image_locality_column(doc)),
     ) if shown]
     rank = [["#", "node", "feasible", "score", "weighted", "balanced", *(t for t, _ in extra), "total"]]
     for i, node in enumerate(doc["nodes"], 1):
@@ -236,7 +240,7 @@ def render_text(doc: Json) -> str:
         lines.append(f"  {node['name']}: {verdict}")
         lines += _volcano_node(doc, node) if engine == "volcano-binpack" else _k8s_node(doc, node)
         if engine == "k8s-fit":
-            lines += _preference_lines(doc, node)
+            lines += _preference_lines(doc, node) + image_locality_lines(doc, node)
     if doc.get("message"):
         lines += ["", f"  Volcano: {doc['message']}"]
     return "\n".join(lines) + "\n"
