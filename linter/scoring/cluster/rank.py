@@ -7,8 +7,9 @@ checks, :mod:`linter.scoring.cluster.volcano_filters`) to get the feasible rows 
 infeasible ones, score all rows at once
 (:mod:`linter.scoring.cluster.scores`) and pick the top K, best first, ties by node name. For kube-scheduler
 "best" is the modelled total, NodeResourcesFit, BalancedAllocation (:mod:`linter.scoring.cluster.balanced`),
-TaintToleration and NodeAffinity (:mod:`linter.scoring.cluster.preferences`) after their profile weights, as
-explain's ``total``: the scheduler picks the best sum.
+TaintToleration and NodeAffinity (:mod:`linter.scoring.cluster.preferences`) and ImageLocality
+(:mod:`linter.scoring.cluster.images`) after their profile weights, as explain's ``total``: the scheduler picks
+the best sum.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from linter.model import BalancedArgs, FitArgs, KubeSchedulerModel, Profile, Vol
 from linter.scoring import feasibility
 from linter.scoring.cluster.balanced import balanced_scores, bounded_balanced_scores, skips_pod
 from linter.scoring.cluster.filters import NOT_A_NODE, FilterCache, Reasons, enabled_filters, run_filters
+from linter.scoring.cluster.images import image_locality_totals
 from linter.scoring.cluster.nominated import nominated_load
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.preferences import PreferenceCache, preference_totals
@@ -58,9 +60,9 @@ class Ranking:
     """Result of :meth:`ClusterState.rank`.
 
     ``scores`` holds the top-K feasible nodes, best first (kube-scheduler: by the modelled total, Fit,
-    BalancedAllocation, TaintToleration and NodeAffinity after their weights; Volcano: the nodes whose Idle
-    fits the pod before those that fit it only with the Releasing pods' room, as ``prioritizeNodes`` picks),
-    ties by node name, with the
+    BalancedAllocation, TaintToleration, NodeAffinity and ImageLocality after their weights; Volcano: the nodes
+    whose Idle fits the pod before those that fit it only with the Releasing pods' room, as ``prioritizeNodes``
+    picks), ties by node name, with the
     plugin's own score: NodeResourcesFit 0..100 *before* the profile weight
     (``plugin_weight``), or Volcano's binpack value (already on the 0..100 x binpack.weight
     scale Volcano adds to the node order; ``plugin_weight`` is binpack.weight).
@@ -190,9 +192,12 @@ def rank_pod(
             else:
                 totals = _totals(store, infeasible, feasible_count, scores, fit_weight, balanced_args,
                                  balanced_weight, pod_actual)
-    if kube_profile is not None:  # TaintToleration and NodeAffinity, when they tell feasible nodes apart
+    if kube_profile is not None:  # TaintToleration, NodeAffinity, ImageLocality, when they tell nodes apart
         preferences = preference_totals(store, preference_cache or PreferenceCache(), pod, kube_profile,
                                         infeasible)
+        images = image_locality_totals(store.images, store.size, total_nodes, pod, kube_profile)
+        if images is not None:
+            preferences = images if preferences is None else preferences + images
         if preferences is not None:
             totals, largest = _with_preferences(store, kube_profile, scores, totals, largest, preferences)
     if totals is not None and largest is not None:
@@ -302,17 +307,17 @@ def _bounded_totals(store: NodeStore, feasible: int, scores: Int64Array | FloatA
 def _with_preferences(store: NodeStore, prof: Profile, scores: Int64Array | FloatArray,
                       totals: Int64Array | FloatArray | None, largest: int | None,
                       preferences: Int64Array) -> tuple[Int64Array | FloatArray, int | None]:
-    """The order's totals with TaintToleration's and NodeAffinity's weighted scores added, and their bound
-    (kept only while both weights are >= 0 and the sort key stays exact)."""
+    """The order's totals with TaintToleration's, NodeAffinity's and ImageLocality's weighted scores added, and
+    their bound (kept only while every weight is >= 0 and the sort key stays exact)."""
     if totals is None:  # Fit alone so far: its score after its weight
         fit_weight = prof.fit_weight if prof.fit is not None else 0
         return scores.astype(np.int64) * np.int64(fit_weight) + preferences, None
     if largest is None:
         return totals + preferences, None
     totals += preferences  # the float64 work buffer of _bounded_totals: whole numbers stay exact
-    tt_weight, na_weight = prof.taint_toleration_weight, prof.node_affinity_weight
-    largest += MAX_NODE_SCORE * (max(tt_weight, 0) + max(na_weight, 0))
-    exact = min(tt_weight, na_weight) >= 0 and (largest + 1) * max(store.size, 1) < _KEY_RANGE_LIMIT
+    weights = (prof.taint_toleration_weight, prof.node_affinity_weight, prof.image_locality_weight)
+    largest += MAX_NODE_SCORE * sum(max(w, 0) for w in weights)
+    exact = min(weights) >= 0 and (largest + 1) * max(store.size, 1) < _KEY_RANGE_LIMIT
     return totals, largest if exact else None
 
 

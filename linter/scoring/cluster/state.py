@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from linter.goint import in_int64
 from linter.model import KubeSchedulerModel, Profile, VolcanoModel
 from linter.scoring.cluster.filters import FilterCache
+from linter.scoring.cluster.images import parse_node_images
 from linter.scoring.cluster.kept_results import KeptResults, pod_shape_key
 from linter.scoring.cluster.podtable import PodTable
 from linter.scoring.cluster.preemption import FastPreemption, predict_fast
@@ -158,7 +159,9 @@ class ClusterState:
         if not isinstance(name, str) or not name:
             raise ValueError("node: metadata.name is missing")
         spec = _section(node, "spec", f"node {name}")
-        raw_alloc = _section(_section(node, "status", f"node {name}"), "allocatable", f"node {name}: status")
+        status = _section(node, "status", f"node {name}")
+        raw_alloc = _section(status, "allocatable", f"node {name}: status")
+        images = parse_node_images(status, f"node {name}: status")
         where = f"node {name}: status.allocatable"
         alloc = _int64_amounts(node_allocatable(raw_alloc, where), where)
         vc_alloc = volcano_allocatable(raw_alloc, where)
@@ -175,6 +178,7 @@ class ClusterState:
         if not self._store.present[row]:
             self._node_count += 1
         self._store.set_node(row, alloc, vc_alloc, spec.get("unschedulable") is True, taints, labels)
+        self._store.images.set_row(row, images)
 
     def delete_node(self, name: str) -> None:
         """Node DELETED. Pods bound to it stay remembered for a re-created node of that name."""

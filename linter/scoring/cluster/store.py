@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from linter.goint import wrap_int64
+from linter.scoring.cluster.images import NodeImages
 from linter.scoring.volcano_feasibility import keeps_scalars
 
 Int64Array = npt.NDArray[np.int64]
@@ -102,6 +103,7 @@ class NodeStore:
         self.label_value_ids: dict[str, dict[str, int]] = {}
         self.label_values: dict[str, list[str]] = {}
         self.row_labels: list[Mapping[str, str]] = [{}] * _INITIAL_ROWS
+        self.images = NodeImages(_INITIAL_ROWS)  # status.images per row (ImageLocality)
         # Bumped whenever labels, the node set or row positions change, so row-indexed caches can tell.
         self.version = 0
         # Bumped whenever an ``alloc`` value, a row position or the row count changes (allocatable caches).
@@ -195,6 +197,7 @@ class NodeStore:
             self.label_columns[key] = grown_ids
         self.row_names.extend([None] * (new_n - old_n))
         self.row_labels.extend([{}] * (new_n - old_n))
+        self.images.grow(new_n)
 
     def release_if_unused(self, row: int) -> None:
         """Recycle a row whose node is gone and that has no bound pod left (the last row moves in)."""
@@ -224,6 +227,7 @@ class NodeStore:
         name = self.row_names[src]
         self.row_names[dst] = name
         self.row_labels[dst] = self.row_labels[src]
+        self.images.move(src, dst)
         if name is not None:
             self.row_of[name] = dst
 
@@ -237,6 +241,7 @@ class NodeStore:
             ids[row] = -1
         self.row_names[row] = None
         self.row_labels[row] = {}
+        self.images.wipe(row)
 
     # ---------------------------------------------------------------- node attributes
     def set_node(
@@ -287,6 +292,7 @@ class NodeStore:
         self._future_row(row)
         self.taint_id[row] = 0
         self._set_labels(row, {})
+        self.images.clear(row)
         self.version += 1
         self.alloc_version += 1
         self.release_if_unused(row)

@@ -1,0 +1,202 @@
+"""The images of every node, for ImageLocality over all rows at once (:mod:`linter.scoring.imagelocality`).
+
+Image names repeat across nodes (a cluster runs a few hundred images on thousands of nodes), so each name
+is interned once: ``ids`` maps it to a small integer, and the per-id lists hold what the scheduler cache's
+image state holds (``size``: the ``sizeBytes`` of the node that created it; ``holders``: the Nodes listing
+the name). Each row keeps its names' ids in one int32 matrix (``id + 1``, 0 = empty slot), about 4 bytes per
+name per node. An id whose last holder goes is freed and reused, as the cache deletes a state no node holds.
+
+:func:`image_locality_totals` looks up the pod's names first: when none is on any node, or all of them
+together cannot reach the 23 MiB floor, every node scores 0 and nothing is computed per row. Otherwise one
+pass per distinct name over the matrix finds its holders; the per-row sums are kept for the next pod with
+the same images until a node or an image changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from linter.goint import in_int64
+from linter.model import Profile
+from linter.scoring.imagelocality import (
+    MAX_CONTAINER_THRESHOLD,
+    MIN_THRESHOLD,
+    calculate_priority,
+    pod_images,
+    scaled_image_score,
+)
+from linter.scoring.strategies import MAX_NODE_SCORE
+
+__all__ = ["ImageEntries", "NodeImages", "image_locality_totals", "parse_node_images"]
+
+Int64Array = npt.NDArray[np.int64]
+Int32Array = npt.NDArray[np.int32]
+# a node's status.images as (names, sizeBytes) pairs, in the node's order
+ImageEntries = tuple[tuple[tuple[str, ...], int], ...]
+
+_KEPT_SUMS = 16  # per-row sums kept for recent image sets (dropped whenever a node or an image changes)
+
+
+def parse_node_images(status: Mapping[str, Any], where: str) -> ImageEntries:
+    """``status.images`` as :data:`ImageEntries`; ValueError naming the field when it is not what the API
+    server stores (a list of ``{names: [string], sizeBytes: int64}``)."""
+    raw = status.get("images")
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise ValueError(f"{where}.images must be a list")
+    out: list[tuple[tuple[str, ...], int]] = []
+    for i, entry in enumerate(raw):
+        if not isinstance(entry, Mapping):
+            raise ValueError(f"{where}.images[{i}] must be an object")
+        names = entry.get("names") or []
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ValueError(f"{where}.images[{i}].names must be a list of strings")
+        size = entry.get("sizeBytes") or 0
+        if isinstance(size, bool) or not isinstance(size, int) or not in_int64(size):
+            raise ValueError(f"{where}.images[{i}].sizeBytes must be an int64 integer")
+        out.append((tuple(names), size))
+    return tuple(out)
+
+
+class NodeImages:
+    """Interned image names and each row's ids; rows follow :class:`~linter.scoring.cluster.store.NodeStore`'s
+    (it calls :meth:`grow`, :meth:`move`, :meth:`wipe` and :meth:`clear` as its rows change)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.ids: dict[str, int] = {}
+        self.size: list[int] = []  # per id
+        self.holders: list[int] = []  # per id; 0: a free id
+        self._names: list[str] = []  # per id (to free it)
+        self._free: list[int] = []
+        self.matrix: Int32Array = np.zeros((capacity, 0), np.int32)  # row -> ids + 1
+        self._digest: list[int | None] = [None] * capacity  # row -> hash of its last entries (None: no images)
+        self.version = 0  # bumped whenever an id's holders or size or a row's ids change
+        self.sums: dict[tuple[Any, ...], Int64Array] = {}
+
+    # ------------------------------------------------------------ rows (driven by the store)
+    def grow(self, capacity: int) -> None:
+        grown = np.zeros((capacity, self.matrix.shape[1]), np.int32)
+        grown[: self.matrix.shape[0]] = self.matrix
+        self.matrix = grown
+        self._digest.extend([None] * (capacity - len(self._digest)))
+
+    def move(self, src: int, dst: int) -> None:
+        self.matrix[dst] = self.matrix[src]
+        self._digest[dst] = self._digest[src]
+
+    def wipe(self, row: int) -> None:
+        """Empty a row whose ids moved elsewhere (no holder changes)."""
+        self.matrix[row] = 0
+        self._digest[row] = None
+
+    def clear(self, row: int) -> None:
+        """Forget a row's images (its Node is gone): the names lose a holder, as ``removeNodeImageStates``."""
+        if self._digest[row] is None:
+            return
+        self._release(row)
+        self.matrix[row] = 0
+        self._digest[row] = None
+        self.version += 1
+
+    def set_row(self, row: int, entries: ImageEntries) -> None:
+        """A Node added or updated: ``removeNodeImageStates`` of its old images, then ``addNodeImageStates``."""
+        digest = hash(entries) if entries else None
+        if digest == self._digest[row]:
+            return  # status heartbeats: the same images
+        self._release(row)
+        ids: list[int] = []
+        seen: set[int] = set()
+        for names, size in entries:
+            for name in names:
+                image = self._intern(name, size)
+                if image not in seen:
+                    seen.add(image)
+                    ids.append(image)
+                    self.holders[image] += 1
+        if len(ids) > self.matrix.shape[1]:
+            wider = np.zeros((self.matrix.shape[0], len(ids)), np.int32)
+            wider[:, : self.matrix.shape[1]] = self.matrix
+            self.matrix = wider
+        self.matrix[row] = 0
+        self.matrix[row, : len(ids)] = np.array(ids, np.int32) + 1
+        self._digest[row] = digest
+        self.version += 1
+
+    def _intern(self, name: str, size: int) -> int:
+        image = self.ids.get(name)
+        if image is not None:
+            return image
+        if self._free:
+            image = self._free.pop()
+            self.size[image], self._names[image] = size, name
+        else:
+            image = len(self.size)
+            self.size.append(size)
+            self.holders.append(0)
+            self._names.append(name)
+        self.ids[name] = image
+        return image
+
+    def _release(self, row: int) -> None:
+        for stored in self.matrix[row].tolist():
+            if not stored:
+                break
+            image = stored - 1
+            self.holders[image] -= 1
+            if not self.holders[image]:  # no node lists it any more: the state goes
+                del self.ids[self._names[image]]
+                self._names[image] = ""
+                self._free.append(image)
+
+    # ------------------------------------------------------------ scoring
+    def row_sums(self, rows: int, adds: Sequence[tuple[int, int]]) -> Int64Array:
+        """Per row, the sum of ``amount`` over the ``(id, amount)`` pairs whose image the row holds."""
+        key = (self.version, rows, tuple(adds))
+        kept = self.sums.get(key)
+        if kept is not None:
+            return kept
+        sums: Int64Array = np.zeros(rows, np.int64)
+        part = self.matrix[:rows]
+        for image, amount in adds:
+            sums[(part == image + 1).any(axis=1)] += amount
+        if len(self.sums) >= _KEPT_SUMS or any(k[0] != self.version for k in self.sums):
+            self.sums.clear()
+        self.sums[key] = sums
+        return sums
+
+
+def _priorities(sums: Int64Array, containers: int) -> Int64Array:
+    """``calculatePriority`` per row (int64, exact: the clamped sums stay far below 2**63 / 100)."""
+    if containers < 1:  # no container: Go's bounds cross; the few distinct sums go through the scalar form
+        values, inverse = np.unique(sums, return_inverse=True)
+        return np.array([calculate_priority(int(v), containers) for v in values], np.int64)[inverse]
+    most = MAX_CONTAINER_THRESHOLD * containers
+    held = np.clip(sums, MIN_THRESHOLD, most)
+    return (held - MIN_THRESHOLD) * MAX_NODE_SCORE // (most - MIN_THRESHOLD)
+
+
+def image_locality_totals(images: NodeImages, rows: int, node_count: int, pod: Mapping[str, Any],
+                          profile: Profile) -> Int64Array | None:
+    """ImageLocality's score times its weight per row (rows that are no node: 0), or None when it is the same
+    (0) on every node: no name of the pod is on any node, or together they stay below 23 MiB."""
+    weight = profile.image_locality_weight
+    if not weight or not images.ids or node_count < 1:
+        return None
+    wanted = pod_images(pod)
+    adds: dict[int, int] = {}
+    for ref in wanted.refs:
+        image = images.ids.get(ref)
+        if image is not None:  # each repeat of a name in the pod adds it again, as sumImageScores does
+            adds[image] = adds.get(image, 0) + scaled_image_score(images.size[image], images.holders[image],
+                                                                  node_count)
+    if not adds or (wanted.containers >= 1 and sum(adds.values()) <= MIN_THRESHOLD):
+        return None
+    sums = images.row_sums(rows, sorted(adds.items()))
+    weighted: Int64Array = _priorities(sums, wanted.containers) * np.int64(weight)
+    return weighted
+
