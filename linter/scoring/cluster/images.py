@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from linter.goint import in_int64
 from linter.model import Profile
 from linter.scoring.imagelocality import (
     MAX_CONTAINER_THRESHOLD,
@@ -38,29 +37,39 @@ Int32Array = npt.NDArray[np.int32]
 # a node's status.images as (names, sizeBytes) pairs, in the node's order
 ImageEntries = tuple[tuple[tuple[str, ...], int], ...]
 
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _KEPT_SUMS = 16  # per-row sums kept for recent image sets (dropped whenever a node or an image changes)
 
 
 def parse_node_images(status: Mapping[str, Any], where: str) -> ImageEntries:
     """``status.images`` as :data:`ImageEntries`; ValueError naming the field when it is not what the API
-    server stores (a list of ``{names: [string], sizeBytes: int64}``)."""
+    server stores (a list of ``{names: [string], sizeBytes: int64}``). Runs on every node update (kubelet
+    status reports), so the usual entry takes a few C-level checks."""
     raw = status.get("images")
     if raw is None:
         return ()
     if not isinstance(raw, list):
         raise ValueError(f"{where}.images must be a list")
     out: list[tuple[tuple[str, ...], int]] = []
-    for i, entry in enumerate(raw):
-        if not isinstance(entry, Mapping):
-            raise ValueError(f"{where}.images[{i}] must be an object")
-        names = entry.get("names") or []
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise ValueError(f"{where}.images[{i}].names must be a list of strings")
-        size = entry.get("sizeBytes") or 0
-        if isinstance(size, bool) or not isinstance(size, int) or not in_int64(size):
-            raise ValueError(f"{where}.images[{i}].sizeBytes must be an int64 integer")
+    for entry in raw:
+        try:
+            names, size = entry.get("names") or [], entry.get("sizeBytes") or 0
+            "".join(names)  # TypeError unless every name is a string (a lone string passes: checked below)
+        except (AttributeError, TypeError):
+            names = size = None
+        if type(names) is not list or type(size) is not int or not _INT64_MIN <= size <= _INT64_MAX:
+            raise ValueError(_entry_problem(raw.index(entry), entry, where))
         out.append((tuple(names), size))
     return tuple(out)
+
+
+def _entry_problem(i: int, entry: object, where: str) -> str:
+    if not isinstance(entry, Mapping):
+        return f"{where}.images[{i}] must be an object"
+    names = entry.get("names") or []
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return f"{where}.images[{i}].names must be a list of strings"
+    return f"{where}.images[{i}].sizeBytes must be an int64 integer"
 
 
 class NodeImages:
