@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from linter.findings import Severity
 from linter.model import KubeSchedulerModel, SchedulerModel, default_kube_scheduler_model
 from linter.scoring.apivalidation import resource_refusal
+from linter.scoring.imagelocality import pod_images
 from linter.scoring.quantity import QuantityError
 
 from .compute import explain_dump, select_profile
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if refusal is not None:  # scored anyway: hand-written pods (and the scoring vectors) often skip limits
             err.write(f"binpack-lint explain: warning: POD {args.pod}: {describe(pod)}: {refusal} (the API server "
                       "would refuse this pod; it is explained as written)\n")
-        dump = load_cluster(args.cluster)
+        dump = load_cluster(args.cluster, frozenset(pod_images(pod).refs))  # RuntimeClasses change no image
         try:
             pod = admit_runtime_class(pod, dump.runtime_classes)
         except RuntimeClassRejection as exc:

@@ -312,11 +312,28 @@ def feed_document(sink: ObjectSink, path: str, doc: Any, number: int) -> None:
         sink.error = str(exc)
 
 
+def _with_images(node: Mapping[str, Any], wanted: frozenset[str] | None) -> Mapping[str, Any]:
+    """``node`` with only the ``wanted`` names in its ``status.images`` (entries left without one dropped)."""
+    status = node.get("status")
+    if wanted is None or not isinstance(status, Mapping) or not isinstance(status.get("images"), list):
+        return node
+    images = status["images"]
+    kept = []
+    for entry in images:  # the types were checked (NODE_TYPES)
+        names = [n for n in entry.get("names") or () if n in wanted] if isinstance(entry, Mapping) else []
+        if names:
+            kept.append({**entry, "names": names})
+    return {**node, "status": {**status, "images": kept}}
+
+
 class DumpBuilder:
     """Collects the objects of STATE in file order; see the module docstring."""
 
-    def __init__(self, path: str, *, deferred: bool = False) -> None:
+    def __init__(self, path: str, *, deferred: bool = False, image_names: frozenset[str] | None = None) -> None:
         self.path = path
+        # the image names ImageLocality looks up for the pending pod: a Node keeps only these of its
+        # status.images (None: all), so the dump's thousands of image names per node are not held
+        self.image_names = image_names
         self.nodes: list[Mapping[str, Any]] = []
         self.totals: dict[str, PodTotals] = {}
         # deferred: the counted pods are listed, not summed, for a builder that reads an earlier part
@@ -341,7 +358,7 @@ class DumpBuilder:
         if kind == "Node":
             if not self._named(obj, where) or not self._typed(obj, NODE_TYPES):
                 return
-            self.nodes.append(stored_node(prune(obj, spec_for_kind("Node"))))
+            self.nodes.append(stored_node(_with_images(prune(obj, spec_for_kind("Node")), self.image_names)))
         elif kind in ("PriorityClass", "PodDisruptionBudget"):
             if not self._named(obj, where):
                 return

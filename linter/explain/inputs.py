@@ -63,9 +63,11 @@ def _first_char(path: str) -> str:
     return ""
 
 
-def load_cluster(path: str) -> ClusterDump:
-    """The dump at ``path``, streamed, reduced to node sums (see the module docstring)."""
-    return _read(path, lambda deferred: DumpBuilder(path, deferred=deferred), spec_for_kind).finish()
+def load_cluster(path: str, image_names: frozenset[str] | None = None) -> ClusterDump:
+    """The dump at ``path``, streamed, reduced to node sums (see the module docstring); ``image_names``: the
+    only image names the Nodes keep (None: all)."""
+    return _read(path, lambda deferred: DumpBuilder(path, deferred=deferred, image_names=image_names),
+                 spec_for_kind).finish()
 
 
 def load_cluster_objects(path: str) -> ClusterObjects:

@@ -93,3 +93,18 @@ def test_a_size_that_is_no_integer_is_a_one_line_error(tmp_path: Path) -> None:
     proc = _run("--cluster", cluster, "--pod", pod, code=2)
     assert "status.images[1].sizeBytes must be an integer" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_the_dump_keeps_only_the_pods_image_names_and_scores_the_same(tmp_path: Path) -> None:
+    from linter.explain.inputs import load_cluster
+    from linter.scoring.imagelocality import ImageStates, pod_images
+
+    cluster, pod_file = _files(tmp_path, "yaml")
+    pod = yaml.safe_load(pod_file.read_text())
+    wanted = frozenset(pod_images(pod).refs)
+    full, kept = load_cluster(str(cluster)).nodes, load_cluster(str(cluster), wanted).nodes
+    assert [n["status"]["images"] for n in kept] == [[{"names": [IMAGE], "sizeBytes": 900 * MIB}]] * 2 + [[]] * 2
+    assert len(full[0]["status"]["images"]) == 2
+    states = [ImageStates((n["metadata"]["name"], n) for n in nodes) for nodes in (full, kept)]
+    for name in ("node-0", "node-1", "node-2", "node-3"):
+        assert states[0].score(pod_images(pod), name) == states[1].score(pod_images(pod), name)
