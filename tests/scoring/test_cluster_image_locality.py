@@ -135,3 +135,80 @@ def test_random_events_match_the_scalar_model(seed: int) -> None:
         got = _scores(state, pod)
         assert got == expected
     assert np.all(state.store.images.matrix[state.store.size:] == 0)
+
+
+def test_kept_scores_follow_rows_that_move() -> None:
+    """A Node without images deleted: the last row moves into its place with no image change."""
+    state = ClusterState()
+    state.apply_node(_node("a"))
+    state.apply_node(_node("b"))
+    state.apply_node(_node("c", (["app:1"], 900 * MIB)))
+    pod = _pod("app:1")
+    first = _scores(state, pod)
+    assert first == {"a": 0, "b": 0, "c": calculate_priority(scaled_image_score(900 * MIB, 1, 3), 1)}
+    state.delete_node("a")
+    assert _scores(state, pod) == {"b": 0, "c": calculate_priority(scaled_image_score(900 * MIB, 1, 2), 1)}
+    state.delete_node("b")  # one node left: it holds the image alone
+    assert _scores(state, pod) == {"c": calculate_priority(900 * MIB, 1)}
+
+
+def test_holder_masks_survive_growth_and_many_events() -> None:
+    """More nodes than the store's first 64 rows, with the masks of asked-about images kept across events."""
+    rng = random.Random(7)
+    state = ClusterState()
+    live: dict[str, dict[str, Any]] = {}
+    pod = _pod(NAMES[0], NAMES[1])
+    for step in range(400):
+        name = f"n{rng.randrange(150)}"
+        if live and rng.random() < 0.25:
+            gone = rng.choice(sorted(live))
+            state.delete_node(gone)
+            del live[gone]
+        else:
+            held = rng.sample(NAMES[:4], rng.randrange(3))
+            obj = _node(name, *(([n], SIZE[n]) for n in held))
+            state.apply_node(obj)
+            live[name] = obj
+        if step % 5 == 0:
+            scalar = ImageStates((n, live[n]) for n in live)
+            assert _scores(state, pod) == {n: scalar.score(pod_images(pod), n)[0] for n in live}
+
+
+def _bound(name: str, node_name: str) -> dict[str, Any]:
+    return {"kind": "Pod", "metadata": {"name": name, "namespace": "default"},
+            "spec": {"nodeName": node_name, "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]},
+            "status": {"phase": "Running"}}
+
+
+def test_kept_scores_are_not_reused_after_rows_moved_back_to_the_same_count() -> None:
+    """Rows held by pods of a missing Node come and go; the row count returns to what it was while the
+    image-bearing node sits in another row: a score kept for that count must not be handed out."""
+    state = ClusterState()
+    state.apply_pod(_bound("early", "ghost-1"))  # row 0, no Node
+    state.apply_node(_node("b"))  # row 1
+    state.apply_node(_node("c", (["app:1"], 900 * MIB)))  # row 2
+    pod = _pod("app:1")
+    expected = {"b": 0, "c": calculate_priority(scaled_image_score(900 * MIB, 1, 2), 1)}
+    assert _scores(state, pod) == expected
+    state.delete_pod("default", "early")  # row 0 released: c moves into it
+    state.apply_pod(_bound("late", "ghost-2"))  # a new row 2: three rows again
+    assert _scores(state, pod) == expected
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_pods_with_many_images_or_no_container_match_the_scalar_model(seed: int) -> None:
+    """Above 8 distinct images the rows are scored from summed sizes instead of per subset; a pod with only
+    an image volume has no container (Go's bounds cross)."""
+    rng = random.Random(seed)
+    state = ClusterState()
+    live = {}
+    for i in range(40):
+        obj = _node(f"n{i}", *(([n], SIZE[n]) for n in rng.sample(NAMES, rng.randrange(8))))
+        state.apply_node(obj)
+        live[f"n{i}"] = obj
+    scalar = ImageStates(live.items())
+    many = _pod(*NAMES[:11])
+    volume_only = {"kind": "Pod", "metadata": {"name": "v", "namespace": "default"},
+                   "spec": {"volumes": [{"name": "m", "image": {"reference": NAMES[2]}}]}}
+    for pod in (many, volume_only):
+        assert _scores(state, pod) == {n: scalar.score(pod_images(pod), n)[0] for n in live}

@@ -7,13 +7,15 @@ the name). Each row keeps its names' ids in one int32 matrix (``id + 1``, 0 = em
 name per node. An id whose last holder goes is freed and reused, as the cache deletes a state no node holds.
 
 :func:`image_locality_totals` looks up the pod's names first: when none is on any node, or all of them
-together cannot reach the 23 MiB floor, every node scores 0 and nothing is computed per row. Otherwise one
-pass per distinct name over the matrix finds its holders; the per-row sums are kept for the next pod with
-the same images until a node or an image changes.
+together cannot reach the 23 MiB floor, every node scores 0 and nothing is computed per row. Otherwise the
+holders of each name come from a row mask kept up to date as nodes change (one pass over the matrix the first
+time a name is asked about), and the weighted scores are kept for the next pod with the same images until a
+node's images or the row order change.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -34,11 +36,14 @@ __all__ = ["ImageEntries", "NodeImages", "image_locality_totals", "parse_node_im
 
 Int64Array = npt.NDArray[np.int64]
 Int32Array = npt.NDArray[np.int32]
+BoolArray = npt.NDArray[np.bool_]
 # a node's status.images as (names, sizeBytes) pairs, in the node's order
 ImageEntries = tuple[tuple[tuple[str, ...], int], ...]
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
-_KEPT_SUMS = 16  # per-row sums kept for recent image sets (dropped whenever a node or an image changes)
+_KEPT_SUMS = 16  # weighted scores kept for recent image sets (dropped whenever a node or an image changes)
+_SUBSET_IMAGES = 8  # up to this many distinct images of a pod, rows are scored per subset of them held
+_KEPT_MASKS = 64  # images whose holder masks are kept up to date (a few MiB at 65,000 nodes)
 
 
 def parse_node_images(status: Mapping[str, Any], where: str) -> ImageEntries:
@@ -74,7 +79,11 @@ def _entry_problem(i: int, entry: object, where: str) -> str:
 
 class NodeImages:
     """Interned image names and each row's ids; rows follow :class:`~linter.scoring.cluster.store.NodeStore`'s
-    (it calls :meth:`grow`, :meth:`move`, :meth:`wipe` and :meth:`clear` as its rows change)."""
+    (it calls :meth:`grow`, :meth:`move`, :meth:`wipe` and :meth:`clear` as its rows change).
+
+    For the images rankings ask about, a boolean row mask of their holders is kept (at most
+    ``_KEPT_MASKS``, least recently used dropped) and updated in place as rows change, so an image pulled on
+    one node costs the next ranking one element, not a pass over the matrix."""
 
     def __init__(self, capacity: int) -> None:
         self.ids: dict[str, int] = {}
@@ -85,23 +94,34 @@ class NodeImages:
         self.matrix: Int32Array = np.zeros((capacity, 0), np.int32)  # row -> ids + 1
         self._digest: list[int | None] = [None] * capacity  # row -> hash of its last entries (None: no images)
         self.version = 0  # bumped whenever an id's holders or size or a row's ids change
-        self.sums: dict[tuple[Any, ...], Int64Array] = {}
+        self._masks: OrderedDict[int, BoolArray] = OrderedDict()  # id -> its holders, one per row of capacity
+        self._kept: dict[tuple[Any, ...], Int64Array] = {}  # recent weighted scores, for this version only
 
     # ------------------------------------------------------------ rows (driven by the store)
     def grow(self, capacity: int) -> None:
+        old = self.matrix.shape[0]
         grown = np.zeros((capacity, self.matrix.shape[1]), np.int32)
-        grown[: self.matrix.shape[0]] = self.matrix
+        grown[:old] = self.matrix
         self.matrix = grown
         self._digest.extend([None] * (capacity - len(self._digest)))
+        for image, mask in self._masks.items():
+            wider = np.zeros(capacity, np.bool_)
+            wider[:old] = mask
+            self._masks[image] = wider
 
     def move(self, src: int, dst: int) -> None:
         self.matrix[dst] = self.matrix[src]
         self._digest[dst] = self._digest[src]
+        for mask in self._masks.values():
+            mask[dst] = mask[src]
+        self.version += 1
 
     def wipe(self, row: int) -> None:
         """Empty a row whose ids moved elsewhere (no holder changes)."""
         self.matrix[row] = 0
         self._digest[row] = None
+        for mask in self._masks.values():
+            mask[row] = False
 
     def clear(self, row: int) -> None:
         """Forget a row's images (its Node is gone): the names lose a holder, as ``removeNodeImageStates``."""
@@ -127,6 +147,9 @@ class NodeImages:
                     seen.add(image)
                     ids.append(image)
                     self.holders[image] += 1
+                    mask = self._masks.get(image)
+                    if mask is not None:
+                        mask[row] = True
         if len(ids) > self.matrix.shape[1]:
             wider = np.zeros((self.matrix.shape[0], len(ids)), np.int32)
             wider[:, : self.matrix.shape[1]] = self.matrix
@@ -157,26 +180,52 @@ class NodeImages:
                 break
             image = stored - 1
             self.holders[image] -= 1
+            mask = self._masks.get(image)
             if not self.holders[image]:  # no node lists it any more: the state goes
                 del self.ids[self._names[image]]
                 self._names[image] = ""
                 self._free.append(image)
+                self._masks.pop(image, None)  # the id may name another image next
+            elif mask is not None:
+                mask[row] = False
 
     # ------------------------------------------------------------ scoring
-    def row_sums(self, rows: int, adds: Sequence[tuple[int, int]]) -> Int64Array:
-        """Per row, the sum of ``amount`` over the ``(id, amount)`` pairs whose image the row holds."""
-        key = (self.version, rows, tuple(adds))
-        kept = self.sums.get(key)
+    def _mask(self, image: int) -> BoolArray:
+        mask = self._masks.get(image)
+        if mask is None:
+            mask = (self.matrix == image + 1).any(axis=1)
+            if len(self._masks) >= _KEPT_MASKS:
+                self._masks.popitem(last=False)
+            self._masks[image] = mask
+        else:
+            self._masks.move_to_end(image)
+        return mask
+
+    def weighted(self, rows: int, adds: Sequence[tuple[int, int]], containers: int, weight: int) -> Int64Array:
+        """Per row, ``calculatePriority`` of the sum of ``amount`` over the ``(id, amount)`` pairs whose image
+        the row holds, times ``weight``. Callers must not write to it (it is kept)."""
+        key = (self.version, rows, tuple(adds), containers, weight)
+        kept = self._kept.get(key)
         if kept is not None:
             return kept
-        sums: Int64Array = np.zeros(rows, np.int64)
-        part = self.matrix[:rows]
-        for image, amount in adds:
-            sums[(part == image + 1).any(axis=1)] += amount
-        if len(self.sums) >= _KEPT_SUMS or any(k[0] != self.version for k in self.sums):
-            self.sums.clear()
-        self.sums[key] = sums
-        return sums
+        if len(adds) <= _SUBSET_IMAGES:
+            # each row holds one of 2**k subsets of the pod's images: score the subsets, then pick per row
+            code = self._mask(adds[0][0])[:rows].view(np.uint8).copy()
+            for bit, (image, _) in enumerate(adds[1:], 1):
+                code |= self._mask(image)[:rows].view(np.uint8) << np.uint8(bit)
+            table = np.array([calculate_priority(sum(a for b, (_, a) in enumerate(adds) if subset >> b & 1), containers)
+                              * weight for subset in range(1 << len(adds))], np.int64)
+            result: Int64Array = np.take(table, code)
+        else:
+            sums: Int64Array = np.zeros(rows, np.int64)
+            for image, amount in adds:
+                sums += self._mask(image)[:rows] * np.int64(amount)
+            result = _priorities(sums, containers) * np.int64(weight)
+        result.flags.writeable = False
+        if len(self._kept) >= _KEPT_SUMS or any(k[0] != self.version for k in self._kept):
+            self._kept.clear()
+        self._kept[key] = result
+        return result
 
 
 def _priorities(sums: Int64Array, containers: int) -> Int64Array:
@@ -205,7 +254,5 @@ def image_locality_totals(images: NodeImages, rows: int, node_count: int, pod: M
                                                                   node_count)
     if not adds or (wanted.containers >= 1 and sum(adds.values()) <= MIN_THRESHOLD):
         return None
-    sums = images.row_sums(rows, sorted(adds.items()))
-    weighted: Int64Array = _priorities(sums, wanted.containers) * np.int64(weight)
-    return weighted
+    return images.weighted(rows, sorted(adds.items()), wanted.containers, weight)
 
