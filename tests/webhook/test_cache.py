@@ -7,6 +7,7 @@ from a kubeconfig that points at it, and checks what the cache then reports thro
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 import time
@@ -29,6 +30,7 @@ from replay_server import (
 )
 
 from linter.model import default_kube_scheduler_model
+from linter.scoring.cluster.images import image_locality_totals
 from webhook.cluster.cache import ClusterCache
 from webhook.cluster.kubeclient import ClientConfigError
 from webhook.cluster.reflector import Backoff
@@ -291,3 +293,33 @@ def test_a_server_cache_gives_freed_memory_back_after_its_sync(
         assert wait_until(lambda: calls == [True])  # once, after the synced state was frozen
     finally:
         gc.unfreeze()
+
+
+def test_watched_image_changes_reach_image_locality(server: ReplayServer, make_cache: Any) -> None:
+    """A MODIFIED Node whose status.images gained one name and then swapped it for another: the state holds
+    the second name only (the first freed, as the scheduler cache drops an image no node lists), and a pod
+    running it scores ImageLocality on that node alone."""
+    first = copy.deepcopy(fixture_items("list-nodes")[0])
+    first["metadata"]["resourceVersion"] = "999990"
+    first["status"]["images"] = [{"names": ["registry.example.com/a:1"], "sizeBytes": 900 * 1024 * 1024}]
+    second = copy.deepcopy(first)
+    second["metadata"]["resourceVersion"] = "999991"
+    second["status"]["images"] = [{"names": ["registry.example.com/b:1"], "sizeBytes": 900 * 1024 * 1024}]
+    server.enqueue("nodes", "watch", Reply(lines=[event_line("MODIFIED", first), event_line("MODIFIED", second)]))
+    cache = make_cache()
+    assert cache.wait_synced(10)
+
+    def holds_b() -> bool:
+        with cache.scheduling_state() as state:
+            return "registry.example.com/b:1" in state.store.images.ids
+    assert wait_until(holds_b)
+    pod = {"metadata": {"name": "p", "namespace": "default"},
+           "spec": {"containers": [{"name": "c", "image": "registry.example.com/b:1"}]}}
+    with cache.scheduling_state() as state:
+        store = state.store
+        assert "registry.example.com/a:1" not in store.images.ids
+        totals = image_locality_totals(store.images, store.size, store.present_count(), pod,
+                                       default_kube_scheduler_model().profiles[0])
+        assert totals is not None
+        scored = {store.row_names[r]: int(totals[r]) for r in range(store.size) if totals[r]}
+    assert list(scored) == [first["metadata"]["name"]]
