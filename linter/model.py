@@ -173,6 +173,13 @@ class Profile:
     extenders_filter_or_score: bool = False
     # NodeAffinityArgs.addedAffinity's preferred terms as written: NodeAffinity's Score adds them for every pod
     added_preferred_terms: tuple[Mapping[str, object], ...] = ()
+    # PodTopologySpreadArgs: the whenUnsatisfiable of each default constraint a pod without constraints of
+    # its own gets (defaultingType System: zone and hostname, both ScheduleAnyway), and whether that is System
+    spread_default_actions: tuple[str, ...] = ("ScheduleAnyway", "ScheduleAnyway")
+    spread_system_defaulted: bool = True
+    # InterPodAffinityArgs: what bound pods' own terms add to this pod's InterPodAffinity score
+    interpod_hard_affinity_weight: int = 1
+    interpod_ignore_existing_preferred: bool = False
 
     @property
     def has_score_plugins(self) -> bool:

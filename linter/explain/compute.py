@@ -11,7 +11,7 @@ TaintToleration, NodeAffinity and ImageLocality contributions after their profil
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from linter.formats.priorityclass.admission import admitted_priority
@@ -24,6 +24,7 @@ from linter.scoring.nominated import Nominee, check_node_with_nominated, counts_
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.sampling import profile_nodes_to_find, volcano_nodes_to_find
 from linter.scoring.strategies import balanced_score_node, fit_score_node
+from linter.scoring.unmodelled import AffinityCounts, affinity_flags, plugins_for_pod
 from linter.scoring.volcano import binpack_score_node, node_order_binpack
 from linter.scoring.volcano_feasibility import check_volcano_node, fit_errors_message, insufficient_resources
 
@@ -159,6 +160,9 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         "podRequest": fit_request,
         # scores of the build's out-of-tree plugins are not modelled: named here, never in "total"
         "notModelledScorePlugins": [{"name": n, "weight": w} for n, w in profile.unmodelled_scores.items()],
+        # in-tree plugins the model leaves out that act on this pod ({} when none does)
+        "notModelledForPod": plugins_for_pod(pod, profile, cluster.affinity,
+                                             scored=sum(1 for n in out if n["feasible"]) > 1),
         "nodes": _sorted(out, "total"),
         "feasibleNodesToFind": profile_nodes_to_find(profile, pod, filters, len(views),
                                                      lambda name: any(view.name == name for view in views)),
@@ -188,6 +192,7 @@ class Cluster:
     priority_classes: Sequence[Obj]
     objects: Callable[[], ClusterObjects]
     nominated: Sequence[Nominee] = ()
+    affinity: AffinityCounts = field(default_factory=AffinityCounts)  # bound pods with pod affinity terms
 
 
 def _volcano_verdict(pod: Obj, view: NodeView, task: Mapping[str, float], model: VolcanoModel,
@@ -306,11 +311,15 @@ def explain(
     """The full explanation for ``pod`` on the cluster ``nodes``/``pods`` under ``model`` (see explain_views)."""
     whole = ClusterObjects(list(nodes), list(pods), list(priority_classes), list(pdbs))
     nominees = [n for n in map(nominee_of, pods) if n is not None]
+    flags: dict[int, int] = {}
+    for bound in filter(is_counted_pod, pods):
+        flags[affinity_flags(bound)] = flags.get(affinity_flags(bound), 0) + 1
     return explain_views(model, build_views(nodes, pods), pod, profile,
-                         Cluster(priority_classes, lambda: whole, nominees))
+                         Cluster(priority_classes, lambda: whole, nominees, AffinityCounts.of(flags)))
 
 
 def explain_dump(model: SchedulerModel, dump: ClusterDump, pod: Obj, profile: str | None,
                  objects: Callable[[], ClusterObjects]) -> Json:
     """The explanation on a streamed dump; ``objects`` reads STATE again, whole, if preemption needs it."""
-    return explain_views(model, dump.views(), pod, profile, Cluster(dump.priority_classes, objects, dump.nominated))
+    return explain_views(model, dump.views(), pod, profile,
+                         Cluster(dump.priority_classes, objects, dump.nominated, dump.affinity))

@@ -29,6 +29,7 @@ from linter.scoring.preemption.pods import parse_time
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
 from linter.scoring.resize import placed_views, resize_fingerprint
+from linter.scoring.unmodelled import AffinityCounts, affinity_flags
 from linter.scoring.volcano_feasibility import is_releasing
 
 from .fields import prune, spec_for_kind
@@ -144,7 +145,8 @@ def request_fingerprint(pod: Mapping[str, Any]) -> Hashable | None:
         return None
 
     return repr((_containers_key(spec.get("containers"), False), _containers_key(spec.get("initContainers"), True),
-                 spec.get("resources"), spec.get("overhead"), resize_fingerprint(pod), spec.get("hostNetwork")))
+                 spec.get("resources"), spec.get("overhead"), resize_fingerprint(pod), spec.get("hostNetwork"),
+                 spec.get("affinity")))
 
 
 def _containers_key(raw: object, init: bool) -> object:
@@ -168,6 +170,7 @@ class Shape:
     actual: dict[str, int] = field(default_factory=dict)
     volcano: dict[str, float] = field(default_factory=dict)
     ports: tuple[HostPort, ...] = ()  # host ports (NodePorts)
+    affinity: int = 0  # linter.scoring.unmodelled.affinity_flags
 
 
 def _negative(raw: object, where: str) -> str | None:
@@ -226,7 +229,7 @@ def pod_shape(pod: Mapping[str, Any]) -> Shape:
         return Shape(str(exc))
     if negative:
         return Shape(negative)
-    return Shape(None, fit, actual, volcano, host_ports(pod))
+    return Shape(None, fit, actual, volcano, host_ports(pod), affinity_flags(pod))
 
 
 @dataclass
@@ -268,6 +271,7 @@ class ClusterDump:
     pdbs: list[Mapping[str, Any]] = field(default_factory=list)
     nominated: list[Nominee] = field(default_factory=list)  # pending pods with status.nominatedNodeName
     runtime_classes: list[Mapping[str, Any]] = field(default_factory=list)  # for the pending pod's admission
+    affinity: AffinityCounts = field(default_factory=AffinityCounts)  # bound pods with pod affinity terms
 
     def views(self) -> list[NodeView]:
         """One view per node name (a later Node of the same name replaces the earlier one)."""
@@ -344,6 +348,7 @@ class DumpBuilder:
         self.runtime_classes: list[Mapping[str, Any]] = []
         self.shapes: dict[Hashable, Shape] = {}
         self.nominated: list[Nominee] = []
+        self.affinity: dict[int, int] = {}  # counted pods by affinity_flags (only the non-zero ones)
         self.error: str | None = None
 
     def add_document(self, doc: Any, number: int) -> None:
@@ -440,6 +445,8 @@ class DumpBuilder:
         if totals is None:
             totals = self.totals[name] = PodTotals()
         totals.add(shape, releasing)
+        if shape.affinity:
+            self.affinity[shape.affinity] = self.affinity.get(shape.affinity, 0) + 1
 
     def clear_cache(self) -> None:
         self.shapes.clear()
@@ -476,4 +483,4 @@ class DumpBuilder:
             raise ExplainInputError(
                 f"STATE {self.path}: no Node objects found (use: kubectl get nodes,pods -A -o yaml)")
         return ClusterDump(self.nodes, self.totals, self.priority_classes, self.pdbs, self.nominated,
-                           self.runtime_classes)
+                           self.runtime_classes, AffinityCounts.of(self.affinity))

@@ -67,6 +67,8 @@ POD_FIELDS: dict[str, Spec] = {
         "priority": KEEP,
         "schedulerName": KEEP,  # a nominated pod counts only for a scheduler with that profile
         "hostNetwork": KEEP,  # its containerPorts are host ports (NodePorts)
+        # a bound pod's pod (anti-)affinity terms make InterPodAffinity act on other pods (notModelledForPod)
+        "affinity": {"podAffinity": KEEP, "podAntiAffinity": KEEP},
     },
     "status": {
         "phase": KEEP, "nominatedNodeName": KEEP,

@@ -174,6 +174,13 @@ def _plugin_label(plugin: Json) -> str:
     return f"{plugin['name']} (" + ", ".join(f"{k} {v}" for k, v in weights.items()) + ")"
 
 
+def _for_pod_line(parts: Json) -> str:
+    """notModelledForPod as one line: each plugin at its point, with the pod's reason."""
+    named = [f"{point[:-1]} {name} ({why})" for point in ("filters", "scores")
+             for name, why in parts.get(point, {}).items()]
+    return "  not modelled, and they act on this pod (feasibility and order may differ): " + "; ".join(named)
+
+
 def render_text(doc: Json) -> str:
     engine = doc["engine"]
     title = {"k8s-fit": "kube-scheduler 1.36", "volcano-binpack": "Volcano binpack",
@@ -198,6 +205,8 @@ def render_text(doc: Json) -> str:
     if doc.get("notModelledNodeOrderPlugins"):
         lines.append("  not modelled, left out of every total: the node-order scores Volcano adds to binpack's "
                      "from " + ", ".join(map(_plugin_label, doc["notModelledNodeOrderPlugins"])))
+    if doc.get("notModelledForPod"):
+        lines.append(_for_pod_line(doc["notModelledForPod"]))
     lines += _preference_header(doc) + image_locality_header(doc)
     if engine == "volcano-binpack":
         lines += _volcano_filters(doc)

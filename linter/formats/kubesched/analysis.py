@@ -167,6 +167,7 @@ def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any
             percentage_of_nodes_to_score=global_percentage if profile.percentage is None else profile.percentage,
             extenders_filter_or_score=extenders_busy,
             added_preferred_terms=_added_preferred_terms(user_args("NodeAffinity")),
+            **_unmodelled_args(user_args("PodTopologySpread"), user_args("InterPodAffinity")),
         ))
     return KubeSchedulerModel(profiles=tuple(out))
 
@@ -176,3 +177,23 @@ def _added_preferred_terms(args: dict[str, Any] | None) -> tuple[dict[str, Any],
     added = args.get("addedAffinity") if isinstance(args, dict) else None
     terms = added.get("preferredDuringSchedulingIgnoredDuringExecution") if isinstance(added, dict) else None
     return tuple(t for t in terms if isinstance(t, dict)) if isinstance(terms, list) else ()
+
+
+def _unmodelled_args(spread: dict[str, Any] | None, interpod: dict[str, Any] | None) -> dict[str, Any]:
+    """The PodTopologySpread and InterPodAffinity args that decide when those plugins act on a pod (the
+    effective model's ``spread_*``/``interpod_*`` fields; absent args get the v1 defaults)."""
+    spread = spread if isinstance(spread, dict) else {}
+    interpod = interpod if isinstance(interpod, dict) else {}
+    system = spread.get("defaultingType") in (None, "", "System")
+    listed = spread.get("defaultConstraints")
+    listed = listed if isinstance(listed, list) else []
+    # System: the plugin's systemDefaultConstraints (zone maxSkew 5, hostname maxSkew 3, both ScheduleAnyway)
+    actions = ("ScheduleAnyway", "ScheduleAnyway") if system else tuple(
+        str(c.get("whenUnsatisfiable")) for c in listed if isinstance(c, dict))
+    weight = interpod.get("hardPodAffinityWeight", 1)
+    return {
+        "spread_default_actions": actions,
+        "spread_system_defaulted": system,
+        "interpod_hard_affinity_weight": weight if isinstance(weight, int) else 1,
+        "interpod_ignore_existing_preferred": interpod.get("ignorePreferredTermsOfExistingPods") is True,
+    }

@@ -1,6 +1,7 @@
 """Per-pod columns for the fast preemption twin: every bound pod's node, priority, start time,
 actual requests and label signature in numpy slots, the host ports of the pods that have some
-(:class:`~linter.scoring.cluster.ports.PortUse`), plus the pending pods nominated to a node.
+(:class:`~linter.scoring.cluster.ports.PortUse`), how many have pod (anti-)affinity terms that act on other
+pods (:class:`~linter.scoring.unmodelled.AffinityTally`), plus the pending pods nominated to a node.
 
 Kept by :class:`linter.scoring.cluster.state.ClusterState` next to its node sums (one ``put`` per
 Pod ADDED/MODIFIED that counts, one ``drop`` when it stops counting). Node rows move in the
@@ -22,6 +23,7 @@ from linter.scoring.cluster.store import Contribution, Int64Array
 from linter.scoring.hostports import host_ports
 from linter.scoring.nominated import scheduler_name_of
 from linter.scoring.preemption.pods import PodFacts, parse_time, pod_facts, posix_seconds, terminating_by_preemption
+from linter.scoring.unmodelled import AffinityTally, affinity_flags
 
 __all__ = ["NominatedPod", "PodTable"]
 
@@ -74,6 +76,8 @@ class PodTable:
         self._touched: list[int] | None = []
         self.importance = ImportanceOrder()
         self.ports = PortUse()  # the bound pods' host ports (NodePorts)
+        # bound pods whose pod (anti-)affinity terms make InterPodAffinity act on other pods (counts only)
+        self.affinity = AffinityTally()
 
     def _grow(self) -> None:
         old = self.name_id.shape[0]
@@ -138,6 +142,7 @@ class PodTable:
             before = self._ordering(slot)
         facts = _facts(pod)
         self.ports.put(key, node, host_ports(pod))
+        self.affinity.put(key, affinity_flags(pod))
         self.name_id[slot] = self.node_id(node)
         self.priority[slot] = facts.priority
         self.start[slot] = posix_seconds(facts.start) if facts.start is not None else math.nan
@@ -160,6 +165,7 @@ class PodTable:
         slot = self.slot_of.pop(key, None)
         if slot is not None:
             self.ports.drop(key)
+            self.affinity.drop(key)
             self.name_id[slot] = -1
             self.contributions[slot] = None
             self.req[:, slot] = 0

@@ -45,6 +45,7 @@ from linter.scoring.requests import (
     volcano_request,
 )
 from linter.scoring.resize import placed_views, resize_fingerprint
+from linter.scoring.unmodelled import AffinityCounts
 from linter.scoring.volcano_feasibility import is_releasing
 
 __all__ = ["ClusterState", "Ranking"]
@@ -143,6 +144,11 @@ class ClusterState:
     def pod_table(self) -> PodTable:
         """Per-pod columns (priority, start, requests) and nominated pods, for preemption."""
         return self._table
+
+    @property
+    def affinity_counts(self) -> AffinityCounts:
+        """How many counted pods have pod (anti-)affinity terms that make InterPodAffinity act on other pods."""
+        return self._table.affinity.counts()
 
     @property
     def store(self) -> NodeStore:
