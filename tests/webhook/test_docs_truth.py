@@ -71,15 +71,18 @@ def test_every_metric_is_in_the_metrics_tables() -> None:
 
 def _every_prediction_field() -> set[str]:
     """Keys of the prediction annotation with every optional part present: no node fits (reasons and
-    preemption), scheduling gates, out-of-tree score plugins, Volcano node-order plugins, and, on a pod whose
-    own annotations leave little room, the truncated scores; more feasible nodes than the scheduler looks for."""
+    preemption), scheduling gates, out-of-tree score plugins, unmodelled in-tree plugins acting on the pod,
+    Volcano node-order plugins, and, on a pod whose own annotations leave little room, the truncated scores;
+    more feasible nodes than the scheduler looks for."""
     pod = {"metadata": {"name": "p"}, "spec": {"schedulingGates": [{"name": "g"}]}}
     unschedulable = Ranking(engine="k8s-fit", profile="default-scheduler", strategy="LeastAllocated",
                             plugin_weight=1, total_nodes=1, feasible_nodes=0, scores=(),
                             reason_counts={"Insufficient cpu": 1})
     preemption = preemption_summary(FastPreemption(needed=True))
+    for_pod = {"filters": {"InterPodAffinity": "the pod has required pod anti-affinity terms"}}
     keys = set(json.loads(fit_annotations(pod, "default-scheduler", unschedulable, 10, preemption,
-                                          {"TargetLoadPacking": 3}, ["nodeorder"])[PREDICTION_ANNOTATION]))
+                                          {"TargetLoadPacking": 3}, ["nodeorder"], (),
+                                          for_pod)[PREDICTION_ANNOTATION]))
     scores = tuple((f"node-{i:05d}", 50) for i in range(100))
     feasible = Ranking(engine="k8s-fit", profile="default-scheduler", strategy="LeastAllocated", plugin_weight=1,
                        total_nodes=200, feasible_nodes=200, scores=scores, best_node="node-00000", nodes_to_find=100)
@@ -90,7 +93,8 @@ def _every_prediction_field() -> set[str]:
     keys |= set(json.loads(fit_annotations(pod, "volcano", volcano, 10, None, None, ["nodeorder"],
                                            ["usage"])[PREDICTION_ANNOTATION]))
     assert {"truncated", "gated", "preemption", "notModelledScorePlugins", "notModelledNodeOrderPlugins",
-            "unschedulableReasons", "feasibleNodesToFind", "sampled", "message", "notModelledPredicatePlugins"} <= keys
+            "unschedulableReasons", "feasibleNodesToFind", "sampled", "message", "notModelledPredicatePlugins",
+            "notModelledForPod"} <= keys
     return keys
 
 

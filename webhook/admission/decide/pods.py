@@ -17,7 +17,10 @@ name, Volcano's binpack. Results go into two annotations:
   first few victims, PDB violations, what is random, and the FailedScheduling event text; for a pod
   with ``spec.schedulingGates``, also ``gated``: the scheduler leaves such a pod alone until every gate
   is removed (kube-scheduler's SchedulingGates PreEnqueue plugin, Volcano's allocate action), so the
-  prediction is for the cluster as it is now, as if the gates were removed now, and says so.
+  prediction is for the cluster as it is now, as if the gates were removed now, and says so; for a
+  kube-scheduler profile, also ``notModelledForPod`` when in-tree plugins the model leaves out act on this
+  pod (``linter.scoring.unmodelled``: pod affinity, topology spreading, volumes, resource claims), since
+  ``bestNode`` and ``feasibleNodes`` can then be wrong.
 
 Annotations never push the object past the API server's 256 KiB total-annotations
 limit: K shrinks until they fit, and the prediction says so; when not even the prediction fits, neither is
@@ -38,6 +41,7 @@ from linter.scoring.cluster.preemption import FastPreemption
 from linter.scoring.cluster.rank import ENGINE_VOLCANO
 from linter.scoring.cluster.state import Ranking
 from linter.scoring.sampling import sampled_note
+from linter.scoring.unmodelled import plugins_for_pod
 from linter.scoring.volcano_feasibility import fit_errors_message
 from webhook.admission.decide import priority
 from webhook.admission.decide.k8serrors import bad_request
@@ -111,11 +115,15 @@ def annotation_ops(
         return _unscored(pod, scheduler, why_not)
     model, profile = target
     preemption: dict[str, Any] | None = None
+    for_pod: dict[str, dict[str, str]] = {}
     try:
         with view.scheduling_state() as state:
             # the filters compare priorities with nominated pods': the pod as admission stores it
             ranking = state.rank(admitted or pod, model, profile, top=settings.top)
             kube_profile = model.profile(profile) if isinstance(model, KubeSchedulerModel) and profile else None
+            if kube_profile is not None:
+                for_pod = plugins_for_pod(pod, kube_profile, state.affinity_counts,
+                                          scored=ranking.feasible_nodes > 1)
             if ranking.feasible_nodes == 0 and kube_profile is not None:
                 preemption = preemption_summary(state.preempt(admitted or pod, kube_profile,
                                                               scheduler_names=kube.scheduler_names))
@@ -127,7 +135,7 @@ def annotation_ops(
     node_order = [p.name for p in model.other_node_order] if isinstance(model, VolcanoModel) else []
     predicates = list(model.other_predicates) if isinstance(model, VolcanoModel) else []
     return _ops(pod, fit_annotations(pod, scheduler, ranking, settings.top, preemption, not_modelled, node_order,
-                                     predicates))
+                                     predicates, for_pod))
 
 
 def preemption_summary(fast: FastPreemption) -> dict[str, Any] | None:
@@ -153,12 +161,15 @@ def fit_annotations(
     pod: Mapping[str, Any], scheduler: str, ranking: Ranking, requested_top: int,
     preemption: dict[str, Any] | None = None, not_modelled: Mapping[str, int] | None = None,
     not_modelled_node_order: Sequence[str] = (), not_modelled_predicates: Sequence[str] = (),
+    not_modelled_for_pod: Mapping[str, Mapping[str, str]] | None = None,
 ) -> dict[str, str]:
     """Both annotations, with as many scores as the 256 KiB total-annotations limit allows.
 
     ``not_modelled``: out-of-tree score plugins (name -> weight) whose scores the ranking leaves out;
     ``not_modelled_node_order``: the Volcano plugins (one per entry) whose node-order scores it leaves out;
-    ``not_modelled_predicates``: the Volcano plugins whose predicate functions its filters leave out.
+    ``not_modelled_predicates``: the Volcano plugins whose predicate functions its filters leave out;
+    ``not_modelled_for_pod``: the in-tree plugins the model leaves out that act on this pod
+    (:func:`~linter.scoring.unmodelled.plugins_for_pod`, at most a dozen short entries).
     Linear in the number of scored nodes: the annotations are built and measured once; only when they
     do not fit is each score's encoded size measured, and the largest count that fits found by
     bisection over those prefix sums, not by encoding every candidate.
@@ -179,6 +190,8 @@ def fit_annotations(
             prediction["notModelledNodeOrderPlugins"] = list(not_modelled_node_order)
         if not_modelled_predicates:
             prediction["notModelledPredicatePlugins"] = list(not_modelled_predicates)
+        if not_modelled_for_pod:
+            prediction["notModelledForPod"] = {k: dict(v) for k, v in not_modelled_for_pod.items()}
         return prediction
 
     def build(count: int, truncated: bool) -> dict[str, str]:
