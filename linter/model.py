@@ -157,7 +157,9 @@ class Profile:
     balanced: BalancedArgs | None = field(default_factory=BalancedArgs)
     score_plugin_weights: Mapping[str, int] = field(default_factory=dict)
     fit_filter_enabled: bool = True
-    filter_plugins: tuple[str, ...] = ()
+    # the profile's Filter plugins in order; None: kube-scheduler's default set (a model built without a
+    # config). A config that disables every filter gives (), and then no filter runs.
+    filter_plugins: tuple[str, ...] | None = None
     # PostFilter plugins in their order, and DefaultPreemption's args (issue 10).
     post_filter_plugins: tuple[str, ...] = ("DynamicResources", "DefaultPreemption")
     preemption: PreemptionArgs = field(default_factory=PreemptionArgs)

@@ -70,7 +70,7 @@ def _feasibility_json(verdict: Feasibility) -> Json:
 
 
 def _filters(profile: Profile) -> tuple[str, ...]:
-    enabled = [f for f in DEFAULT_FILTERS if not profile.filter_plugins or f in profile.filter_plugins]
+    enabled = [f for f in DEFAULT_FILTERS if profile.filter_plugins is None or f in profile.filter_plugins]
     if not profile.fit_filter_enabled:
         enabled = [f for f in enabled if f != "NodeResourcesFit"]
     return tuple(enabled)

@@ -52,7 +52,7 @@ REQUIRED_ANTI_AFFINITY = 1  # filter (existing pods' anti-affinity is symmetric)
 PREFERRED_TERMS = 2  # score: preferred podAffinity or podAntiAffinity terms
 REQUIRED_AFFINITY = 4  # score, weighted by hardPodAffinityWeight
 
-# kube-scheduler 1.36's default profile filters (what an empty Profile.filter_plugins stands for)
+# kube-scheduler 1.36's default profile filters (what Profile.filter_plugins None stands for)
 _DEFAULT_FILTERS = frozenset({
     "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts", "NodeResourcesFit",
     "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread",
@@ -230,7 +230,7 @@ def plugins_for_pod(pod: Mapping[str, Any], profile: Profile, counts: AffinityCo
     ``pod`` under ``profile`` (each part only when not empty; ``{}`` when none acts). ``counts``: the
     cluster's bound pods; ``scored``: more than one node is feasible, so kube-scheduler runs its scores."""
     spec = _mapping(pod.get("spec"))
-    enabled = frozenset(profile.filter_plugins) or _DEFAULT_FILTERS
+    enabled = _DEFAULT_FILTERS if profile.filter_plugins is None else frozenset(profile.filter_plugins)
     out: dict[str, dict[str, str]] = {}
     filters = {n: why for n, why in _filters(pod, spec, profile, counts).items() if n in enabled}
     if filters:

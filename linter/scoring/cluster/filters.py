@@ -154,9 +154,9 @@ def _spec(pod: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 @lru_cache(maxsize=64)  # once per profile, not once per ranking
-def enabled_filters(filter_plugins: tuple[str, ...], fit_filter_enabled: bool) -> tuple[str, ...]:
-    """The modelled filters a profile runs (an empty list means the default set)."""
-    chosen = [f for f in feasibility.DEFAULT_FILTERS if not filter_plugins or f in filter_plugins]
+def enabled_filters(filter_plugins: tuple[str, ...] | None, fit_filter_enabled: bool) -> tuple[str, ...]:
+    """The modelled filters a profile runs (None means the default set; an empty tuple, none)."""
+    chosen = [f for f in feasibility.DEFAULT_FILTERS if filter_plugins is None or f in filter_plugins]
     return tuple(f for f in chosen if f != "NodeResourcesFit" or fit_filter_enabled)
 
 
