@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from linter.findings import Violation
 from linter.formats.volcano import sessionargs as sa
-from linter.formats.volcano.govalue import go_v
+from linter.formats.volcano.govalue import described, go_v
 from linter.formats.volcano.handler import PluginEntry, VolcanoContext
 from linter.formats.volcano.mapstructure import INT, Decoded, GoType, decode, go_type_name
 from linter.formats.volcano.reschedulingargs import threshold_panics
@@ -24,17 +24,7 @@ _EXPECTED = {"int": "an integer", "float": "a number", "string": "a string", "bo
 
 
 def _what(ctx: VolcanoContext, pointer: Pointer, value: object) -> str:
-    if isinstance(value, str):
-        return "a quoted string" if pointer in ctx.document.quoted else "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a float"
-    if value is None:
-        return "null"
-    return "a list" if isinstance(value, list) else "a mapping"
+    return described(value, pointer in ctx.document.quoted)
 
 
 def _path(key: str, rest: Pointer) -> str:

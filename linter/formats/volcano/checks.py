@@ -11,7 +11,7 @@ from linter.duplicatekeys import duplicate_keys
 from linter.findings import Violation
 from linter.formats.volcano import binpack as bp
 from linter.formats.volcano.fields import KNOWN_PLUGINS, PLUGIN_OPTION_KEYS, TOP_LEVEL_KEYS
-from linter.formats.volcano.govalue import go_v
+from linter.formats.volcano.govalue import described, go_v
 from linter.formats.volcano.handler import (
     ALLOCATED_NULLS,
     DRF_CONFLICT,
@@ -112,20 +112,6 @@ def unknown_plugin(ctx: VolcanoContext) -> Iterator[Violation]:
                         f"\"Failed to get plugin {plugin.name}.\"{hint}", pointer)
 
 
-def _what(pointer: tuple[str | int, ...], value: object, quoted: bool) -> str:
-    if isinstance(value, str):
-        return "a quoted string" if quoted else "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, float):
-        return "a float"
-    if isinstance(value, int):
-        return "an integer outside int64"
-    if value is None:
-        return "null"
-    return "a list" if isinstance(value, list) else "a mapping"
-
-
 def _ignored_ints(ctx: VolcanoContext, entry: PluginEntry, defaults: Mapping[str, int]) -> Iterator[Violation]:
     """``Arguments.GetInt``: a value yaml.v2 did not decode to a Go int is dropped and the default kept."""
     args = entry.arguments
@@ -134,7 +120,8 @@ def _ignored_ints(ctx: VolcanoContext, entry: PluginEntry, defaults: Mapping[str
         if yaml_int(value) is not None:
             continue
         pointer = (*entry.arguments_pointer, key)
-        what = _what(pointer, value, pointer in ctx.document.quoted)
+        # an int is ignored only when it is outside int64
+        what = described(value, pointer in ctx.document.quoted, "an integer outside int64")
         yield Violation(f"{key} is {what}: Volcano only takes YAML integers, ignores it and uses {default} "
                         f"(it logs \"{bp.could_not_parse_log(value, key)}\")", pointer)
 

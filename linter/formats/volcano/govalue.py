@@ -24,6 +24,21 @@ def go_v(value: Any) -> str:
     return str(value)
 
 
+def described(value: object, quoted: bool, integer: str = "an integer") -> str:
+    """What yaml.v2 decoded, in words for a finding (``integer``: how to call an int at the call site)."""
+    if isinstance(value, str):
+        return "a quoted string" if quoted else "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return integer
+    if isinstance(value, float):
+        return "a float"
+    if value is None:
+        return "null"
+    return "a list" if isinstance(value, list) else "a mapping"
+
+
 def _go_float(value: float) -> str:
     """``strconv.FormatFloat(v, 'g', -1, 64)``: shortest digits, exponent form below 1e-4 or from 1e6."""
     if math.isnan(value):
