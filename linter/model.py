@@ -160,6 +160,7 @@ class Profile:
     # the profile's Filter plugins in order; None: kube-scheduler's default set (a model built without a
     # config). A config that disables every filter gives (), and then no filter runs.
     filter_plugins: tuple[str, ...] | None = None
+    pre_filter_plugins: tuple[str, ...] | None = None  # its PreFilter plugins; None as above
     # PostFilter plugins in their order, and DefaultPreemption's args (issue 10).
     post_filter_plugins: tuple[str, ...] = ("DynamicResources", "DefaultPreemption")
     preemption: PreemptionArgs = field(default_factory=PreemptionArgs)

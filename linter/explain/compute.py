@@ -16,7 +16,7 @@ from typing import Any
 
 from linter.formats.priorityclass.admission import admitted_priority
 from linter.model import KubeSchedulerModel, LegacyPolicyModel, Profile, SchedulerModel, VolcanoModel
-from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility
+from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility, profile_filters
 from linter.scoring.hostports import HostPort, host_ports
 from linter.scoring.legacy import legacy_rtcr_score_node
 from linter.scoring.nodes import NodeView, is_counted_pod
@@ -70,10 +70,7 @@ def _feasibility_json(verdict: Feasibility) -> Json:
 
 
 def _filters(profile: Profile) -> tuple[str, ...]:
-    enabled = [f for f in DEFAULT_FILTERS if profile.filter_plugins is None or f in profile.filter_plugins]
-    if not profile.fit_filter_enabled:
-        enabled = [f for f in enabled if f != "NodeResourcesFit"]
-    return tuple(enabled)
+    return profile_filters(profile.filter_plugins, profile.fit_filter_enabled, profile.pre_filter_plugins)
 
 
 def _check(pod: Obj, view: NodeView, profile: Profile | None, pod_request: Mapping[str, int],

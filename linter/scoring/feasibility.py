@@ -27,6 +27,7 @@ from linter.scoring.requests import is_extended_resource, is_scalar_resource
 
 __all__ = [
     "DEFAULT_FILTERS",
+    "NODE_AFFINITY_PREFILTER",
     "REASON_NODE_AFFINITY",
     "REASON_NODE_NAME",
     "REASON_NODE_PORTS",
@@ -40,6 +41,7 @@ __all__ = [
     "node_name",
     "node_unschedulable",
     "prefilter_rejection",
+    "profile_filters",
     "taint_toleration",
     "term_matches",
     "tolerates",
@@ -53,7 +55,25 @@ REASON_TOO_MANY_PODS = "Too many pods"
 REASON_PREFILTER_NODE_AFFINITY = "node(s) didn't satisfy plugin(s) [NodeAffinity]"
 REASON_AFFINITY_CONFLICT = "pod affinity terms conflict"
 
-DEFAULT_FILTERS = ("NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity", "NodePorts", "NodeResourcesFit")
+# NodeAffinity's PreFilter in a list of filters to run. kube-scheduler runs it from the profile's preFilter
+# plugins, whether or not NodeAffinity's Filter runs (a profile may disable one and keep the other).
+NODE_AFFINITY_PREFILTER = "NodeAffinity (PreFilter)"
+DEFAULT_FILTERS = (NODE_AFFINITY_PREFILTER, "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
+                   "NodePorts", "NodeResourcesFit")
+
+
+def profile_filters(filter_plugins: Sequence[str] | None, fit_filter_enabled: bool,
+                    pre_filter_plugins: Sequence[str] | None) -> tuple[str, ...]:
+    """The modelled filters a profile runs, in :data:`DEFAULT_FILTERS`' order: those among its Filter
+    plugins and NodeAffinity's PreFilter when among its PreFilter plugins (None: the default set of each)."""
+    def runs(name: str) -> bool:
+        if name == NODE_AFFINITY_PREFILTER:
+            return pre_filter_plugins is None or "NodeAffinity" in pre_filter_plugins
+        if name == "NodeResourcesFit" and not fit_filter_enabled:
+            return False
+        return filter_plugins is None or name in filter_plugins
+
+    return tuple(name for name in DEFAULT_FILTERS if runs(name))
 
 Obj = Mapping[str, Any]
 
@@ -248,7 +268,7 @@ def prefilter_rejection(pod: Obj, filters: Sequence[str]) -> str | None:
     Only NodeAffinity's is modelled: pinned node names that intersect to nothing, rejected
     UnschedulableAndUnresolvable, which ends the PreFilter run. None when no PreFilter rejects.
     """
-    if "NodeAffinity" in filters and node_affinity_prefilter(pod) == frozenset():
+    if NODE_AFFINITY_PREFILTER in filters and node_affinity_prefilter(pod) == frozenset():
         return REASON_AFFINITY_CONFLICT
     return None
 
@@ -321,7 +341,7 @@ def check_node(
     ``UsedPorts`` and ``pod_ports`` the pod's :func:`~linter.scoring.hostports.host_ports` (None:
     read from ``pod``).
     """
-    if "NodeAffinity" in filters:
+    if NODE_AFFINITY_PREFILTER in filters:
         pinned = node_affinity_prefilter(pod)
         if pinned is not None and not pinned:
             return Feasibility(False, "NodeAffinity", (REASON_AFFINITY_CONFLICT,))

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from linter.model import Profile
-from linter.scoring.feasibility import node_affinity_prefilter
+from linter.scoring.feasibility import NODE_AFFINITY_PREFILTER, node_affinity_prefilter
 
 MIN_FEASIBLE_NODES_TO_FIND = 100
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
@@ -55,7 +55,7 @@ def profile_nodes_to_find(profile: Profile, pod: Mapping[str, Any], filters: Seq
                           is_node: Callable[[str], bool]) -> int:
     """kube-scheduler 1.36 under ``profile``: the candidates are the nodes NodeAffinity's PreFilter pins
     ``pod`` to (names for which ``is_node`` holds), else all ``total_nodes``."""
-    pinned = node_affinity_prefilter(pod) if "NodeAffinity" in filters else None
+    pinned = node_affinity_prefilter(pod) if NODE_AFFINITY_PREFILTER in filters else None
     candidates = total_nodes if pinned is None else sum(1 for name in pinned if is_node(name))
     return kube_scheduler_nodes_to_find(candidates, profile.percentage_of_nodes_to_score,
                                         not profile.looks_for_one_node)

@@ -160,6 +160,7 @@ def _model(profiles: list[Profile], built: list[Built], typed: dict[Pointer, Any
             score_plugin_weights=weights,
             fit_filter_enabled="NodeResourcesFit" in b.points.get("filter", []),
             filter_plugins=tuple(b.points.get("filter", [])),
+            pre_filter_plugins=tuple(b.points.get("preFilter", [])),
             post_filter_plugins=tuple(b.points.get("postFilter", [])),
             preemption=PreemptionArgs.from_args(user_args("DefaultPreemption")),
             out_of_tree_score_plugins=tuple(n for n in weights if binary.is_out_of_tree(n)),

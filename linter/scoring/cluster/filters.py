@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from linter.model import FitArgs
+from linter.model import FitArgs, Profile
 from linter.scoring import feasibility
 from linter.scoring.cluster.nominated import NominatedLoad
 from linter.scoring.cluster.ports import PortUse
@@ -153,11 +153,12 @@ def _spec(pod: Mapping[str, Any]) -> Mapping[str, Any]:
     return spec if isinstance(spec, Mapping) else {}
 
 
-@lru_cache(maxsize=64)  # once per profile, not once per ranking
-def enabled_filters(filter_plugins: tuple[str, ...] | None, fit_filter_enabled: bool) -> tuple[str, ...]:
-    """The modelled filters a profile runs (None means the default set; an empty tuple, none)."""
-    chosen = [f for f in feasibility.DEFAULT_FILTERS if filter_plugins is None or f in filter_plugins]
-    return tuple(f for f in chosen if f != "NodeResourcesFit" or fit_filter_enabled)
+def enabled_filters(profile: Profile) -> tuple[str, ...]:
+    """The modelled filters ``profile`` runs (:func:`~linter.scoring.feasibility.profile_filters`)."""
+    return _profile_filters(profile.filter_plugins, profile.fit_filter_enabled, profile.pre_filter_plugins)
+
+
+_profile_filters = lru_cache(maxsize=64)(feasibility.profile_filters)  # once per profile, not per ranking
 
 
 def run_filters(
@@ -180,7 +181,7 @@ def run_filters(
     reasons = Reasons(store.size)
     if not_nodes is not None:
         reasons.reject(not_nodes, NOT_A_NODE)
-    if "NodeAffinity" in plugins:
+    if feasibility.NODE_AFFINITY_PREFILTER in plugins:
         _affinity_prefilter(store, pod, reasons)
     for plugin in plugins:
         if plugin == "NodeUnschedulable":

@@ -103,7 +103,7 @@ def predict_fast(
     p = me.priority
     n = store.size
     present = store.present[:n].copy()
-    plugins = enabled_filters(profile.filter_plugins, profile.fit_filter_enabled)
+    plugins = enabled_filters(profile)
     # Pending pods nominated with priority >= ours reserve their host ports and requests on their node (the
     # ranking's rule, nominated_load); lower-priority ones are noted, to be cleared on the chosen node.
     load = nominated_load(store, table, pod, names)
@@ -240,7 +240,7 @@ def _dry_run_and_choose(
         fits &= ~short
         room.append(free)
     pods_room = allowed - (store.pod_count[:n] - lower_count) - extra_pods - 1
-    if "NodeResourcesFit" in enabled_filters(profile.filter_plugins, profile.fit_filter_enabled):
+    if "NodeResourcesFit" in enabled_filters(profile):
         crowded = dry_fit & (pods_room < 0)
         dry_counts[feasibility.REASON_TOO_MANY_PODS] += int(crowded.sum())
         fits &= ~crowded

@@ -147,7 +147,7 @@ def rank_pod(
         if prof is None:
             known = ", ".join(p.scheduler_name for p in model.profiles) or "none"
             raise ValueError(f"scheduler model has no profile {profile_name!r} (profiles: {known})")
-        plugins = enabled_filters(prof.filter_plugins, prof.fit_filter_enabled)
+        plugins = enabled_filters(prof)
         fit_filter = prof.built_fit or fit_filter
         if prof.fit is None:
             strategy, plugin_weight = None, 0
