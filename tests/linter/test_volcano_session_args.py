@@ -250,3 +250,33 @@ def test_threshold_values_are_only_asserted_when_the_shuffle_action_calls_the_st
                                        "- plugins:\n  - name: rescheduling\n    arguments:\n      strategies:\n"
                                        "      - name: lowNodeUtilization\n        params: {thresholds")
     assert [(line, column) for line, column, _ in _threshold_findings(next_tier)] == [(15, 36)]
+
+
+def _ignored(text: str) -> list[tuple[int, int, str]]:
+    return [(f.line, f.column, f.message) for f in lint_text(text, "volcano-scheduler.conf") if f.rule == "BPL418"]
+
+
+@pytest.mark.parametrize(("params", "found"), [
+    # getNodeUtilization gives a node cpu and memory only: no threshold of another name is compared
+    ("          thresholds: {cpu: 20, memory: 20, pods: 20}\n", [(9, 45, "Volcano ignores thresholds 'pods'")]),
+    ("          thresholds: {cpu: 20}\n          targetThresholds: {pod: 80}\n",
+     [(10, 30, "Volcano ignores targetThresholds 'pod'")]),
+    ("          targetThresholds: {cpu: 80, nvidia.com/gpu: 50}\n",
+     [(9, 39, "Volcano ignores targetThresholds 'nvidia.com/gpu'")]),
+    ("          thresholds: {cpu: 20}\n          numberOfNodes: 3\n", [(10, 11, "Volcano ignores 'numberOfNodes'")]),
+    ("          thresholds: {cpu: 20, memory: 30}\n          targetThresholds: {cpu: 50, memory: 60}\n", []),
+    ("          thresholds: [20]\n          targetThresholds: {pods: 5}\n", []),  # parse stops at the list
+    ("          thresholds: {cpu: 20.5, pods: 5}\n", []),  # v.(int) panics first: BPL415's
+])
+def test_low_node_utilization_reads_two_params_and_two_threshold_names(params: str,
+                                                                       found: list[tuple[int, int, str]]) -> None:
+    got = _ignored(_lnu(params))
+    assert [(line, column) for line, column, _ in got] == [(line, column) for line, column, _ in found]
+    assert all(text in message for (_, _, message), (_, _, text) in zip(got, found, strict=True))
+
+
+def test_a_strategy_written_as_a_string_is_skipped_and_reported() -> None:
+    text = ('actions: "enqueue, allocate, shuffle"\ntiers:\n- plugins:\n  - name: rescheduling\n    arguments:\n'
+            "      strategies:\n      - lowNodeUtilization\n")
+    assert [(line, column) for line, column, _ in _ignored(text)] == [(7, 9)]
+    assert _ignored(text.replace("shuffle", "backfill")) == []  # nothing runs the victim function

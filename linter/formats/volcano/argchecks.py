@@ -12,7 +12,7 @@ from linter.formats.volcano import sessionargs as sa
 from linter.formats.volcano.govalue import described, go_v
 from linter.formats.volcano.handler import PluginEntry, VolcanoContext
 from linter.formats.volcano.mapstructure import INT, Decoded, GoType, decode, go_type_name
-from linter.formats.volcano.reschedulingargs import threshold_panics
+from linter.formats.volcano.reschedulingargs import ignored_arguments, threshold_panics
 from linter.formats.volcano.scalars import raw_scalar
 from linter.gofmt import format_duration
 from linter.goint import wrap_int64
@@ -246,3 +246,8 @@ def _moved_key_set(ctx: VolcanoContext, key: str) -> bool:
     new_key = sa.MOVED_SWITCHES.get(key)
     return new_key is not None and any(
         e.name == sa.DEVICESHARE and sa.bool_argument(e.arguments.get(new_key)) is True for e in ctx.plugins)
+
+
+def rescheduling_ignored_argument(ctx: VolcanoContext) -> Iterator[Violation]:
+    for pointer, message, on_key in ignored_arguments(ctx):
+        yield Violation(message, pointer, on_key=on_key)

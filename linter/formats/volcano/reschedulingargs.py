@@ -105,3 +105,50 @@ def threshold_panics(ctx: VolcanoContext) -> Iterator[tuple[Pointer, Any]]:
         if bad:
             yield (*at, key, bad[0]), thresholds[bad[0]]
             return
+
+
+# What lowNodeUtilization uses: two keys of the params (``LowNodeUtilizationConf.parse``), and two names in
+# each, since a node's utilization (``getNodeUtilization``) has only cpu and memory. parseThreshold also
+# stores a "pod" value, which no check reads.
+READ_PARAMS = THRESHOLD_KEYS
+READ_THRESHOLDS = ("cpu", "memory")
+
+
+def ignored_arguments(ctx: VolcanoContext) -> Iterator[tuple[Pointer, str, bool]]:
+    """``(pointer, message, on_key)`` for rescheduling arguments Volcano drops without a word: a
+    ``strategies`` item ``mapstructure.Decode`` cannot make a ``Strategy`` of, and lowNodeUtilization
+    params and threshold names ``parse`` does not read. Only when the shuffle action runs the victim
+    function, and not when a threshold value makes it panic (BPL415)."""
+    entries = [e for e in ctx.plugins if e.name == RESCHEDULING]
+    if not entries or not _reached(ctx, entries) or next(threshold_panics(ctx), None) is not None:
+        return
+    tiers_seen: set[int] = set()
+    for entry in entries:
+        if entry.tier in tiers_seen:
+            continue
+        tiers_seen.add(entry.tier)
+        items = entry.arguments.get("strategies")
+        if isinstance(items, list):
+            at = (*entry.arguments_pointer, "strategies")
+            for i, item in enumerate(items):
+                if _strategy_params(item, (*at, i)) is None:
+                    yield ((*at, i), "rescheduling cannot decode this strategy (a mapping with a string name and "
+                           "a mapping of params); Volcano skips it, logging only at verbosity 3", False)
+    params, at = _lnu_params(ctx) or (None, ())
+    if params is None:  # no lowNodeUtilization strategy, or one without params: nothing is parsed
+        return
+    for key in params:
+        if key not in READ_PARAMS:
+            yield ((*at, key), f"lowNodeUtilization reads only thresholds and targetThresholds; Volcano ignores "
+                   f"{key!r}", True)
+    for key in THRESHOLD_KEYS:
+        if key not in params:
+            continue
+        thresholds = params[key]
+        if not isinstance(thresholds, dict):
+            return  # parse stops here, with a warning of its own in Volcano's log
+        for name in thresholds:
+            if name in READ_THRESHOLDS:
+                continue
+            yield ((*at, key, name), f"lowNodeUtilization judges nodes by cpu and memory utilization only: "
+                   f"Volcano ignores {key} {name!r}", True)

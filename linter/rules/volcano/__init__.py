@@ -26,6 +26,7 @@ _MODULES = (
     "bpl415_volcano_argument_exits",
     "bpl416_volcano_deviceshare_exits",
     "bpl417_volcano_predicates_ignored_argument",
+    "bpl418_volcano_rescheduling_ignored_argument",
 )
 
 RULES: tuple[ModuleType, ...] = tuple(import_module(f"{__name__}.{name}") for name in _MODULES)
