@@ -329,7 +329,7 @@ def _evaluate_affinity(
             failing[row] = got is not None
             text = got or text
         return failing, text
-    group_of, representatives = _label_groups(store, rows, keys)
+    group_of, representatives = label_groups(store, rows, keys)
     group_fails = np.zeros(len(representatives), np.bool_)
     for g, row in enumerate(representatives):
         labels = {k: v for k, v in store.row_labels[row].items() if k in keys}
@@ -340,7 +340,7 @@ def _evaluate_affinity(
     return failing, text
 
 
-def _label_groups(store: NodeStore, rows: Int64Array, keys: list[str]) -> tuple[Int64Array, list[int]]:
+def label_groups(store: NodeStore, rows: Int64Array, keys: list[str]) -> tuple[Int64Array, list[int]]:
     """Group ``rows`` by their values for ``keys``: (group index per row, one row per group)."""
     if rows.size == 0:
         return np.zeros(0, np.int64), []

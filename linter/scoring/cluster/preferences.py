@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from linter.model import Profile
-from linter.scoring.cluster.filters import _label_groups
+from linter.scoring.cluster.filters import label_groups
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.gomath import go_div
 from linter.scoring.preferences import (
@@ -132,7 +132,7 @@ def _affinity_raw(store: NodeStore, cache: PreferenceCache, terms: PreferredTerm
             raw[row] = node_affinity_raw(terms, _labels(store, row, keys), str(names[row]))
         return _Raw(raw, raw, np.arange(store.size))
     rows = store.present_rows()
-    group_of, representatives = _label_groups(store, rows, keys)
+    group_of, representatives = label_groups(store, rows, keys)
     values = np.array([*(node_affinity_raw(terms, _labels(store, row, keys), "") for row in representatives), 0],
                       np.int64)  # the last case: rows that are no node
     case_of_row = np.full(store.size, len(representatives), np.int64)
