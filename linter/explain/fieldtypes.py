@@ -8,8 +8,9 @@ would quietly describe another object. Each problem is named by its field path
 (``spec.taints[0].effect must be a string (got a number)``); a field that is absent or null is
 the Go zero value and is fine.
 
-A type is :data:`STRING`, :data:`BOOLEAN` or :data:`INTEGER`, a :class:`MapOf` (string keys, each
-value of one type), a :class:`ListOf`, or a dict of the fields of an object.
+A type is :data:`STRING`, :data:`BOOLEAN`, :data:`INTEGER` or :data:`INT64` (an integer the Go decoder
+can store in an int64: a larger JSON number fails decoding, so no stored object has one), a :class:`MapOf`
+(string keys, each value of one type), a :class:`ListOf`, or a dict of the fields of an object.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["NODE_TYPES", "PLACEMENT_TYPES", "POD_TYPES", "PORT_TYPES", "ListOf", "MapOf", "placement_problem",
+__all__ = ["INT64", "NODE_TYPES", "PLACEMENT_TYPES", "POD_TYPES", "PORT_TYPES", "ListOf", "MapOf", "placement_problem",
            "port_problem", "type_problem"]
 
-STRING, BOOLEAN, INTEGER = "a string", "a boolean", "an integer"
+STRING, BOOLEAN, INTEGER, INT64 = "a string", "a boolean", "an integer", "an int64 integer"
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ NODE_TYPES: dict[str, Any] = {
     "metadata": {"labels": MapOf(STRING)},
     "spec": {"unschedulable": BOOLEAN, "taints": ListOf({"key": STRING, "value": STRING, "effect": STRING})},
     # the quantities are parsed (and named) by the scorer
-    "status": {"allocatable": MapOf(None), "images": ListOf({"names": ListOf(STRING), "sizeBytes": INTEGER})},
+    "status": {"allocatable": MapOf(None), "images": ListOf({"names": ListOf(STRING), "sizeBytes": INT64})},
 }
 
 # What NodePorts reads (linter.scoring.hostports), checked on every pod read (port_problem): a port of the
@@ -88,8 +90,13 @@ def _problem(value: object, expected: Any, path: str) -> str | None:
         return None
     if isinstance(expected, str):
         fits = {STRING: isinstance(value, str), BOOLEAN: isinstance(value, bool),
-                INTEGER: isinstance(value, int) and not isinstance(value, bool)}[expected]
-        return None if fits else f"{path} must be {expected} (got {_json_type(value)})"
+                INTEGER: isinstance(value, int) and not isinstance(value, bool),
+                INT64: type(value) is int and _INT64_MIN <= value <= _INT64_MAX}[expected]
+        if fits:
+            return None
+        out_of_range = expected == INT64 and type(value) is int
+        got = str(value) if out_of_range else _json_type(value)
+        return f"{path} must be {expected} (got {got})"
     if isinstance(expected, ListOf):
         if not isinstance(value, list):
             return f"{path} must be a list (got {_json_type(value)})"

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 EXPLAIN = [sys.executable, "-m", "linter", "explain"]
@@ -91,8 +92,33 @@ def test_text_says_nothing_when_no_node_holds_the_pods_images(tmp_path: Path) ->
 def test_a_size_that_is_no_integer_is_a_one_line_error(tmp_path: Path) -> None:
     cluster, pod = _files(tmp_path, "yaml", size="900Mi")
     proc = _run("--cluster", cluster, "--pod", pod, code=2)
-    assert "status.images[1].sizeBytes must be an integer" in proc.stderr
+    assert "status.images[1].sizeBytes must be an int64 integer (got a string)" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("size", [2**63, -(2**63) - 1, 10**40])
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+def test_a_size_outside_int64_is_a_one_line_error(tmp_path: Path, fmt: str, size: int) -> None:
+    """The API server's decoder refuses a JSON number that does not fit the int64 field, so no stored Node
+    has one (the webhook's cache refuses it too: linter.scoring.cluster.images.parse_node_images)."""
+    cluster, pod = _files(tmp_path, fmt, size)
+    proc = _run("--cluster", cluster, "--pod", pod, code=2)
+    assert proc.stderr == (f"binpack-lint explain: error: STATE {cluster}: Node node-0: "
+                           f"status.images[1].sizeBytes must be an int64 integer (got {size})\n")
+
+
+def test_the_int64_bounds_and_negative_sizes_are_read_alike_from_yaml_and_json(tmp_path: Path) -> None:
+    """Node validation does not look at status.images, so a negative sizeBytes is stored, and ImageLocality
+    adds it as it is: here int(-943718400 * 2/4) on node-0 and node-1, below the floor, so 0."""
+    for size, expected in ((2**63 - 1, 100), (-(2**63), 0), (-900 * MIB, 0)):
+        docs = []
+        for fmt in ("yaml", "json"):
+            cluster, pod = _files(tmp_path, fmt, size)
+            docs.append(json.loads(_run("--cluster", cluster, "--pod", pod, "-f", "json").stdout))
+        assert docs[0] == docs[1]
+        got = {n["name"]: (n["imageLocalityScore"], n["imageLocalitySum"]) for n in docs[0]["nodes"]}
+        half = int(float(size) * 0.5)
+        assert got == {"node-0": (expected, half), "node-1": (expected, half), "node-2": (0, 0), "node-3": (0, 0)}
 
 
 def test_the_dump_keeps_only_the_pods_image_names_and_scores_the_same(tmp_path: Path) -> None:
