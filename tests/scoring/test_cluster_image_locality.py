@@ -212,3 +212,35 @@ def test_pods_with_many_images_or_no_container_match_the_scalar_model(seed: int)
                    "spec": {"volumes": [{"name": "m", "image": {"reference": NAMES[2]}}]}}
     for pod in (many, volume_only):
         assert _scores(state, pod) == {n: scalar.score(pod_images(pod), n)[0] for n in live}
+
+
+def test_a_negative_size_lowers_only_the_rows_that_hold_it() -> None:
+    """Node validation leaves status.images alone, so a negative sizeBytes is stored and ImageLocality adds it
+    as it is. The pod's images together sum below the floor here, yet node a, which holds only the big one,
+    scores: the shortcut for "no row can pass the floor" must count positive sizes only."""
+    state = ClusterState()
+    nodes = {"a": _node("a", (["big:1"], 900 * MIB)), "b": _node("b", (["neg:1"], -2000 * MIB)), "c": _node("c")}
+    for obj in nodes.values():
+        state.apply_node(obj)
+    pod = _pod("big:1", "neg:1")
+    scalar = ImageStates(nodes.items())
+    expected = {n: scalar.score(pod_images(pod), n)[0] for n in nodes}
+    # int(943718400 / 3) = 314572800 -> floor(100 * (314572800 - 24117248) / (2 * 1048576000 - 24117248)) = 14
+    assert expected == {"a": 14, "b": 0, "c": 0}
+    assert _scores(state, pod) == expected
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_negative_sizes_match_the_scalar_model(seed: int) -> None:
+    rng = random.Random(seed)
+    sizes = {name: rng.choice((-1, 1)) * rng.randrange(2000) * MIB for name in NAMES}
+    state = ClusterState()
+    live = {}
+    for i in range(12):
+        obj = _node(f"n{i}", *(([n], sizes[n]) for n in rng.sample(NAMES, rng.randrange(5))))
+        state.apply_node(obj)
+        live[f"n{i}"] = obj
+    scalar = ImageStates(live.items())
+    for _ in range(10):
+        pod = _pod(*rng.sample(NAMES, rng.randrange(1, 4)))
+        assert _scores(state, pod) == {n: scalar.score(pod_images(pod), n)[0] for n in live}

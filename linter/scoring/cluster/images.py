@@ -6,8 +6,8 @@ image state holds (``size``: the ``sizeBytes`` of the node that created it; ``ho
 the name). Each row keeps its names' ids in one int32 matrix (``id + 1``, 0 = empty slot), about 4 bytes per
 name per node. An id whose last holder goes is freed and reused, as the cache deletes a state no node holds.
 
-:func:`image_locality_totals` looks up the pod's names first: when none is on any node, or all of them
-together cannot reach the 23 MiB floor, every node scores 0 and nothing is computed per row. Otherwise the
+:func:`image_locality_totals` looks up the pod's names first: when none is on any node, or the positive sizes of all
+of them together cannot reach the 23 MiB floor, every node scores 0 and nothing is computed per row. Otherwise the
 holders of each name come from a row mask kept up to date as nodes change (one pass over the matrix the first
 time a name is asked about), and the weighted scores are kept for the next pod with the same images until a
 node's images or the row order change.
@@ -252,7 +252,9 @@ def image_locality_totals(images: NodeImages, rows: int, node_count: int, pod: M
         if image is not None:  # each repeat of a name in the pod adds it again, as sumImageScores does
             adds[image] = adds.get(image, 0) + scaled_image_score(images.size[image], images.holders[image],
                                                                   node_count)
-    if not adds or (wanted.containers >= 1 and sum(adds.values()) <= MIN_THRESHOLD):
+    # the most any row can reach is the sum of the positive amounts: a negative sizeBytes (the API server
+    # stores any int64) only lowers the sum of a row that holds it
+    if not adds or (wanted.containers >= 1 and sum(max(a, 0) for a in adds.values()) <= MIN_THRESHOLD):
         return None
     return images.weighted(rows, sorted(adds.items()), wanted.containers, weight)
 
