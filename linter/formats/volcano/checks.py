@@ -86,6 +86,8 @@ def unknown_action(ctx: VolcanoContext) -> Iterator[Violation]:
         # at the piece itself when the scalar is one plain or quoted line (a whole empty value: at the scalar)
         column = (char_column(doc.text, spot.line, spot.column, text, piece.offset)
                   if spot is not None and text.strip() else None)
+        # piece.raw is untrimmed, as Volcano prints it: "a, b" gives two spaces before "b", and an empty piece
+        # leaves Volcano's trailing space before our note (tests/linter/test_wild_corpus.py pins both)
         yield Violation(f"Volcano rejects this file and keeps its previous configuration: failed to find Action "
                         f"{piece.raw} ({why})", pointer,
                         position=(spot.line, column) if spot is not None and column is not None else None)
