@@ -324,7 +324,7 @@ def _evaluate_affinity(
     text: str | None = None
     if by_name is not None:
         for row in by_name:
-            labels = {k: v for k, v in store.row_labels[row].items() if k in keys}
+            labels = row_labels_for(store, row, keys)
             got = feasibility.node_affinity(pod, {"metadata": {"name": store.row_names[row], "labels": labels}})
             failing[row] = got is not None
             text = got or text
@@ -332,12 +332,17 @@ def _evaluate_affinity(
     group_of, representatives = label_groups(store, rows, keys)
     group_fails = np.zeros(len(representatives), np.bool_)
     for g, row in enumerate(representatives):
-        labels = {k: v for k, v in store.row_labels[row].items() if k in keys}
-        got = feasibility.node_affinity(pod, {"metadata": {"labels": labels}})
+        got = feasibility.node_affinity(pod, {"metadata": {"labels": row_labels_for(store, row, keys)}})
         group_fails[g] = got is not None
         text = got or text
     failing[rows] = group_fails[group_of]
     return failing, text
+
+
+def row_labels_for(store: NodeStore, row: int, keys: list[str]) -> dict[str, str]:
+    """The row's labels whose key is one of ``keys`` (in the node's order): all a selector over ``keys`` reads,
+    so one evaluation stands for every row of its :func:`label_groups` group."""
+    return {k: v for k, v in store.row_labels[row].items() if k in keys}
 
 
 def label_groups(store: NodeStore, rows: Int64Array, keys: list[str]) -> tuple[Int64Array, list[int]]:

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from linter.model import Profile
-from linter.scoring.cluster.filters import label_groups
+from linter.scoring.cluster.filters import label_groups, row_labels_for
 from linter.scoring.cluster.store import BoolArray, Int64Array, NodeStore
 from linter.scoring.gomath import go_div
 from linter.scoring.preferences import (
@@ -113,10 +113,6 @@ def _term_keys(terms: PreferredTerms) -> tuple[list[str], bool]:
     return sorted(keys), uses_fields
 
 
-def _labels(store: NodeStore, row: int, keys: list[str]) -> dict[str, str]:
-    return {k: v for k, v in store.row_labels[row].items() if k in keys}
-
-
 def _affinity_raw(store: NodeStore, cache: PreferenceCache, terms: PreferredTerms, feasible: BoolArray) -> _Raw:
     """NodeAffinity's raw scores (rows that are no node, and with ``matchFields`` infeasible rows: 0), one case
     per distinct combination of the label values the terms read (per row with ``matchFields``)."""
@@ -129,11 +125,11 @@ def _affinity_raw(store: NodeStore, cache: PreferenceCache, terms: PreferredTerm
         raw: Int64Array = np.zeros(store.size, np.int64)
         names = store.row_names
         for row in np.flatnonzero(feasible & store.present[: store.size]).tolist():
-            raw[row] = node_affinity_raw(terms, _labels(store, row, keys), str(names[row]))
+            raw[row] = node_affinity_raw(terms, row_labels_for(store, row, keys), str(names[row]))
         return _Raw(raw, raw, np.arange(store.size))
     rows = store.present_rows()
     group_of, representatives = label_groups(store, rows, keys)
-    values = np.array([*(node_affinity_raw(terms, _labels(store, row, keys), "") for row in representatives), 0],
+    values = np.array([*(node_affinity_raw(terms, row_labels_for(store, row, keys), "") for row in representatives), 0],
                       np.int64)  # the last case: rows that are no node
     case_of_row = np.full(store.size, len(representatives), np.int64)
     case_of_row[rows] = group_of
