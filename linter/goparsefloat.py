@@ -5,13 +5,15 @@ optional ``e`` exponent, or ``0x`` hex digits with a mandatory ``p`` exponent; `
 digits (also right after the ``0x`` prefix), never lead, trail or double. ``inf``, ``infinity``
 (signed or not) and ``nan`` (unsigned) are accepted in any case. Nothing else, not even white space.
 A finite literal whose value overflows float64 is ``value out of range``; one that underflows is 0.
+:func:`parse_float` gives the float64 ParseFloat returns alongside its error, for callers that drop the
+error (``v, _ := strconv.ParseFloat(s, 64)``): 0 after a syntax error, the signed infinity out of range.
 """
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["INVALID_SYNTAX", "OUT_OF_RANGE", "parse_float_error"]
+__all__ = ["INVALID_SYNTAX", "OUT_OF_RANGE", "parse_float", "parse_float_error"]
 
 INVALID_SYNTAX = "invalid syntax"
 OUT_OF_RANGE = "value out of range"
@@ -33,6 +35,23 @@ def parse_float_error(text: str) -> str | None:
     except OverflowError:
         return OUT_OF_RANGE
     return OUT_OF_RANGE if math.isinf(value) else None
+
+
+def parse_float(text: str) -> float:
+    """The float64 ``strconv.ParseFloat(text, 64)`` returns, whatever its error: 0.0 on a syntax error,
+    +Inf or -Inf when a finite literal is out of range (Python rounds as Go does: to nearest, ties to even)."""
+    if _special(text):
+        return float(text)  # Python reads the same inf/infinity/nan spellings, in any case
+    hex_float = _read_float(text)
+    if hex_float is None:
+        return 0.0
+    plain = text.replace("_", "")
+    if not hex_float:
+        return float(plain)  # overflow gives the signed infinity, as in Go
+    try:
+        return float.fromhex(plain)
+    except OverflowError:
+        return -math.inf if plain.startswith("-") else math.inf
 
 
 def _special(text: str) -> bool:
