@@ -8,7 +8,6 @@ object and field.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Mapping
 from typing import Any, TextIO
 
@@ -21,6 +20,7 @@ from linter.scoring.quantity import QuantityError
 from .compute import explain_dump, select_profile
 from .dump import describe
 from .inputs import ExplainInputError, load_cluster, load_cluster_objects, load_pod, read_text
+from .nonfinite import dumps
 from .plot import render_plot
 from .render_preemption import render_preemption, render_preemption_plot
 from .render_text import render_text
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"binpack-lint explain: error: {exc}\n")
         return EXIT_BAD_INPUT
     if args.format == "json":
-        out.write(json.dumps(doc, indent=2) + "\n")
+        out.write(dumps(doc) + "\n")  # NaN and the infinities as Go's strings
     else:
         out.write(render_text(doc))
         if doc.get("preemption") is not None:  # only a pod that fits nowhere gets the section

@@ -10,6 +10,7 @@ TaintToleration, NodeAffinity and ImageLocality contributions after their profil
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -214,6 +215,13 @@ def _volcano_message(nodes: Sequence[Json]) -> str | None:
     return fit_errors_message(len(nodes), counts)
 
 
+def _volcano_order(node: Json) -> tuple[bool, bool, float, str]:
+    """Feasible first, those whose Idle fits first among them, then by score; a NaN score (only an infeasible
+    node's, from an oversubscription annotation) sorts after every other score."""
+    score = node["score"] or 0.0
+    return not node["feasible"], not node["fitsIdle"], -score if score == score else math.inf, node["name"]
+
+
 def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -> Json:
     # Volcano calls one binpack function (the last registering entry's) once per entry with node ordering on.
     registered, calls = node_order_binpack(model.binpack)
@@ -222,7 +230,8 @@ def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -
     task, ports = volcano_request(pod), host_ports(pod)
     out: list[Json] = []
     for view in views:
-        node: Json = {"name": view.name, **_volcano_verdict(pod, view, task, model, ports)}
+        node: Json = {"name": view.name, **_volcano_verdict(pod, view, task, model, ports),
+                      "oversubscription": dict(view.volcano_oversubscription)}
         node["score"] = node["weightedScore"] = None
         if args is not None:
             res = binpack_score_node(args, task, view.volcano_used, view.volcano_allocatable)
@@ -251,7 +260,7 @@ def _explain_volcano(model: VolcanoModel, views: Sequence[NodeView], pod: Obj) -
             "taintToleration": model.predicates.taint_toleration},
         "notModelledPredicatePlugins": list(model.other_predicates),
         "podRequest": task,
-        "nodes": sorted(out, key=lambda n: (not n["feasible"], not n["fitsIdle"], -(n["score"] or 0), n["name"])),
+        "nodes": sorted(out, key=_volcano_order),
         "feasibleNodesToFind": volcano_nodes_to_find(len(views)),
         "message": _volcano_message(out),
     }

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from linter.scoring.oversubscription import OVERSUBSCRIPTION_ANNOTATIONS
+
 __all__ = [
     "ANY_FIELDS",
     "KEEP",
@@ -45,7 +47,8 @@ _STATUS_RESOURCES: dict[str, Spec] = {"name": KEEP, "resources": KEEP, "allocate
 
 NODE_FIELDS: dict[str, Spec] = {
     "kind": KEEP,
-    "metadata": {"name": KEEP, "labels": KEEP},
+    # the two annotations Volcano adds to the node's allocatable (linter.scoring.oversubscription)
+    "metadata": {"name": KEEP, "labels": KEEP, "annotations": dict.fromkeys(OVERSUBSCRIPTION_ANNOTATIONS, KEEP)},
     "spec": {"unschedulable": KEEP, "taints": KEEP},
     # capacity: the allocatable of a Node without one; images: ImageLocality (linter.scoring.imagelocality)
     "status": {"allocatable": KEEP, "capacity": KEEP, "images": [{"names": KEEP, "sizeBytes": KEEP}]},

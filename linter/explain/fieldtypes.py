@@ -40,7 +40,7 @@ _REQUIREMENT = {"key": STRING, "operator": STRING, "values": ListOf(STRING)}
 _TERM = {"matchExpressions": ListOf(_REQUIREMENT), "matchFields": ListOf(_REQUIREMENT)}
 
 NODE_TYPES: dict[str, Any] = {
-    "metadata": {"labels": MapOf(STRING)},
+    "metadata": {"labels": MapOf(STRING), "annotations": MapOf(STRING)},
     "spec": {"unschedulable": BOOLEAN, "taints": ListOf({"key": STRING, "value": STRING, "effect": STRING})},
     # the quantities are parsed (and named) by the scorer
     "status": {"allocatable": MapOf(None), "images": ListOf({"names": ListOf(STRING), "sizeBytes": INT64})},

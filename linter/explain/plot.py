@@ -3,6 +3,7 @@ resources marked where they sit on it (a letter per node)."""
 
 from __future__ import annotations
 
+import math
 import string
 from collections.abc import Callable
 from typing import Any
@@ -48,7 +49,7 @@ def _marks(doc: Json) -> list[tuple[str, str, list[tuple[str, float, float]]]]:
         points: list[tuple[str, float, float]] = []
         for r in rows:
             if doc["engine"] == "volcano-binpack":
-                if r["allocatable"]:
+                if r["allocatable"] and math.isfinite(r["allocatable"]):  # NaN/Inf: an oversubscription annotation
                     u = min(100.0, 100.0 * r["requested"] / r["allocatable"])
                     points.append((r["name"], u, u))
             elif not r.get("skipped") and r.get("utilization") is not None:

@@ -3,10 +3,12 @@ final score written out as the arithmetic the scheduler does."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from linter.scoring.sampling import sampled_note
 
+from .nonfinite import nonfinite_text
 from .render_imagelocality import image_locality_column, image_locality_header, image_locality_lines
 
 __all__ = ["format_amount", "render_text"]
@@ -21,6 +23,8 @@ def format_amount(name: str, value: float | int | None, *, volcano: bool = False
     """Scheduler integers in their unit: cpu millicores, bytes as Mi..Ei or M..E when exact."""
     if value is None:
         return "-"
+    if isinstance(value, float) and not math.isfinite(value):
+        return nonfinite_text(value)  # Volcano's, from an oversubscription annotation
     if name == "cpu":
         return f"{value:g}m" if isinstance(value, float) else f"{value}m"
     if volcano and name not in ("memory", "pods"):
@@ -31,6 +35,11 @@ def format_amount(name: str, value: float | int | None, *, volcano: bool = False
             if number % size == 0:
                 return f"{number // size}{suffix}"
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _float(value: float, digits: int) -> str:
+    """``value`` to ``digits`` significant digits; NaN and the infinities as Go prints them."""
+    return f"{value:.{digits}g}" if math.isfinite(value) else nonfinite_text(value)
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -132,7 +141,7 @@ def _volcano_node(doc: Json, node: Json) -> list[str]:
         rows.append([n, str(r["weight"]), format_amount(n, r["podRequest"], volcano=True),
                      format_amount(n, r["used"], volcano=True),
                      f"{format_amount(n, r['requested'], volcano=True)} / "
-                     f"{format_amount(n, r['allocatable'], volcano=True)}", f"{r['term']:.6g}"])
+                     f"{format_amount(n, r['allocatable'], volcano=True)}", _float(r["term"], 6)])
     lines = _table(rows)
     weight = doc["pluginWeight"]
     if not node["nodeOrderRegistered"]:
@@ -141,11 +150,12 @@ def _volcano_node(doc: Json, node: Json) -> list[str]:
     if node["rejectedBy"]:
         lines.append(f"    binpack = 0: {node['rejectedBy']} request + used exceeds allocatable")
         return lines
-    terms = " + ".join(f"{r['term']:.6g}" for r in node["resources"]) or "0"
-    lines.append(f"    binpack = ({terms}) / {node['weightSum']} * (100 * {weight}) = {node['binpackScore']:.10g}")
+    terms = " + ".join(_float(r["term"], 6) for r in node["resources"]) or "0"
+    lines.append(f"    binpack = ({terms}) / {node['weightSum']} * (100 * {weight}) = "
+                 f"{_float(node['binpackScore'], 10)}")
     if doc["binpackCalls"] > 1:
         lines.append(f"    called {doc['binpackCalls']} times (once per binpack entry with node ordering on) "
-                     f"= {node['score']:.10g}")
+                     f"= {_float(node['score'], 10)}")
     return lines
 
 
@@ -230,8 +240,8 @@ def render_text(doc: Json) -> str:
     for i, node in enumerate(doc["nodes"], 1):
         score = node["score"]
         rank.append([str(i), node["name"], "yes" if node["feasible"] else "no",
-                     "-" if score is None else f"{score:.10g}" if isinstance(score, float) else str(score),
-                     "-" if node["weightedScore"] is None else f"{node['weightedScore']:.10g}",
+                     "-" if score is None else _float(score, 10) if isinstance(score, float) else str(score),
+                     "-" if node["weightedScore"] is None else _float(node["weightedScore"], 10),
                      "-" if node.get("balancedScore") is None else str(node["balancedScore"]),
                      *("-" if node[key + "Score"] is None else str(node[key + "Score"]) for _, key in extra),
                      str(node["total"]) if "total" in node else "-"])
@@ -244,6 +254,10 @@ def render_text(doc: Json) -> str:
         short = node.get("insufficientResources") or []
         if len(short) > 1 and short[0] not in ("cpu", "memory"):  # Volcano names a random one of these
             verdict += " (Volcano names any one of " + ", ".join(short) + ": Go map order)"
+        if node.get("oversubscription"):  # Volcano's allocatable is status.allocatable plus these
+            verdict += " (allocatable plus its oversubscription annotations: " + ", ".join(
+                f"{name} {format_amount(name, amount, volcano=True)}"
+                for name, amount in node["oversubscription"].items()) + ")"
         if node.get("nominatedPods"):  # the filters counted them; the scores below do not
             verdict += " (filters count the pods nominated here: " + ", ".join(node["nominatedPods"]) + ")"
         lines.append(f"  {node['name']}: {verdict}")

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linter.scoring.hostports import HostPort, host_ports
+from linter.scoring.oversubscription import oversubscription, volcano_node_allocatable
 from linter.scoring.quantity import QuantityError
 from linter.scoring.requests import (
     actual_request,
     fit_node_contribution,
     node_allocatable,
-    volcano_allocatable,
     volcano_request,
 )
 from linter.scoring.resize import placed_views
@@ -64,6 +64,8 @@ class NodeView:
     volcano_used: dict[str, float] = field(default_factory=dict)
     volcano_releasing: dict[str, float] = field(default_factory=dict)  # Volcano's NodeInfo.Releasing
     used_ports: set[HostPort] = field(default_factory=set)  # NodeInfo.UsedPorts
+    # what the node's annotations add to volcano_allocatable (NodeInfo.OversubscriptionResource)
+    volcano_oversubscription: dict[str, float] = field(default_factory=dict)
 
     @property
     def volcano_future_idle(self) -> dict[str, float]:
@@ -91,11 +93,14 @@ class NodeView:
         if raw is not None and not isinstance(raw, Mapping):
             raise QuantityError(f"node {name}: status.allocatable must be a mapping")
         raw = raw or {}
+        over = oversubscription(meta.get("annotations") if isinstance(meta, Mapping) else None)
         return cls(
             name=name,
             node=node,
             allocatable=node_allocatable(raw, f"node {name}: status.allocatable"),
-            volcano_allocatable=volcano_allocatable(raw, f"node {name}: status.allocatable"),
+            # Volcano adds the node's oversubscription annotations (linter.scoring.oversubscription)
+            volcano_allocatable=volcano_node_allocatable(raw, over, f"node {name}: status.allocatable"),
+            volcano_oversubscription=over,
         )
 
     def add_pod(self, pod: Mapping[str, Any]) -> None:

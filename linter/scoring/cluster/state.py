@@ -36,12 +36,12 @@ from linter.scoring.cluster.reprieve import BudgetIndex
 from linter.scoring.cluster.requests import counted_resource, simple_pod_amounts
 from linter.scoring.cluster.store import Contribution, ContributionEntry, NodeStore, TaintList
 from linter.scoring.nodes import is_counted_pod
+from linter.scoring.oversubscription import oversubscription, volcano_node_allocatable
 from linter.scoring.preemption.pdb import budget_of
 from linter.scoring.requests import (
     actual_request,
     fit_node_contribution,
     node_allocatable,
-    volcano_allocatable,
     volcano_request,
 )
 from linter.scoring.resize import placed_views, resize_fingerprint
@@ -170,7 +170,8 @@ class ClusterState:
         images = parse_node_images(status, f"node {name}: status")
         where = f"node {name}: status.allocatable"
         alloc = _int64_amounts(node_allocatable(raw_alloc, where), where)
-        vc_alloc = volcano_allocatable(raw_alloc, where)
+        # Volcano's allocatable takes the oversubscription annotations too (linter.scoring.oversubscription)
+        vc_alloc = volcano_node_allocatable(raw_alloc, oversubscription(metadata.get("annotations")), where)
         raw_taints = spec.get("taints") or []
         if not isinstance(raw_taints, list):
             raise ValueError(f"node {name}: spec.taints must be a list")
