@@ -1,0 +1,46 @@
+"""kube-scheduler 1.36's PodTopologySpread plugin (Filter and Score), pure: no I/O.
+
+:mod:`.selectors` (label selectors), :mod:`.constraints` (which constraints apply, the default
+selector), :mod:`.counting` (the bound pods counted), :mod:`.nodes` (inclusion policies),
+:mod:`.filter` (PreFilter/Filter) and :mod:`.score` (PreScore/Score/NormalizeScore).
+"""
+
+from __future__ import annotations
+
+from .constraints import (
+    HOSTNAME,
+    SYSTEM_DEFAULTS,
+    ZONE,
+    DefaultSelector,
+    SpreadConstraint,
+    SpreadObjects,
+    constraints_for,
+    default_selector,
+    pod_labels,
+)
+from .counting import BoundPods, LabelSet, label_set
+from .filter import REASON_LABEL_MISSING, REASON_SKEW, SpreadFilter, prefilter
+from .nodes import SpreadNode
+from .score import SpreadScores, spread_scores
+
+__all__ = [
+    "HOSTNAME",
+    "REASON_LABEL_MISSING",
+    "REASON_SKEW",
+    "SYSTEM_DEFAULTS",
+    "ZONE",
+    "BoundPods",
+    "DefaultSelector",
+    "LabelSet",
+    "SpreadConstraint",
+    "SpreadFilter",
+    "SpreadNode",
+    "SpreadObjects",
+    "SpreadScores",
+    "constraints_for",
+    "default_selector",
+    "label_set",
+    "pod_labels",
+    "prefilter",
+    "spread_scores",
+]
