@@ -5,7 +5,7 @@ PreScore: with the pod's own constraints, or a List of default ones, every topol
 a feasible node without one is *ignored* (scores 0 after normalising). With the System defaults it is
 not, so a node without a zone label still gets hostname spreading (and the feasible nodes without it
 form one zone domain, ""). The domains are the topology values of the feasible, non-ignored nodes;
-each constraint's weight is ``ln(domains + 2)`` (hostname: the feasible nodes that are not ignored).
+each constraint's weight is Go's ``math.Log(domains + 2)`` (hostname: the feasible nodes that are not ignored).
 The matching pods of a domain are summed over every node of the snapshot that passes the constraint's
 inclusion policies (and has all keys when they are required).
 
@@ -17,12 +17,11 @@ all when max is 0), ignored nodes 0.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from linter.scoring.gomath import go_round
+from linter.scoring.gomath import go_log, go_round
 
 from .constraints import HOSTNAME, SpreadConstraint
 from .counting import BoundPods, LabelSet
@@ -58,8 +57,9 @@ def spread_scores(pod: Mapping[str, Any], namespace: str, constraints: Sequence[
         for i, c in enumerate(constraints):
             if c.topology_key != HOSTNAME:
                 domains[i].setdefault(node.labels.get(c.topology_key, ""), 0)
-    weights = tuple(math.log((len(feasible) - len(ignored) if c.topology_key == HOSTNAME else len(domains[i])) + 2)
-                    for i, c in enumerate(constraints))
+    sizes = [len(feasible) - len(ignored) if c.topology_key == HOSTNAME else len(domains[i])
+             for i, c in enumerate(constraints)]
+    weights = tuple(go_log(float(size + 2)) for size in sizes)
     memos: list[dict[LabelSet, bool]] = [{} for _ in constraints]
     affinity_memo: dict[str, bool] = {}
     for node in nodes:
@@ -77,11 +77,11 @@ def spread_scores(pod: Mapping[str, Any], namespace: str, constraints: Sequence[
             continue
         total = 0.0
         for i, c in enumerate(constraints):
-            value = node.labels.get(c.topology_key)
-            if value is None:
+            here = node.labels.get(c.topology_key)
+            if here is None:
                 continue
             count = (pods.count(node.name, c.selector, namespace, memos[i]) if c.topology_key == HOSTNAME
-                     else domains[i][value])
+                     else domains[i][here])
             total += float(count) * weights[i] + float(c.max_skew - 1)
         raw[node.name] = go_round(total)
     return SpreadScores(raw, _normalize(raw, ignored), frozenset(ignored), weights)
