@@ -180,6 +180,8 @@ class Profile:
     # its own gets (defaultingType System: zone and hostname, both ScheduleAnyway), and whether that is System
     spread_default_actions: tuple[str, ...] = ("ScheduleAnyway", "ScheduleAnyway")
     spread_system_defaulted: bool = True
+    # defaultingType List: its defaultConstraints as written (System: the plugin's own, linter.scoring.spread)
+    spread_listed_constraints: tuple[Mapping[str, object], ...] = ()
     # InterPodAffinityArgs: what bound pods' own terms add to this pod's InterPodAffinity score
     interpod_hard_affinity_weight: int = 1
     interpod_ignore_existing_preferred: bool = False

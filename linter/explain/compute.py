@@ -34,6 +34,7 @@ from .imagelocality import add_image_locality_scores
 from .objects import ClusterObjects
 from .preemption import admitted_pod, preemption_section
 from .preferences import add_preference_scores
+from .spread import PodSpread, SpreadInputs, spread_inputs
 
 __all__ = ["Cluster", "build_views", "explain", "explain_dump", "explain_views", "select_profile"]
 
@@ -120,10 +121,13 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
     filters = _filters(profile)
     priority, policy = admitted_priority(pod, cluster.priority_classes)  # LookupError: admission would reject it
     nominated = _nominated_by_node(pod, priority, cluster.nominated, model.scheduler_names)
+    spread = PodSpread(profile, pod, views, cluster.spread)
     out: list[Json] = []
-    for view in views:
+    for index, view in enumerate(views):
         here = nominated.get(view.name, [])
         verdict = _check(pod, view, profile, real_request, filters, here)
+        if verdict.feasible:  # PodTopologySpread's Filter follows every modelled one
+            verdict = spread.check(index, here) or verdict
         node: Json = {"name": view.name, **_feasibility_json(verdict),
                       "nominatedPods": ["/".join(n.key) for n in here]}
         total = 0
@@ -146,6 +150,8 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         out.append(node)
     preferences = add_preference_scores(profile, pod, views, out)  # adds to the feasible nodes' totals
     image_locality = add_image_locality_scores(profile, pod, views, out)  # adds to every node's total
+    spreading = spread.add_scores(out)  # adds to the feasible nodes' totals
+    feasible = sum(1 for n in out if n["feasible"])
     shape = fit_args.shape if fit_args is not None and fit_args.shape else None
     return {
         "engine": "k8s-fit",
@@ -154,13 +160,16 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         "pluginWeight": profile.fit_weight,
         **preferences,
         **image_locality,
+        **spreading,
         "shape": [{"utilization": p.utilization, "score": p.score} for p in shape] if shape else None,
         "podRequest": fit_request,
         # scores of the build's out-of-tree plugins are not modelled: named here, never in "total"
         "notModelledScorePlugins": [{"name": n, "weight": w} for n, w in profile.unmodelled_scores.items()],
         # in-tree plugins the model leaves out that act on this pod ({} when none does)
-        "notModelledForPod": plugins_for_pod(pod, profile, cluster.affinity,
-                                             scored=sum(1 for n in out if n["feasible"]) > 1),
+        "notModelledForPod": plugins_for_pod(pod, profile, cluster.affinity, scored=feasible > 1,
+                                             spread_modelled=True),
+        # no node passes, and PodTopologySpread rejected some: the preemption model does not run it
+        "preemptionLeavesOut": ["PodTopologySpread"] if spread.rejected and not feasible else [],
         "nodes": _sorted(out, "total"),
         "feasibleNodesToFind": profile_nodes_to_find(profile, pod, filters, len(views),
                                                      lambda name: any(view.name == name for view in views)),
@@ -191,6 +200,7 @@ class Cluster:
     objects: Callable[[], ClusterObjects]
     nominated: Sequence[Nominee] = ()
     affinity: AffinityCounts = field(default_factory=AffinityCounts)  # bound pods with pod affinity terms
+    spread: SpreadInputs = field(default_factory=SpreadInputs)  # what PodTopologySpread counts and looks up
 
 
 def _volcano_verdict(pod: Obj, view: NodeView, task: Mapping[str, float], model: VolcanoModel,
@@ -312,20 +322,23 @@ def explain_views(model: SchedulerModel, views: Sequence[NodeView], pod: Obj, pr
 
 def explain(
     model: SchedulerModel, nodes: Sequence[Obj], pods: Sequence[Obj], pod: Obj, profile: str | None = None,
-    *, pdbs: Sequence[Obj] = (), priority_classes: Sequence[Obj] = (),
+    *, pdbs: Sequence[Obj] = (), priority_classes: Sequence[Obj] = (), workloads: Sequence[Obj] = (),
 ) -> Json:
-    """The full explanation for ``pod`` on the cluster ``nodes``/``pods`` under ``model`` (see explain_views)."""
+    """The full explanation for ``pod`` on the cluster ``nodes``/``pods`` under ``model`` (see explain_views);
+    ``workloads``: the Services, ReplicaSets, StatefulSets and ReplicationControllers of STATE."""
     whole = ClusterObjects(list(nodes), list(pods), list(priority_classes), list(pdbs))
     nominees = [n for n in map(nominee_of, pods) if n is not None]
     flags: dict[int, int] = {}
     for bound in filter(is_counted_pod, pods):
         flags[affinity_flags(bound)] = flags.get(affinity_flags(bound), 0) + 1
     return explain_views(model, build_views(nodes, pods), pod, profile,
-                         Cluster(priority_classes, lambda: whole, nominees, AffinityCounts.of(flags)))
+                         Cluster(priority_classes, lambda: whole, nominees, AffinityCounts.of(flags),
+                                 spread_inputs(pods, workloads)))
 
 
 def explain_dump(model: SchedulerModel, dump: ClusterDump, pod: Obj, profile: str | None,
                  objects: Callable[[], ClusterObjects]) -> Json:
     """The explanation on a streamed dump; ``objects`` reads STATE again, whole, if preemption needs it."""
     return explain_views(model, dump.views(), pod, profile,
-                         Cluster(dump.priority_classes, objects, dump.nominated, dump.affinity))
+                         Cluster(dump.priority_classes, objects, dump.nominated, dump.affinity,
+                                 SpreadInputs(dump.spread_pods, dump.spread_objects)))

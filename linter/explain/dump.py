@@ -24,16 +24,17 @@ from linter.goint import INT32_MAX, INT32_MIN
 from linter.scoring.apidefaults import stored_node, stored_pod
 from linter.scoring.hostports import HostPort, host_ports
 from linter.scoring.nodes import NodeView, is_counted, is_counted_pod
-from linter.scoring.nominated import Nominee, nominated_node_of, pod_key, pod_priority, scheduler_name_of
+from linter.scoring.nominated import Nominee, labels_of, nominated_node_of, pod_key, pod_priority, scheduler_name_of
 from linter.scoring.preemption.pods import parse_time
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
 from linter.scoring.resize import placed_views, resize_fingerprint
+from linter.scoring.spread import BoundPods, SpreadObjects
 from linter.scoring.unmodelled import AffinityCounts, affinity_flags
 from linter.scoring.volcano_feasibility import is_releasing
 
-from .fields import prune, spec_for_kind
-from .fieldtypes import NODE_TYPES, placement_problem, port_problem, type_problem
+from .fields import WORKLOAD_KINDS, prune, spec_for_kind
+from .fieldtypes import NODE_TYPES, WORKLOAD_TYPES, placement_problem, port_problem, type_problem
 
 __all__ = [
     "ClusterDump",
@@ -272,6 +273,8 @@ class ClusterDump:
     nominated: list[Nominee] = field(default_factory=list)  # pending pods with status.nominatedNodeName
     runtime_classes: list[Mapping[str, Any]] = field(default_factory=list)  # for the pending pod's admission
     affinity: AffinityCounts = field(default_factory=AffinityCounts)  # bound pods with pod affinity terms
+    spread_pods: BoundPods = field(default_factory=BoundPods)  # what PodTopologySpread counts
+    spread_objects: SpreadObjects = field(default_factory=SpreadObjects.none)  # its default selector's objects
 
     def views(self) -> list[NodeView]:
         """One view per node name (a later Node of the same name replaces the earlier one)."""
@@ -349,6 +352,8 @@ class DumpBuilder:
         self.shapes: dict[Hashable, Shape] = {}
         self.nominated: list[Nominee] = []
         self.affinity: dict[int, int] = {}  # counted pods by affinity_flags (only the non-zero ones)
+        self.spread_pods = BoundPods()
+        self.workloads: dict[str, dict[tuple[str, str], Any]] = {kind: {} for kind in WORKLOAD_KINDS}
         self.error: str | None = None
 
     def add_document(self, doc: Any, number: int) -> None:
@@ -376,6 +381,9 @@ class DumpBuilder:
         elif kind == "RuntimeClass":
             if self._named(obj, where):
                 self.runtime_classes.append(prune(obj, spec_for_kind(kind)))
+        elif kind in WORKLOAD_KINDS:
+            if self._named(obj, where) and self._typed(obj, WORKLOAD_TYPES[str(kind)]):
+                self._workload(str(kind), obj)
         elif kind == "Pod":
             if not self._named(obj, where):
                 return
@@ -395,6 +403,8 @@ class DumpBuilder:
             if is_counted_pod(obj):
                 name = str(obj["spec"]["nodeName"])
                 releasing = is_releasing(obj)
+                meta = obj.get("metadata") or {}  # a mapping: _named checked its name
+                self._spread(name, meta.get("namespace"), meta.get("labels"), meta.get("deletionTimestamp") is not None)
                 if self.counted is not None:
                     self.counted.append((name, shape, releasing))
                 else:
@@ -416,13 +426,14 @@ class DumpBuilder:
         node = nominated_node_of(pod)
         if node:
             self.nominated.append(Nominee(pod_key(pod), node, pod_priority(pod), shape.actual, scheduler_name_of(pod),
-                                          shape.ports))
+                                          shape.ports, labels_of(pod)))
 
     def add_known_pod(self, name: object, node_name: object, phase: object, shape_key: Hashable,
-                      deleting: bool = False) -> bool:
+                      deleting: bool = False, namespace: object = None, labels: object = None) -> bool:
         """A pod whose request shape ``shape_key`` was added before (by :meth:`add`) and holds no problem:
         the same as ``add`` of the pod, given only the fields that still matter (its name, ``spec.nodeName``,
-        ``status.phase``, whether it has a ``metadata.deletionTimestamp``). False, with nothing done, when
+        ``status.phase``, whether it has a ``metadata.deletionTimestamp``, its namespace and labels). False, with
+        nothing done, when
         only the whole pod can be judged (a missing shape, a shape with a problem, a name that is not a
         non-empty string): call ``add``."""
         if self.error is not None:
@@ -430,9 +441,11 @@ class DumpBuilder:
         shape = self.shapes.get(shape_key)
         if shape is None or shape.error is not None or not isinstance(name, str) or not name:
             return False
-        if not isinstance(node_name, str | None) or not isinstance(phase, str | None):
+        if not isinstance(node_name, str | None) or not isinstance(phase, str | None) or \
+                not isinstance(namespace, str | None):
             return False  # add names the field (PLACEMENT_TYPES)
         if is_counted(node_name, phase):
+            self._spread(str(node_name), namespace, labels, deleting)
             releasing = deleting and phase in ("Running", "Pending")  # is_releasing
             if self.counted is not None:
                 self.counted.append((str(node_name), shape, releasing))
@@ -448,6 +461,15 @@ class DumpBuilder:
         if shape.affinity:
             self.affinity[shape.affinity] = self.affinity.get(shape.affinity, 0) + 1
 
+    def _spread(self, node: str, namespace: object, labels: object, deleting: bool) -> None:
+        """A counted pod, for PodTopologySpread (the types were checked: PLACEMENT_TYPES)."""
+        items = tuple(labels.items()) if isinstance(labels, dict) else ()
+        self.spread_pods.add(node, str(namespace or "default"), items, deleting)
+
+    def _workload(self, kind: str, obj: Mapping[str, Any]) -> None:
+        meta, spec = obj.get("metadata") or {}, obj.get("spec") or {}
+        self.workloads[kind][(str(meta.get("namespace") or "default"), str(meta["name"]))] = spec.get("selector")
+
     def clear_cache(self) -> None:
         self.shapes.clear()
 
@@ -459,6 +481,9 @@ class DumpBuilder:
         self.pdbs.extend(later.pdbs)
         self.runtime_classes.extend(later.runtime_classes)
         self.nominated.extend(later.nominated)
+        self.spread_pods.absorb(later.spread_pods)
+        for kind, found in later.workloads.items():
+            self.workloads[kind].update(found)
         for name, shape, releasing in later.counted:
             self._count(name, shape, releasing)
 
@@ -482,5 +507,7 @@ class DumpBuilder:
         if not self.nodes:
             raise ExplainInputError(
                 f"STATE {self.path}: no Node objects found (use: kubectl get nodes,pods -A -o yaml)")
+        objects = SpreadObjects(self.workloads["Service"], self.workloads["ReplicationController"],
+                                self.workloads["ReplicaSet"], self.workloads["StatefulSet"])
         return ClusterDump(self.nodes, self.totals, self.priority_classes, self.pdbs, self.nominated,
-                           self.runtime_classes, AffinityCounts.of(self.affinity))
+                           self.runtime_classes, AffinityCounts.of(self.affinity), self.spread_pods, objects)

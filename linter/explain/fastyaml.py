@@ -33,7 +33,7 @@ from linter.source import MAX_DEPTH
 
 from .blockyaml import ScalarCache, parse_block_yaml
 from .dump import DumpBuilder, ObjectSink
-from .fields import KEEP, NAME, RESIZE_CONDITION, Spec, lighter_spec, spec_for_kind
+from .fields import KEEP, NAME, RESIZE_CONDITION, WORKLOAD_KINDS, Spec, lighter_spec, spec_for_kind
 
 try:
     from yaml import CSafeLoader as _Loader
@@ -307,8 +307,8 @@ def _with_names(obj: Any, names: dict[tuple[str, ...], Any]) -> Any:
 
 
 _BLOCK_SCALARS = ScalarCache(simple_scalar)
-_KEPT_KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget", "RuntimeClass")
-_POD_NAME, _NODE_NAME = ("metadata", "name"), ("spec", "nodeName")
+_KEPT_KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget", "RuntimeClass", *WORKLOAD_KINDS)
+_POD_NAME, _POD_NAMESPACE, _NODE_NAME = ("metadata", "name"), ("metadata", "namespace"), ("spec", "nodeName")
 _ITEM_HEAD = re.compile(r"\n- +(?=[^ \n#])")
 _LINE0 = re.compile(r"\n(?=[^ \n#])")  # a line with content at column 0
 
@@ -411,12 +411,13 @@ class _Items:
                 deleting = isinstance(meta, dict) and meta.get("deletionTimestamp") is not None
                 if self.known_pods(names.get(_POD_NAME), names.get(_NODE_NAME),
                                    status.get("phase") if isinstance(status, dict) else None, shape_key,
-                                   deleting):
+                                   deleting, names.get(_POD_NAMESPACE),
+                                   meta.get("labels") if isinstance(meta, dict) else None):
                     return stop
             self.builder.add(_with_names(obj, st.names), where, shape_key=shape_key)
             if cached is None and _VERBATIM not in st.names.values():
                 self.placed.add(text)  # _with_names found every placeholder (it raises otherwise)
-        elif real in ("PriorityClass", "PodDisruptionBudget", "RuntimeClass"):
+        elif real in ("PriorityClass", "PodDisruptionBudget", "RuntimeClass", *WORKLOAD_KINDS):
             self.builder.add(obj, where)
         elif "kind" not in obj or (isinstance(real, str) and real.endswith("List")):
             raise NotKubectlLayout("an item without a kind (typed list) or a nested list")

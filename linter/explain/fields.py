@@ -1,5 +1,5 @@
-"""Which fields of a Node, Pod, PriorityClass, PodDisruptionBudget or RuntimeClass explain reads, and dropping
-the rest.
+"""Which fields of a Node, Pod, PriorityClass, PodDisruptionBudget, RuntimeClass, Service, ReplicaSet,
+StatefulSet or ReplicationController explain reads, and dropping the rest.
 
 A cluster dump is mostly fields no scorer looks at (managedFields, annotations, conditions,
 env, volumes ...). Every reader of STATE keeps only the paths named here, so the
@@ -30,6 +30,8 @@ __all__ = [
     "PRIORITY_CLASS_FIELDS",
     "RESIZE_CONDITION",
     "RUNTIME_CLASS_FIELDS",
+    "WORKLOAD_FIELDS",
+    "WORKLOAD_KINDS",
     "Spec",
     "lighter_spec",
     "preemption_spec_for_kind",
@@ -59,7 +61,9 @@ POD_FIELDS: dict[str, Spec] = {
     "kind": KEEP,
     # deletionTimestamp: Volcano counts a terminating Running or Pending pod as Releasing (its room is free
     # for the allocate action); few pods have one, so the texts of the others stay shared
-    "metadata": {"name": NAME, "namespace": NAME, "deletionTimestamp": KEEP},
+    # labels: PodTopologySpread counts the bound pods its selectors match (in the pending pod's namespace,
+    # terminating ones left out)
+    "metadata": {"name": NAME, "namespace": NAME, "deletionTimestamp": KEEP, "labels": KEEP},
     "spec": {
         "nodeName": NAME,
         # the name matches a container status; ports: host ports (NodePorts)
@@ -112,8 +116,15 @@ PDB_FIELDS: dict[str, Spec] = {
 RUNTIME_CLASS_FIELDS: dict[str, Spec] = {
     "kind": KEEP, "metadata": {"name": KEEP}, "overhead": KEEP, "scheduling": KEEP,
 }
+# Services, ReplicaSets, StatefulSets and ReplicationControllers: PodTopologySpread's default selector
+# (linter.scoring.spread.default_selector) reads their namespace, name and selector, nothing else
+WORKLOAD_KINDS = ("Service", "ReplicaSet", "StatefulSet", "ReplicationController")
+WORKLOAD_FIELDS: dict[str, Spec] = {
+    "kind": KEEP, "metadata": {"name": KEEP, "namespace": KEEP}, "spec": {"selector": KEEP},
+}
 _BY_KIND: dict[str, dict[str, Spec]] = {
     "PriorityClass": PRIORITY_CLASS_FIELDS, "PodDisruptionBudget": PDB_FIELDS, "RuntimeClass": RUNTIME_CLASS_FIELDS,
+    **dict.fromkeys(WORKLOAD_KINDS, WORKLOAD_FIELDS),
 }
 
 
@@ -130,7 +141,7 @@ def _union(a: Spec, b: Spec) -> Spec:
 # An object whose kind is not known yet (typed lists leave it out): both sets, and "items" for nested lists.
 ANY_FIELDS: dict[str, Spec] = {
     **_union(_union(_union(NODE_FIELDS, POD_FIELDS), _union(PRIORITY_CLASS_FIELDS, PDB_FIELDS)),
-             RUNTIME_CLASS_FIELDS),
+             _union(RUNTIME_CLASS_FIELDS, WORKLOAD_FIELDS)),
     "items": KEEP,
 }
 

@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["INT64", "NODE_TYPES", "PLACEMENT_TYPES", "POD_TYPES", "PORT_TYPES", "ListOf", "MapOf", "placement_problem",
-           "port_problem", "type_problem"]
+__all__ = ["INT64", "NODE_TYPES", "PLACEMENT_TYPES", "POD_TYPES", "PORT_TYPES", "WORKLOAD_TYPES", "ListOf", "MapOf",
+           "placement_problem", "port_problem", "type_problem"]
 
 STRING, BOOLEAN, INTEGER, INT64 = "a string", "a boolean", "an integer", "an int64 integer"
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
@@ -55,12 +55,28 @@ PORT_TYPES: dict[str, Any] = {"spec": {
     "containers": ListOf({"ports": _PORTS}),
 }}
 
-# What decides where a bound pod counts: checked on every STATE pod of the scoring read.
-PLACEMENT_TYPES: dict[str, Any] = {"spec": {"nodeName": STRING}, "status": {"phase": STRING}}
+# What decides where a bound pod counts, and for PodTopologySpread whether its selectors match it: checked on
+# every STATE pod of the scoring read.
+PLACEMENT_TYPES: dict[str, Any] = {"metadata": {"namespace": STRING, "labels": MapOf(STRING)},
+                                   "spec": {"nodeName": STRING}, "status": {"phase": STRING}}
+_LABEL_SELECTOR = {"matchLabels": MapOf(STRING), "matchExpressions": ListOf(_REQUIREMENT)}
+# What PodTopologySpread's default selector reads of a Service, ReplicaSet, StatefulSet or ReplicationController
+WORKLOAD_TYPES: dict[str, dict[str, Any]] = {
+    "Service": {"metadata": {"namespace": STRING}, "spec": {"selector": MapOf(STRING)}},
+    "ReplicationController": {"metadata": {"namespace": STRING}, "spec": {"selector": MapOf(STRING)}},
+    "ReplicaSet": {"metadata": {"namespace": STRING}, "spec": {"selector": _LABEL_SELECTOR}},
+    "StatefulSet": {"metadata": {"namespace": STRING}, "spec": {"selector": _LABEL_SELECTOR}},
+}
 
 POD_TYPES: dict[str, Any] = {
-    "metadata": {"namespace": STRING, "labels": MapOf(STRING)},
+    "metadata": {"namespace": STRING, "labels": MapOf(STRING),
+                 "ownerReferences": ListOf({"apiVersion": STRING, "kind": STRING, "name": STRING,
+                                            "controller": BOOLEAN})},
     "spec": {
+        "topologySpreadConstraints": ListOf({
+            "maxSkew": INTEGER, "topologyKey": STRING, "whenUnsatisfiable": STRING, "labelSelector": _LABEL_SELECTOR,
+            "minDomains": INTEGER, "nodeAffinityPolicy": STRING, "nodeTaintsPolicy": STRING,
+            "matchLabelKeys": ListOf(STRING)}),
         "nodeName": STRING, "schedulerName": STRING, "priorityClassName": STRING, "priority": INTEGER,
         "preemptionPolicy": STRING, "nodeSelector": MapOf(STRING),
         "tolerations": ListOf({"key": STRING, "operator": STRING, "value": STRING, "effect": STRING}),
@@ -132,12 +148,18 @@ def type_problem(obj: Mapping[str, Any], types: Mapping[str, Any], prefix: str =
 _STRING_OR_NULL = (str, type(None))
 
 
+def _string_map_or_null(value: object) -> bool:
+    return value is None or (type(value) is dict and all(type(k) is str and type(v) is str for k, v in value.items()))
+
+
 def placement_problem(pod: Mapping[str, Any]) -> str | None:
     """``type_problem(pod, PLACEMENT_TYPES)``, checked on every STATE pod: the common case (a decoded
     ``spec`` and ``status`` whose two fields are strings or absent) without the general walk."""
-    spec, status = pod.get("spec"), pod.get("status")
+    spec, status, meta = pod.get("spec"), pod.get("status"), pod.get("metadata")
     if (type(spec) is dict and type(spec.get("nodeName")) in _STRING_OR_NULL
-            and type(status) is dict and type(status.get("phase")) in _STRING_OR_NULL):
+            and type(status) is dict and type(status.get("phase")) in _STRING_OR_NULL
+            and type(meta) is dict and type(meta.get("namespace")) in _STRING_OR_NULL
+            and _string_map_or_null(meta.get("labels"))):
         return None
     return type_problem(pod, PLACEMENT_TYPES)
 

@@ -2,8 +2,9 @@
 
 STATE is what ``kubectl get nodes,pods,priorityclasses,pdb -A -o yaml|json`` prints (a
 ``v1/List``), typed lists, or a multi-document YAML stream of Nodes, Pods, PriorityClasses,
-PodDisruptionBudgets (these two are optional and used by the preemption section) and RuntimeClasses
-(optional, for the pending pod's admission); other kinds are ignored. It is streamed, with no size
+PodDisruptionBudgets (these two are optional and used by the preemption section), RuntimeClasses
+(optional, for the pending pod's admission) and Services, ReplicaSets, StatefulSets and ReplicationControllers
+(optional, PodTopologySpread's default selector); other kinds are ignored. It is streamed, with no size
 limit: kubectl's JSON through
 :mod:`~linter.explain.jsonstream`, kubectl's YAML through :mod:`~linter.explain.fastyaml`,
 anything else (or anything those two do not handle) through the general, bounded

@@ -100,7 +100,9 @@ def _preference_header(doc: Json) -> list[str]:
     lines: list[str] = []
     if not any(n["feasible"] for n in doc["nodes"]):
         weighted = [f"{name} (weight {doc[key]})" for name, key in (
-            ("TaintToleration", "taintTolerationWeight"), ("NodeAffinity", "nodeAffinityWeight")) if doc.get(key)]
+            ("TaintToleration", "taintTolerationWeight"), ("NodeAffinity", "nodeAffinityWeight"),
+            ("PodTopologySpread", "podTopologySpreadWeight")) if doc.get(key)
+            and (key != "podTopologySpreadWeight" or doc.get("podTopologySpreadConstraints"))]
         return [f"  {' and '.join(weighted)} score feasible nodes only: none is feasible"] if weighted else []
     if doc.get("taintTolerationWeight"):
         head = f"  TaintToleration, weight {doc['taintTolerationWeight']}: "
@@ -115,6 +117,28 @@ def _preference_header(doc: Json) -> list[str]:
             most = _most(doc, "nodeAffinity")
             lines.append(head + ("no preferred term matches a feasible node -> 0 each" if not most
                                  else f"floor(100 * weights of the matching preferred terms / {most})"))
+    if doc.get("podTopologySpreadWeight") and not doc["podTopologySpreadSkipped"]:  # a skip is the usual case
+        lines.append(f"  PodTopologySpread, weight {doc['podTopologySpreadWeight']}: "
+                     "raw = round(sum of matching pods * ln(domains + 2) + maxSkew - 1); "
+                     "floor(100 * (max + min - raw) / max), nodes without a required key 0")
+    return lines
+
+
+def _spread_header(doc: Json) -> list[str]:
+    """The PodTopologySpread constraints that act on the pod, and why its default selector may fall short."""
+    constraints = doc.get("podTopologySpreadConstraints") or []
+    lines = []
+    if constraints:
+        source = "the profile's default constraints, with the pod's default selector" \
+            if doc.get("podTopologySpreadDefaulted") else "the pod's own constraints"
+        lines.append("  PodTopologySpread (" + source + "): " + "; ".join(
+            f"{c['topologyKey']} maxSkew {c['maxSkew']} {c['whenUnsatisfiable']}"
+            + (f" minDomains {c['minDomains']}" if c["minDomains"] != 1 else "") for c in constraints))
+    if doc.get("podTopologySpreadNote"):
+        lines.append(f"  note: {doc['podTopologySpreadNote']}")
+    if doc.get("preemptionLeavesOut"):
+        lines.append("  note: the preemption section does not run " + ", ".join(doc["preemptionLeavesOut"])
+                     + "'s filter (not modelled there), which rejected nodes here")
     return lines
 
 
@@ -129,6 +153,9 @@ def _preference_lines(doc: Json, node: Json) -> list[str]:
     if doc.get("nodeAffinityWeight") and not doc["nodeAffinitySkipped"] and (most := _most(doc, "nodeAffinity")):
         lines.append(f"    NodeAffinity = floor(100 * {node['nodeAffinityRaw']} / {most}) = "
                      f"{node['nodeAffinityScore']}; * weight {doc['nodeAffinityWeight']}")
+    if doc.get("podTopologySpreadWeight") and node.get("podTopologySpreadScore") is not None:
+        lines.append(f"    PodTopologySpread: raw {node['podTopologySpreadRaw']} -> "
+                     f"{node['podTopologySpreadScore']}; * weight {doc['podTopologySpreadWeight']}")
     return lines
 
 
@@ -217,6 +244,8 @@ def render_text(doc: Json) -> str:
                      "from " + ", ".join(map(_plugin_label, doc["notModelledNodeOrderPlugins"])))
     if doc.get("notModelledForPod"):
         lines.append(_for_pod_line(doc["notModelledForPod"]))
+    if engine == "k8s-fit":
+        lines += _spread_header(doc)
     lines += _preference_header(doc) + image_locality_header(doc)
     if engine == "volcano-binpack":
         lines += _volcano_filters(doc)
@@ -234,6 +263,8 @@ def render_text(doc: Json) -> str:
     extra = [(title, key) for title, key, shown in (
         ("taints", "taintToleration", anything and doc.get("taintTolerationWeight")),
         ("affinity", "nodeAffinity", anything and doc.get("nodeAffinityWeight") and not doc["nodeAffinitySkipped"]),
+        ("spread", "podTopologySpread", anything and doc.get("podTopologySpreadWeight")
+         and not doc["podTopologySpreadSkipped"]),
         ("images", "imageLocality", image_locality_column(doc)),
     ) if shown]
     rank = [["#", "node", "feasible", "score", "weighted", "balanced", *(t for t, _ in extra), "total"]]

@@ -8,7 +8,8 @@ NodeAffinity (``nodeSelector`` + required node affinity terms), NodePorts (host 
 :mod:`linter.scoring.hostports`), NodeResourcesFit (pods count, cpu, memory, ephemeral-storage,
 scalar resources; honours ``ignoredResources`` / ``ignoredResourceGroups``).
 
-NOT modelled: pod (anti-)affinity, topology spread, volume filters, DRA,
+NOT modelled here: pod (anti-)affinity, topology spread (explain runs :mod:`linter.scoring.spread` after
+these), volume filters, DRA,
 scheduler-enforced ``addedAffinity``, toleration operators Gt/Lt (alpha gate, off).
 """
 

@@ -29,7 +29,8 @@ from linter.scoring.nodes import TERMINAL_PHASES
 from linter.scoring.requests import actual_request
 from linter.scoring.resize import placed_pod
 
-__all__ = ["DEFAULT_SCHEDULER_NAMES", "Nominee", "check_node_with_nominated", "counts_for", "nominated_node_of",
+__all__ = ["DEFAULT_SCHEDULER_NAMES", "Nominee", "check_node_with_nominated", "counts_for", "labels_of",
+           "nominated_node_of",
            "nominee_of", "pod_key", "pod_priority", "scheduler_name_of", "used_ports_with"]
 
 # the profile names of kube-scheduler run without a config file
@@ -46,6 +47,13 @@ def nominated_node_of(pod: Mapping[str, Any]) -> str:
     if not isinstance(nominated, str) or status.get("phase") in TERMINAL_PHASES:
         return ""
     return nominated
+
+
+def labels_of(pod: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The pod's labels as (key, value) pairs, in their order."""
+    meta = pod.get("metadata")
+    labels = meta.get("labels") if isinstance(meta, Mapping) else None
+    return tuple((str(k), str(v)) for k, v in labels.items()) if isinstance(labels, Mapping) else ()
 
 
 def pod_key(pod: Mapping[str, Any]) -> tuple[str, str]:
@@ -79,6 +87,7 @@ class Nominee:
     request: Mapping[str, int]  # actual requests (no 100m/200Mi defaults)
     scheduler: str  # spec.schedulerName (defaulted): counted only by a scheduler with that profile
     ports: tuple[HostPort, ...] = ()  # its host ports (NodePorts)
+    labels: tuple[tuple[str, str], ...] = ()  # its labels (PodTopologySpread counts it in its node's domain)
 
 
 def nominee_of(pod: Mapping[str, Any]) -> Nominee | None:
@@ -90,7 +99,7 @@ def nominee_of(pod: Mapping[str, Any]) -> Nominee | None:
         return None
     # the nominator's pods are added to a node as placed pods (NodeInfo.AddPodInfo)
     return Nominee(pod_key(pod), node, pod_priority(pod), actual_request(placed_pod(pod)), scheduler_name_of(pod),
-                   host_ports(pod))
+                   host_ports(pod), labels_of(pod))
 
 
 def counts_for(nominee_priority: int, nominee_key: tuple[str, str], priority: int, key: tuple[str, str]) -> bool:

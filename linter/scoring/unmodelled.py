@@ -11,7 +11,8 @@ a few cluster-wide counts show (ImageLocality is left to the scorer's own notes)
   node has required podAntiAffinity terms (the filter checks whether one of them matches this pod).
   Score: the pod has preferred terms, or (unless ``ignorePreferredTermsOfExistingPods``) a bound pod has
   preferred terms, or required podAffinity terms while ``hardPodAffinityWeight`` > 0.
-* PodTopologySpread: the pod's ``topologySpreadConstraints`` (DoNotSchedule: filter, ScheduleAnyway:
+* PodTopologySpread (the webhook only; explain computes it, :mod:`linter.scoring.spread`, and passes
+  ``spread_modelled``): the pod's ``topologySpreadConstraints`` (DoNotSchedule: filter, ScheduleAnyway:
   score); without them the profile's default constraints (System: ScheduleAnyway on zone and hostname)
   when the default selector is not empty. That selector comes from the Services selecting the pod (not
   visible here) and the controller owner when it is a v1 ReplicationController or an apps/v1 ReplicaSet
@@ -224,20 +225,22 @@ def _scores(pod: Mapping[str, Any], spec: Mapping[str, Any], profile: Profile, c
     return out
 
 
-def plugins_for_pod(pod: Mapping[str, Any], profile: Profile, counts: AffinityCounts, *, scored: bool
-                    ) -> dict[str, dict[str, str]]:
+def plugins_for_pod(pod: Mapping[str, Any], profile: Profile, counts: AffinityCounts, *, scored: bool,
+                    spread_modelled: bool = False) -> dict[str, dict[str, str]]:
     """``{"filters": {plugin: why}, "scores": {plugin: why}}`` for the unmodelled plugins that act on
     ``pod`` under ``profile`` (each part only when not empty; ``{}`` when none acts). ``counts``: the
-    cluster's bound pods; ``scored``: more than one node is feasible, so kube-scheduler runs its scores."""
+    cluster's bound pods; ``scored``: more than one node is feasible, so kube-scheduler runs its scores;
+    ``spread_modelled``: the caller computes PodTopologySpread (explain does, the webhook does not)."""
     spec = _mapping(pod.get("spec"))
     enabled = _DEFAULT_FILTERS if profile.filter_plugins is None else frozenset(profile.filter_plugins)
     out: dict[str, dict[str, str]] = {}
-    filters = {n: why for n, why in _filters(pod, spec, profile, counts).items() if n in enabled}
+    skip = {"PodTopologySpread"} if spread_modelled else set()
+    filters = {n: why for n, why in _filters(pod, spec, profile, counts).items() if n in enabled and n not in skip}
     if filters:
         out["filters"] = filters
     if scored:
         scores = {n: why for n, why in _scores(pod, spec, profile, counts).items()
-                  if n in profile.score_plugin_weights}
+                  if n in profile.score_plugin_weights and n not in skip}
         if scores:
             out["scores"] = scores
     return out

@@ -46,7 +46,9 @@ from linter.explain.fields import (
 Specs = Callable[[object], Spec]
 Seen = list[tuple[Any, str, Hashable | None]]
 SPECS: tuple[Specs, ...] = (spec_for_kind, preemption_spec_for_kind)
-KEPT_KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget")
+# Services, ReplicaSets, StatefulSets and ReplicationControllers too: PodTopologySpread's default selector
+KEPT_KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget", "Service", "ReplicaSet", "StatefulSet",
+              "ReplicationController")
 # A broken reader fails in many ways and big examples shrink slowly: one failure, no explain phase.
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True, report_multiple_bugs=False,
                 phases=[Phase.explicit, Phase.generate, Phase.shrink], suppress_health_check=[HealthCheck.too_slow])

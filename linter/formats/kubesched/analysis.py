@@ -195,6 +195,7 @@ def _unmodelled_args(spread: dict[str, Any] | None, interpod: dict[str, Any] | N
     return {
         "spread_default_actions": actions,
         "spread_system_defaulted": system,
+        "spread_listed_constraints": () if system else tuple(c for c in listed if isinstance(c, dict)),
         "interpod_hard_affinity_weight": weight if isinstance(weight, int) else 1,
         "interpod_ignore_existing_preferred": interpod.get("ignorePreferredTermsOfExistingPods") is True,
     }

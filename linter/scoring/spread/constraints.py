@@ -63,6 +63,10 @@ class SpreadObjects:
     replica_sets: Mapping[tuple[str, str], object]
     stateful_sets: Mapping[tuple[str, str], object]
 
+    @classmethod
+    def none(cls) -> SpreadObjects:
+        return cls({}, {}, {}, {})
+
 
 @dataclass(frozen=True)
 class DefaultSelector:

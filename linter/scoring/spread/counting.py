@@ -36,6 +36,13 @@ class BoundPods:
         key = (namespace, labels)
         groups[key] = groups.get(key, 0) + 1
 
+    def absorb(self, other: BoundPods) -> None:
+        """Add the pods ``other`` holds (sums: the order pods are added in does not matter)."""
+        for node, groups in other._by_node.items():
+            mine = self._by_node.setdefault(node, {})
+            for key, n in groups.items():
+                mine[key] = mine.get(key, 0) + n
+
     def count(self, node: str, selector: Selector, namespace: str, memo: dict[LabelSet, bool]) -> int:
         """How many of ``node``'s pods in ``namespace`` ``selector`` matches; ``memo`` caches the selector's
         verdict per label set (one memo per selector)."""
