@@ -22,39 +22,46 @@ def label_set(labels: Mapping[str, str]) -> LabelSet:
 
 
 class BoundPods:
-    """The non-terminating pods bound to each node, by namespace and label set."""
+    """The non-terminating pods bound to each node, by namespace and label set. Each distinct (namespace,
+    label set) is stored once and numbered, so a node holds only numbers and counts: the memory grows with
+    the workloads, not with the pods."""
 
     def __init__(self) -> None:
-        self._by_node: dict[str, dict[tuple[str, LabelSet], int]] = {}
+        self._ids: dict[tuple[str, LabelSet], int] = {}
+        self._groups: list[tuple[str, LabelSet]] = []
+        self._by_node: dict[str, dict[int, int]] = {}
 
-    def add(self, node: str, namespace: str, labels: LabelSet, terminating: bool = False) -> None:
+    def add(self, node: str, namespace: str, labels: LabelSet, terminating: bool = False, n: int = 1) -> None:
         if terminating:
             return  # never counted (kubernetes#87621)
+        key = (namespace, labels)
+        gid = self._ids.get(key)
+        if gid is None:
+            gid = self._ids[key] = len(self._groups)
+            self._groups.append(key)
         groups = self._by_node.get(node)
         if groups is None:
             groups = self._by_node[node] = {}
-        key = (namespace, labels)
-        groups[key] = groups.get(key, 0) + 1
+        groups[gid] = groups.get(gid, 0) + n
 
     def absorb(self, other: BoundPods) -> None:
         """Add the pods ``other`` holds (sums: the order pods are added in does not matter)."""
         for node, groups in other._by_node.items():
-            mine = self._by_node.setdefault(node, {})
-            for key, n in groups.items():
-                mine[key] = mine.get(key, 0) + n
+            for gid, n in groups.items():
+                namespace, labels = other._groups[gid]
+                self.add(node, namespace, labels, False, n)
 
-    def count(self, node: str, selector: Selector, namespace: str, memo: dict[LabelSet, bool]) -> int:
-        """How many of ``node``'s pods in ``namespace`` ``selector`` matches; ``memo`` caches the selector's
-        verdict per label set (one memo per selector)."""
+    def count(self, node: str, selector: Selector, namespace: str, memo: dict[int, bool]) -> int:
+        """How many of ``node``'s pods in ``namespace`` ``selector`` matches; ``memo`` caches the verdict per
+        (namespace, label set) (one memo per selector and namespace)."""
         if selector.empty:
             return 0
         total = 0
-        for (ns, labels), n in self._by_node.get(node, {}).items():
-            if ns != namespace:
-                continue
-            hit = memo.get(labels)
+        for gid, n in self._by_node.get(node, {}).items():
+            hit = memo.get(gid)
             if hit is None:
-                hit = memo[labels] = selector.matches(dict(labels))
+                ns, labels = self._groups[gid]
+                hit = memo[gid] = ns == namespace and selector.matches(dict(labels))
             if hit:
                 total += n
         return total

@@ -81,7 +81,7 @@ def prefilter(pod: Mapping[str, Any], namespace: str, constraints: Sequence[Spre
     if not constraints:
         return None
     counts: tuple[dict[str, int], ...] = tuple({} for _ in constraints)
-    memos: list[dict[LabelSet, bool]] = [{} for _ in constraints]
+    memos: list[dict[int, bool]] = [{} for _ in constraints]
     affinity_memo: dict[str, bool] = {}
     for node in nodes:
         if not has_all_keys(node.labels, constraints):

@@ -24,7 +24,7 @@ from typing import Any
 from linter.scoring.gomath import go_log, go_round
 
 from .constraints import HOSTNAME, SpreadConstraint
-from .counting import BoundPods, LabelSet
+from .counting import BoundPods
 from .nodes import SpreadNode, has_all_keys, included
 
 __all__ = ["SpreadScores", "spread_scores"]
@@ -60,7 +60,7 @@ def spread_scores(pod: Mapping[str, Any], namespace: str, constraints: Sequence[
     sizes = [len(feasible) - len(ignored) if c.topology_key == HOSTNAME else len(domains[i])
              for i, c in enumerate(constraints)]
     weights = tuple(go_log(float(size + 2)) for size in sizes)
-    memos: list[dict[LabelSet, bool]] = [{} for _ in constraints]
+    memos: list[dict[int, bool]] = [{} for _ in constraints]
     affinity_memo: dict[str, bool] = {}
     for node in nodes:
         if require_all and not has_all_keys(node.labels, constraints):
