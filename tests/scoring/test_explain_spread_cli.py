@@ -122,3 +122,27 @@ def test_text_shows_the_constraints_column_and_lines(tmp_path: Path) -> None:
     assert "    PodTopologySpread: raw 12 -> 50; * weight 2" in text
     header = next(line.split() for line in text.splitlines() if line.strip().startswith("#"))
     assert header[-2:] == ["spread", "total"]
+
+
+def test_a_nominated_pod_counts_in_its_nodes_zone_for_the_filter() -> None:
+    from linter.explain import explain
+    from linter.model import default_kube_scheduler_model
+
+    hard = {**OWNED, "spec": {**OWNED["spec"], "topologySpreadConstraints": [
+        {"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": "DoNotSchedule",
+         "labelSelector": {"matchLabels": WEB}}]}}
+    nodes = [_node("a1", "a"), _node("b1", "b")]
+    bound = [_pod("web-1", "a1", WEB, "100m", "100Mi")]  # zone a 1, zone b 0: b1 passes (0 + 1 - 0)
+    nominee = _pod("web-9", None, WEB, "100m", "100Mi")
+    nominee["status"]["nominatedNodeName"] = "b1"  # priority 0 >= the pod's 0: counts in zone b while b1 is filtered
+    without = explain(default_kube_scheduler_model(), nodes, bound, hard)
+    assert {n["name"]: n["feasible"] for n in without["nodes"]} == {"a1": False, "b1": True}
+    with_it = explain(default_kube_scheduler_model(), nodes, [*bound, nominee], hard)
+    by_name = {n["name"]: n for n in with_it["nodes"]}
+    assert by_name["b1"]["feasible"]  # 1 + 1 - 1: the minimum rises with it
+    second = _pod("web-8", None, WEB, "100m", "100Mi")
+    second["status"]["nominatedNodeName"] = "b1"
+    two = explain(default_kube_scheduler_model(), nodes, [*bound, nominee, second], hard)
+    # two web pods nominated to b1: zone b 2, zone a 1 -> 2 + 1 - 1 = 2 > 1
+    assert {n["name"]: n["reasons"] for n in two["nodes"]}["b1"] == [
+        "node(s) didn't match pod topology spread constraints"]
