@@ -146,3 +146,26 @@ def test_a_nominated_pod_counts_in_its_nodes_zone_for_the_filter() -> None:
     # two web pods nominated to b1: zone b 2, zone a 1 -> 2 + 1 - 1 = 2 > 1
     assert {n["name"]: n["reasons"] for n in two["nodes"]}["b1"] == [
         "node(s) didn't match pod topology spread constraints"]
+
+
+def _refused(tmp: Path, items: list[dict[str, Any]], json_state: bool) -> str:
+    cluster = tmp / ("bad.json" if json_state else "bad.yaml")
+    doc = {"apiVersion": "v1", "kind": "List", "items": [_node("a1", "a"), *items]}
+    cluster.write_text(json.dumps(doc) if json_state else yaml.safe_dump(doc))
+    pod = tmp / "pod.yaml"
+    pod.write_text(yaml.safe_dump(OWNED))
+    proc = subprocess.run([*EXPLAIN, "--cluster", str(cluster), "--pod", str(pod)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    return proc.stderr.strip()
+
+
+def test_labels_and_selectors_of_the_wrong_type_are_refused_in_one_line(tmp_path: Path) -> None:
+    bad_pod = _pod("web-1", "a1", WEB, "100m", "100Mi")
+    bad_pod["metadata"]["labels"] = ["app=web"]
+    bad_rs = {**RS, "spec": {"selector": {"matchLabels": ["app"]}}}
+    for json_state in (False, True):
+        assert _refused(tmp_path, [bad_pod], json_state).endswith(
+            "Pod default/web-1: metadata.labels must be a mapping (got a list)")
+        assert _refused(tmp_path, [bad_rs], json_state).endswith(
+            "ReplicaSet web-rs: spec.selector.matchLabels must be a mapping (got a list)")
