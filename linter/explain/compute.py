@@ -168,8 +168,8 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         # in-tree plugins the model leaves out that act on this pod ({} when none does)
         "notModelledForPod": plugins_for_pod(pod, profile, cluster.affinity, scored=feasible > 1,
                                              spread_modelled=True),
-        # no node passes, and PodTopologySpread rejected some: the preemption model does not run it
-        "preemptionLeavesOut": ["PodTopologySpread"] if spread.rejected and not feasible else [],
+        # no node passes and PodTopologySpread's filter acts on the pod: the preemption model's dry runs leave it out
+        "preemptionLeavesOut": ["PodTopologySpread"] if spread.state is not None and not feasible else [],
         "nodes": _sorted(out, "total"),
         "feasibleNodesToFind": profile_nodes_to_find(profile, pod, filters, len(views),
                                                      lambda name: any(view.name == name for view in views)),

@@ -137,8 +137,8 @@ def _spread_header(doc: Json) -> list[str]:
     if doc.get("podTopologySpreadNote"):
         lines.append(f"  note: {doc['podTopologySpreadNote']}")
     if doc.get("preemptionLeavesOut"):
-        lines.append("  note: the preemption section does not run " + ", ".join(doc["preemptionLeavesOut"])
-                     + "'s filter (not modelled there), which rejected nodes here")
+        lines.append("  note: the preemption section's dry runs leave out " + ", ".join(doc["preemptionLeavesOut"])
+                     + "'s filter (not modelled there): its victims and message may differ from kube-scheduler's")
     return lines
 
 

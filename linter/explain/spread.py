@@ -103,7 +103,6 @@ class PodSpread:
         self.nodes = [SpreadNode.of(v.node) for v in views]
         self.labels = pod_labels(pod)
         self.state = prefilter(pod, self.namespace, self.hard, self.nodes, inputs.pods)
-        self.rejected = 0
 
     def check(self, index: int, nominated: Sequence[Nominee]) -> Feasibility | None:
         """The Filter's verdict on the ``index``-th view (None: it passes), with its nominated pods."""
@@ -112,7 +111,6 @@ class PodSpread:
         found = self.state.check(self.nodes[index], self.labels, [(n.key[0], n.labels) for n in nominated])
         if found is None:
             return None
-        self.rejected += 1
         return Feasibility(False, PLUGIN, (found[1],))
 
     @property

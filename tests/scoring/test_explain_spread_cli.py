@@ -169,3 +169,17 @@ def test_labels_and_selectors_of_the_wrong_type_are_refused_in_one_line(tmp_path
             "Pod default/web-1: metadata.labels must be a mapping (got a list)")
         assert _refused(tmp_path, [bad_rs], json_state).endswith(
             "ReplicaSet web-rs: spec.selector.matchLabels must be a mapping (got a list)")
+
+
+def test_preemption_is_said_to_leave_the_spread_filter_out(tmp_path: Path) -> None:
+    hard = {**OWNED, "spec": {**OWNED["spec"], "topologySpreadConstraints": [
+        {"maxSkew": 1, "topologyKey": "rack", "whenUnsatisfiable": "DoNotSchedule",
+         "labelSelector": {"matchLabels": WEB}}]}}
+    doc = _json(tmp_path, hard)  # no node has a rack label: every node is rejected
+    assert {n["reasons"][0] for n in doc["nodes"]} == {
+        "node(s) didn't match pod topology spread constraints (missing required label)"}
+    assert doc["preemptionLeavesOut"] == ["PodTopologySpread"]
+    cluster, pod = _files(tmp_path, hard)
+    assert "note: the preemption section's dry runs leave out PodTopologySpread's filter" in _run(
+        "--cluster", cluster, "--pod", pod)
+    assert _json(tmp_path, OWNED)["preemptionLeavesOut"] == []
