@@ -1,12 +1,15 @@
 """``kubectl binpack explain -f pod.yaml``: ``binpack-lint explain`` on the live cluster of the current kubeconfig.
 
 Installed as the ``kubectl-binpack`` console script, which kubectl finds on ``$PATH`` as the plugin
-``kubectl binpack``. It lists every Node, Pod, PriorityClass, PodDisruptionBudget and RuntimeClass through the webhook's
-kubernetes client (``webhook.cluster.kubeclient``, paginated, raw JSON), writes them as one ``v1/List`` to a
-private temporary file and runs explain's own command on it, so the output, the flags and the exit codes are
-exactly ``binpack-lint explain``'s (0 explained, 1 invalid scheduler config, 2 bad input), plus 2 with one
-line when the cluster cannot be read. The local inputs (the pod, the scheduler config, ``--profile``) are read
-and checked before the cluster is, so a bad one costs no apiserver call.
+``kubectl binpack``. It lists every Node, Pod, PriorityClass, PodDisruptionBudget and RuntimeClass, and the
+Services, ReplicaSets, StatefulSets, ReplicationControllers and Namespaces that PodTopologySpread and
+InterPodAffinity read, through the webhook's kubernetes client (``webhook.cluster.kubeclient``, paginated, raw
+JSON), writes them as one ``v1/List`` to a private temporary file and runs explain's own command on it, so the
+output, the flags and the exit codes are exactly ``binpack-lint explain``'s (0 explained, 1 invalid scheduler
+config, 2 bad input), plus 2 with one line when the cluster cannot be read. A kind of the second group that the
+credentials may not list (HTTP 403) is left out with one warning line, since explain can answer without it. The
+local inputs (the pod, the scheduler config, ``--profile``) are read and checked before the cluster is, so a
+bad one costs no apiserver call.
 """
 
 from __future__ import annotations
@@ -16,16 +19,18 @@ import json
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 from linter.explain import command
 from webhook.cluster.kubeclient import (
     ClientConfigError,
+    KubeSource,
     kind_sources,
     load_client_configuration,
     runtime_class_source,
+    spreading_sources,
 )
-from webhook.cluster.reflector import Expired, SourceError
+from webhook.cluster.reflector import Expired, Forbidden, SourceError
 
 PROG = "kubectl binpack"
 PAGE = 500
@@ -57,21 +62,36 @@ def build_parser() -> argparse.ArgumentParser:
 # hand, so explain admits it as the RuntimeClass admission plugin would (the webhook's pods already are).
 KINDS = (("Node", "v1"), ("Pod", "v1"), ("PriorityClass", "scheduling.k8s.io/v1"),
          ("PodDisruptionBudget", "policy/v1"), ("RuntimeClass", "node.k8s.io/v1"))
+# What PodTopologySpread's default selector and InterPodAffinity's namespaceSelector read. Without one of them
+# explain still answers (and says where it lacks an owner or a namespace), so a 403 is a warning, not the end.
+SPREADING_KINDS = (("Service", "v1"), ("ReplicaSet", "apps/v1"), ("StatefulSet", "apps/v1"),
+                   ("ReplicationController", "v1"), ("Namespace", "v1"))
 
 
-def list_cluster(kubeconfig: str | None) -> dict[str, Any]:
-    """Every Node, Pod, PriorityClass, PodDisruptionBudget and RuntimeClass as one ``v1/List`` document."""
+def _list_kind(source: KubeSource, kind: str, api_version: str) -> list[Mapping[str, Any]]:
+    items: list[Mapping[str, Any]] = []
+    token: str | None = None
+    while True:
+        page = source.list_page(PAGE, token)
+        items += [{**item, "kind": kind, "apiVersion": api_version} for item in page.items]
+        token = page.continue_token
+        if not token:
+            return items
+
+
+def list_cluster(kubeconfig: str | None, warnings: TextIO) -> dict[str, Any]:
+    """Every object of KINDS and SPREADING_KINDS as one ``v1/List`` document; a SPREADING_KINDS kind the
+    credentials may not list is left out with a warning line."""
     configuration = load_client_configuration(kubeconfig)
     items: list[Mapping[str, Any]] = []
     sources = [*kind_sources(configuration, 60), runtime_class_source(configuration, 60)]
     for source, (kind, api_version) in zip(sources, KINDS, strict=True):
-        token: str | None = None
-        while True:
-            page = source.list_page(PAGE, token)
-            items += [{**item, "kind": kind, "apiVersion": api_version} for item in page.items]
-            token = page.continue_token
-            if not token:
-                break
+        items += _list_kind(source, kind, api_version)
+    for source, (kind, api_version) in zip(spreading_sources(configuration, 60), SPREADING_KINDS, strict=True):
+        try:
+            items += _list_kind(source, kind, api_version)
+        except Forbidden as exc:
+            print(f"{PROG} explain: warning: {exc}; explained without {source.kind}", file=warnings)
     return {"apiVersion": "v1", "kind": "List", "items": items}
 
 
@@ -84,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if bad is not None:
         return bad
     try:
-        cluster = list_cluster(args.kubeconfig)
+        cluster = list_cluster(args.kubeconfig, sys.stderr)
     except (ClientConfigError, SourceError, Expired) as exc:
         print(f"{PROG} explain: error: cannot read the cluster: {exc}", file=sys.stderr)
         return command.EXIT_BAD_INPUT

@@ -34,7 +34,15 @@ RESOURCE_PATHS = {
     "/apis/scheduling.k8s.io/v1/priorityclasses": "priorityclasses",
     "/apis/policy/v1/poddisruptionbudgets": "poddisruptionbudgets",
     "/apis/node.k8s.io/v1/runtimeclasses": "runtimeclasses",  # kubectl binpack lists them; the cache does not
+    # kubectl binpack also lists what explain's PodTopologySpread and InterPodAffinity read
+    "/api/v1/services": "services",
+    "/apis/apps/v1/replicasets": "replicasets",
+    "/apis/apps/v1/statefulsets": "statefulsets",
+    "/api/v1/replicationcontrollers": "replicationcontrollers",
+    "/api/v1/namespaces": "namespaces",
 }
+SPREADING_LISTS = {"services": "ServiceList", "replicasets": "ReplicaSetList", "statefulsets": "StatefulSetList",
+                   "replicationcontrollers": "ReplicationControllerList", "namespaces": "NamespaceList"}
 LEASE_PREFIX = "/apis/coordination.k8s.io/v1/namespaces/"
 CLASS_PREFIX = "/apis/scheduling.k8s.io/v1/priorityclasses/"  # GET one class by name (the live read)
 
@@ -204,6 +212,8 @@ class ReplayServer:
         # No PodDisruptionBudgets were recorded: an empty policy/v1 list (tests script their own).
         self.defaults[("poddisruptionbudgets", "list")] = synthetic_list("PodDisruptionBudgetList", [], "1")
         self.defaults[("runtimeclasses", "list")] = synthetic_list("RuntimeClassList", [], "1")
+        for resource, list_kind in SPREADING_LISTS.items():
+            self.defaults[(resource, "list")] = synthetic_list(list_kind, [], "1")
         for resource in ("nodes", "pods", "priorityclasses", "poddisruptionbudgets"):
             self.defaults[(resource, "watch")] = Reply(lines=[])
         return self

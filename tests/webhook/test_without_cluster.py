@@ -193,8 +193,9 @@ def test_kubectl_binpack_lists_what_explain_reads_from_a_cluster(tmp_path: Path)
         code, live, err = run(kubectl_binpack.main, "explain", "-f", str(pod), "-o", "json",
                               "--kubeconfig", str(kubeconfig))
         assert code == 0, err
-        assert {r for r, _, _ in server.requests} == {"nodes", "pods", "priorityclasses", "poddisruptionbudgets",
-                                                     "runtimeclasses"}
+        assert {r for r, _, _ in server.requests} == {
+            "nodes", "pods", "priorityclasses", "poddisruptionbudgets", "runtimeclasses",
+            "services", "replicasets", "statefulsets", "replicationcontrollers", "namespaces"}
         items = [{**n, "kind": "Node"} for n in json.loads(fixture_bytes("list-nodes.raw.json"))["items"]]
         items += [{**p, "kind": "Pod"} for p in json.loads(fixture_bytes("list-pods-all-namespaces.raw.json"))["items"]]
         items += [{**c, "kind": "PriorityClass", "apiVersion": "scheduling.k8s.io/v1"}
@@ -205,6 +206,61 @@ def test_kubectl_binpack_lists_what_explain_reads_from_a_cluster(tmp_path: Path)
         code, offline, _ = run(lint_main, "explain", "--cluster", str(dump), "--pod", str(pod), "-f", "json")
         assert code == 0 and live == offline
         assert json.loads(live)["podRequest"]["cpu"] == 1250  # the class's 250m overhead is part of the request
+    finally:
+        server.stop()
+
+
+WEB_RS = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web-1", "namespace": "default"},
+          "spec": {"selector": {"matchLabels": {"app": "web"}}}}
+WEB_POD = {"apiVersion": "v1", "kind": "Pod",
+           "metadata": {"name": "web-1-x", "namespace": "default", "labels": {"app": "web"},
+                        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-1",
+                                             "uid": "u", "controller": True}]},
+           "spec": {"containers": [{"name": "a", "resources": {"requests": {"cpu": "100m", "memory": "64Mi"}}}]}}
+
+
+def test_kubectl_binpack_lists_the_owner_that_gives_a_pod_its_default_spreading(tmp_path: Path) -> None:
+    server = ReplayServer().serve_fixtures()
+    server.defaults[("replicasets", "list")] = synthetic_list("ReplicaSetList", [{**WEB_RS}], "1")
+    server.start()
+    try:
+        kubeconfig = server.kubeconfig(tmp_path / "kubeconfig")
+        pod = tmp_path / "pod.json"
+        pod.write_text(json.dumps(WEB_POD))
+        code, live, err = run(kubectl_binpack.main, "explain", "-f", str(pod), "-o", "json",
+                              "--kubeconfig", str(kubeconfig))
+        assert (code, err) == (0, "")
+        doc = json.loads(live)
+        assert doc["podTopologySpreadDefaulted"] is True and doc["podTopologySpreadNote"] is None
+        assert [c["topologyKey"] for c in doc["podTopologySpreadConstraints"]] == [
+            "kubernetes.io/hostname", "topology.kubernetes.io/zone"]
+        items = [{**n, "kind": "Node"} for n in json.loads(fixture_bytes("list-nodes.raw.json"))["items"]]
+        items += [{**p, "kind": "Pod"} for p in json.loads(fixture_bytes("list-pods-all-namespaces.raw.json"))["items"]]
+        items += [{**c, "kind": "PriorityClass", "apiVersion": "scheduling.k8s.io/v1"}
+                  for c in json.loads(fixture_bytes("list-priorityclasses.raw.json"))["items"]]
+        dump = tmp_path / "dump.json"
+        dump.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [*items, WEB_RS]}))
+        code, offline, _ = run(lint_main, "explain", "--cluster", str(dump), "--pod", str(pod), "-f", "json")
+        assert code == 0 and live == offline
+    finally:
+        server.stop()
+
+
+def test_kubectl_binpack_explains_without_a_spreading_kind_it_may_not_list(tmp_path: Path) -> None:
+    server = ReplayServer().serve_fixtures()
+    server.defaults[("replicasets", "list")] = Reply(status=403, body=status_body(403, "Forbidden", "no"))
+    server.start()
+    try:
+        kubeconfig = server.kubeconfig(tmp_path / "kubeconfig")
+        pod = tmp_path / "pod.json"
+        pod.write_text(json.dumps(WEB_POD))
+        code, live, err = run(kubectl_binpack.main, "explain", "-f", str(pod), "-o", "json",
+                              "--kubeconfig", str(kubeconfig))
+        assert code == 0
+        assert err == ("kubectl binpack explain: warning: list replicasets: HTTP 403 Forbidden; "
+                       "explained without replicasets\n")
+        doc = json.loads(live)
+        assert doc["podTopologySpreadConstraints"] == [] and "web-1" in doc["podTopologySpreadNote"]
     finally:
         server.stop()
 

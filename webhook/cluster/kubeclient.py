@@ -22,7 +22,7 @@ from kubernetes import client, config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.watch.watch import iter_resp_lines
 
-from webhook.cluster.reflector import Expired, MalformedEvent, Page, SourceError
+from webhook.cluster.reflector import Expired, Forbidden, MalformedEvent, Page, SourceError
 from webhook.errors import one_line
 
 ClientConfiguration = client.Configuration
@@ -95,7 +95,8 @@ class KubeSource:
             status = _status_of(exc.body)
             if _is_gone(exc.status, status.get("reason")):
                 raise Expired(f"HTTP 410 on list: {status.get('message', exc.reason)}") from None
-            raise SourceError(f"list {self.kind}: HTTP {exc.status} {exc.reason}") from None
+            failure = Forbidden if exc.status == 403 else SourceError
+            raise failure(f"list {self.kind}: HTTP {exc.status} {exc.reason}") from None
         except SourceError:
             raise
         except Exception as exc:
@@ -180,6 +181,21 @@ def runtime_class_source(configuration: ClientConfiguration, watch_timeout: int)
     """RuntimeClasses (node.k8s.io/v1): not in the cache, whose pods come admitted; ``kubectl binpack`` lists them."""
     return KubeSource("runtimeclasses", client.NodeV1Api(client.ApiClient(configuration)).list_runtime_class,
                       watch_timeout)
+
+
+def spreading_sources(configuration: ClientConfiguration, watch_timeout: int) -> list[KubeSource]:
+    """What explain's PodTopologySpread and InterPodAffinity read besides the cache's kinds: Services,
+    ReplicaSets, StatefulSets and ReplicationControllers (a pod's default spreading selector) and Namespaces
+    (namespaceSelector terms). ``kubectl binpack`` lists them; the webhook does not watch them."""
+    api = client.ApiClient(configuration)
+    core, apps = client.CoreV1Api(api), client.AppsV1Api(api)
+    return [
+        KubeSource("services", core.list_service_for_all_namespaces, watch_timeout),
+        KubeSource("replicasets", apps.list_replica_set_for_all_namespaces, watch_timeout),
+        KubeSource("statefulsets", apps.list_stateful_set_for_all_namespaces, watch_timeout),
+        KubeSource("replicationcontrollers", core.list_replication_controller_for_all_namespaces, watch_timeout),
+        KubeSource("namespaces", core.list_namespace, watch_timeout),
+    ]
 
 
 def read_priority_class(configuration: ClientConfiguration, name: str,

@@ -46,6 +46,10 @@ class SourceError(Exception):
     """Any other failure to list or watch (transport error, 5xx, 403, undecodable body)."""
 
 
+class Forbidden(SourceError):
+    """HTTP 403 on a list: the credentials may not list this kind (callers that can do without it tell it apart)."""
+
+
 @dataclass(frozen=True)
 class Page:
     items: list[Mapping[str, Any]]
