@@ -8,9 +8,10 @@ would quietly describe another object. Each problem is named by its field path
 (``spec.taints[0].effect must be a string (got a number)``); a field that is absent or null is
 the Go zero value and is fine.
 
-A type is :data:`STRING`, :data:`BOOLEAN`, :data:`INTEGER` or :data:`INT64` (an integer the Go decoder
-can store in an int64: a larger JSON number fails decoding, so no stored object has one), a :class:`MapOf`
-(string keys, each value of one type), a :class:`ListOf`, or a dict of the fields of an object.
+A type is :data:`STRING`, :data:`BOOLEAN`, :data:`INTEGER`, :data:`INT32` or :data:`INT64` (an integer the
+Go decoder can store in a field of that Go type: a JSON number outside its range fails decoding, so no stored
+object has one), a :class:`MapOf` (string keys, each value of one type), a :class:`ListOf`, or a dict of the
+fields of an object.
 """
 
 from __future__ import annotations
@@ -19,10 +20,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["INT64", "NODE_TYPES", "PLACEMENT_TYPES", "POD_TYPES", "PORT_TYPES", "WORKLOAD_TYPES", "ListOf", "MapOf",
-           "placement_problem", "port_problem", "type_problem"]
+from linter.goint import INT32_MAX, INT32_MIN
+
+__all__ = ["INT32", "INT64", "NODE_TYPES", "PLACEMENT_TYPES", "POD_TYPES", "PORT_TYPES", "WORKLOAD_TYPES", "ListOf",
+           "MapOf", "placement_problem", "port_problem", "type_problem"]
 
 STRING, BOOLEAN, INTEGER, INT64 = "a string", "a boolean", "an integer", "an int64 integer"
+# An int32 field of the Go type: a wrong JSON type is "must be an integer", a number outside int32 is named
+# as the preemption checks name it (linter.explain.dump.preemption_field_problem)
+INT32 = "an int32 integer"
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
@@ -48,7 +54,7 @@ NODE_TYPES: dict[str, Any] = {
 
 # What NodePorts reads (linter.scoring.hostports), checked on every pod read (port_problem): a port of the
 # wrong type would quietly be no port.
-_PORTS = ListOf({"containerPort": INTEGER, "hostPort": INTEGER, "hostIP": STRING, "protocol": STRING})
+_PORTS = ListOf({"containerPort": INT32, "hostPort": INT32, "hostIP": STRING, "protocol": STRING})
 PORT_TYPES: dict[str, Any] = {"spec": {
     "hostNetwork": BOOLEAN,
     "initContainers": ListOf({"restartPolicy": STRING, "ports": _PORTS}),
@@ -56,9 +62,10 @@ PORT_TYPES: dict[str, Any] = {"spec": {
 }}
 
 # What decides where a bound pod counts, and for PodTopologySpread whether its selectors match it: checked on
-# every STATE pod of the scoring read.
+# every STATE pod of the scoring read. priority too (a nominated pod's counts; the preemption read reads every
+# pod's), so a dump no API server could hold is refused whether or not preemption runs.
 PLACEMENT_TYPES: dict[str, Any] = {"metadata": {"namespace": STRING, "labels": MapOf(STRING)},
-                                   "spec": {"nodeName": STRING}, "status": {"phase": STRING}}
+                                   "spec": {"nodeName": STRING, "priority": INT32}, "status": {"phase": STRING}}
 _LABEL_SELECTOR = {"matchLabels": MapOf(STRING), "matchExpressions": ListOf(_REQUIREMENT)}
 # What PodTopologySpread's default selector reads of a Service, ReplicaSet, StatefulSet or ReplicationController
 WORKLOAD_TYPES: dict[str, dict[str, Any]] = {
@@ -74,14 +81,16 @@ POD_TYPES: dict[str, Any] = {
                                             "controller": BOOLEAN})},
     "spec": {
         "topologySpreadConstraints": ListOf({
-            "maxSkew": INTEGER, "topologyKey": STRING, "whenUnsatisfiable": STRING, "labelSelector": _LABEL_SELECTOR,
-            "minDomains": INTEGER, "nodeAffinityPolicy": STRING, "nodeTaintsPolicy": STRING,
+            "maxSkew": INT32, "topologyKey": STRING, "whenUnsatisfiable": STRING, "labelSelector": _LABEL_SELECTOR,
+            "minDomains": INT32, "nodeAffinityPolicy": STRING, "nodeTaintsPolicy": STRING,
             "matchLabelKeys": ListOf(STRING)}),
-        "nodeName": STRING, "schedulerName": STRING, "priorityClassName": STRING, "priority": INTEGER,
+        "nodeName": STRING, "schedulerName": STRING, "priorityClassName": STRING, "priority": INT32,
         "preemptionPolicy": STRING, "nodeSelector": MapOf(STRING),
         "tolerations": ListOf({"key": STRING, "operator": STRING, "value": STRING, "effect": STRING}),
-        "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
-            "nodeSelectorTerms": ListOf(_TERM)}}},
+        "affinity": {"nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": ListOf(_TERM)},
+            # NodeAffinity's score adds the weights of the matching terms
+            "preferredDuringSchedulingIgnoredDuringExecution": ListOf({"weight": INT32, "preference": _TERM})}},
     },
     "status": {"phase": STRING, "nominatedNodeName": STRING},
 }
@@ -107,9 +116,13 @@ def _problem(value: object, expected: Any, path: str) -> str | None:
     if isinstance(expected, str):
         fits = {STRING: isinstance(value, str), BOOLEAN: isinstance(value, bool),
                 INTEGER: isinstance(value, int) and not isinstance(value, bool),
+                INT32: type(value) is int and INT32_MIN <= value <= INT32_MAX,
                 INT64: type(value) is int and _INT64_MIN <= value <= _INT64_MAX}[expected]
         if fits:
             return None
+        if expected == INT32:
+            return f"{path} is out of the 32-bit integer range the API server stores" if type(value) is int \
+                else f"{path} must be {INTEGER} (got {_json_type(value)})"
         out_of_range = expected == INT64 and type(value) is int
         got = str(value) if out_of_range else _json_type(value)
         return f"{path} must be {expected} (got {got})"
@@ -148,15 +161,19 @@ def type_problem(obj: Mapping[str, Any], types: Mapping[str, Any], prefix: str =
 _STRING_OR_NULL = (str, type(None))
 
 
+def _int32_or_null(value: object) -> bool:
+    return value is None or (type(value) is int and INT32_MIN <= value <= INT32_MAX)
+
+
 def _string_map_or_null(value: object) -> bool:
     return value is None or (type(value) is dict and all(type(k) is str and type(v) is str for k, v in value.items()))
 
 
 def placement_problem(pod: Mapping[str, Any]) -> str | None:
     """``type_problem(pod, PLACEMENT_TYPES)``, checked on every STATE pod: the common case (a decoded
-    ``spec`` and ``status`` whose two fields are strings or absent) without the general walk."""
+    ``spec`` and ``status`` whose fields are of their types or absent) without the general walk."""
     spec, status, meta = pod.get("spec"), pod.get("status"), pod.get("metadata")
-    if (type(spec) is dict and type(spec.get("nodeName")) in _STRING_OR_NULL
+    if (type(spec) is dict and type(spec.get("nodeName")) in _STRING_OR_NULL and _int32_or_null(spec.get("priority"))
             and type(status) is dict and type(status.get("phase")) in _STRING_OR_NULL
             and type(meta) is dict and type(meta.get("namespace")) in _STRING_OR_NULL
             and _string_map_or_null(meta.get("labels"))):
@@ -164,11 +181,12 @@ def placement_problem(pod: Mapping[str, Any]) -> str | None:
     return type_problem(pod, PLACEMENT_TYPES)
 
 
-_NULL_OR_BOOL, _NULL_OR_INT, _NULL_OR_STR = (type(None), bool), (type(None), int), (type(None), str)
+_NULL_OR_BOOL, _NULL_OR_STR = (type(None), bool), (type(None), str)
 
 
 def _ports_typed(container: object, init: bool) -> bool:
-    """The container's PORT_TYPES fields are all of their types (``type`` is ``int``: no boolean)."""
+    """The container's PORT_TYPES fields are all of their types (``type`` is ``int``: no boolean; the ports
+    within int32)."""
     if type(container) is not dict or (init and type(container.get("restartPolicy")) not in _NULL_OR_STR):
         return False
     ports = container.get("ports")
@@ -177,8 +195,8 @@ def _ports_typed(container: object, init: bool) -> bool:
     if type(ports) is not list:
         return False
     for port in ports:
-        if type(port) is not dict or type(port.get("containerPort")) not in _NULL_OR_INT or \
-                type(port.get("hostPort")) not in _NULL_OR_INT or type(port.get("hostIP")) not in _NULL_OR_STR or \
+        if type(port) is not dict or not _int32_or_null(port.get("containerPort")) or \
+                not _int32_or_null(port.get("hostPort")) or type(port.get("hostIP")) not in _NULL_OR_STR or \
                 type(port.get("protocol")) not in _NULL_OR_STR:
             return False
     return True

@@ -180,7 +180,7 @@ def test_a_state_pod_with_a_wrongly_typed_host_port_is_named(tmp_path: Path, lay
 
 
 def test_the_direct_port_check_agrees_with_the_general_walk() -> None:
-    values: list[Any] = [None, 80, True, 80.0, "80", "", [], {}, [None], [80]]
+    values: list[Any] = [None, 80, True, 80.0, "80", "", [], {}, [None], [80], 2**31, -(2**31) - 1, -(2**31)]
     port_fields = ("containerPort", "hostPort", "hostIP", "protocol")
     rng = random.Random(7)
     for _ in range(3000):

@@ -148,7 +148,8 @@ def test_text_output_names_the_nominated_pods_counted(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("field", "value", "message"), [
     ("status", {"phase": "Pending", "nominatedNodeName": 5}, "status.nominatedNodeName must be a string"),
-    ("spec.priority", "high", "spec.priority must be an integer"),
+    # the scoring read checks every STATE pod's priority as the preemption read and the webhook do
+    ("spec.priority", "high", "spec.priority must be an integer (got a string)"),
 ])
 def test_a_bad_nominated_pod_is_a_one_line_error(tmp_path: Path, field: str, value: Any, message: str) -> None:
     bad = pod("nom", None, 2000, "2", nominated="n1")

@@ -130,6 +130,18 @@ def test_a_bound_pod_host_port_of_the_wrong_type_is_one_line_exit_2(tmp_path: Pa
                                        "spec.containers[0].ports[0].hostPort must be an integer (got a string)\n")
 
 
+def test_a_bound_pod_host_port_out_of_int32_is_one_line_exit_2(tmp_path: Path) -> None:
+    # the API server's decoder refuses it for the int32 field: read as a port, the node's port 80 looked free
+    dump = tmp_path / "cluster.yaml"
+    image = "      image: registry.k8s.io/pause:3.10\n"
+    ports = f"      ports: [{{containerPort: 80, hostPort: {2**32 + 80}}}]\n"
+    dump.write_text(DOCS_CLUSTER.read_text().replace(image, image + ports, 1))
+    code, out, err = run(webhook_main, "review", "--cluster-file", str(dump), str(SAMPLE))
+    assert (code, out, err) == (2, "", f"binpack-webhook review: error: STATE {dump}: Pod default/used-on-node1: "
+                                       "spec.containers[0].ports[0].hostPort is out of the 32-bit integer range "
+                                       "the API server stores\n")
+
+
 @pytest.mark.slow
 def test_serve_cluster_file_answers_a_sample_review_and_follows_the_file(tmp_path: Path) -> None:
     dump = tmp_path / "cluster.yaml"
