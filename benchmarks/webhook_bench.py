@@ -58,10 +58,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "webhook"), str(ROOT / "tests")]
 
+from paths import FIXTURES  # noqa: E402  (shared/ beside the clone, or $BINPACK_GUARD_SHARED, as the tests find it)
+
 ALLOW_ALL = "/bench/allow-all"  # webhook.server.routes.ALLOW_ALL_PATH, served with BINPACK_GUARD_BENCHMARK_ROUTES=true
 PAGE_SIZE = 500  # the cache's LIST page size (webhook.cluster.cache.ClusterCache default)
-POD_REVIEW = (Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "admission" / "priority-plugin-on"
-              / "pod-create-known-class.json")  # shared/ beside the clone
+POD_REVIEW = FIXTURES / "admission" / "priority-plugin-on" / "pod-create-known-class.json"
 
 
 def synthetic_cluster(

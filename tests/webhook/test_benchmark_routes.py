@@ -5,8 +5,12 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
 import random
+import subprocess
+import sys
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from conftest import AppFactory
@@ -79,3 +83,13 @@ def test_admission_record_becomes_one_json_line() -> None:
     handler.setFormatter(JsonFormatter())
     handler.emit(record)
     assert stream.getvalue().count("\n") == 1
+
+
+def test_webhook_bench_finds_its_review_under_binpack_guard_shared(tmp_path: Path) -> None:
+    # the benchmark reads shared/ where the tests do: $BINPACK_GUARD_SHARED when set, not only beside the clone
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "webhook_bench.py"
+    code = f"import runpy; print(runpy.run_path({str(script)!r}, run_name='webhook_bench')['POD_REVIEW'])"
+    env = {**os.environ, "BINPACK_GUARD_SHARED": str(tmp_path / "elsewhere")}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    expected = tmp_path / "elsewhere" / "fixtures" / "admission" / "priority-plugin-on" / "pod-create-known-class.json"
+    assert Path(out.strip()) == expected
