@@ -9,19 +9,19 @@ the member already holds the wanted value (mutations are idempotent).
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from webhook.jsontext import compact_encoder
+
 _MISSING = object()
-# Built once: json.dumps with non-default options builds a new encoder on every call.
-_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_COMPACT_JSON = compact_encoder(ensure_ascii=False)
 
 
 def compact_json(value: Any) -> str:
     """``value`` as JSON without spaces, non-ASCII characters as they are (patches and annotation values)."""
-    return _COMPACT_JSON.encode(value)
+    return _COMPACT_JSON(value)
 
 
 @dataclass(frozen=True)

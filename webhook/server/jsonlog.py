@@ -8,13 +8,15 @@ Everything else gets ``message``, and ``exc`` when an exception is attached.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Mapping
 from typing import Any
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str)
+from webhook.jsontext import compact_encoder
+
+_ENCODER = compact_encoder(ensure_ascii=False, default=str)
+_LINE = compact_encoder(ensure_ascii=False)
 
 
 class JsonLine:
@@ -26,7 +28,7 @@ class JsonLine:
         self.fields = fields
 
     def __str__(self) -> str:
-        return json.dumps(self.fields, separators=(",", ":"), ensure_ascii=False)
+        return _LINE(self.fields)
 
 
 def utc_timestamp(created: float) -> str:
@@ -61,7 +63,7 @@ class JsonFormatter(logging.Formatter):
             line["message"] = record.getMessage()
         if record.exc_info:
             line["exc"] = self.formatException(record.exc_info)
-        return _ENCODER.encode(line)
+        return _ENCODER(line)
 
 
 def logconfig_dict(level: str) -> dict[str, Any]:

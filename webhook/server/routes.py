@@ -12,7 +12,6 @@ can compare a real review with one that pays only for the body read, decode, enc
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from webhook.admission.encode import Decision, encode, error_body
 from webhook.admission.ports import ClusterView, DefaultClassClaim, ViewNotReady
 from webhook.admission.scheduler_models import SchedulerModels
 from webhook.errors import exception_line
+from webhook.jsontext import compact_encoder
 from webhook.server.deadline import arrival, gate_seconds
 from webhook.server.decodegate import RESERVE, DecodeGate
 from webhook.server.jsonlog import JsonLine
@@ -119,10 +119,10 @@ def deps() -> Deps:
 
 
 def json_response(document: Any, status: int = 200) -> Response:
-    return Response(_COMPACT.encode(document), status=status, content_type=JSON)
+    return Response(_COMPACT(document), status=status, content_type=JSON)
 
 
-_COMPACT = json.JSONEncoder(separators=(",", ":"))
+_COMPACT = compact_encoder(ensure_ascii=True)
 
 
 def admission_view(endpoint: str, policy: Policy) -> Callable[[], Response]:
