@@ -63,6 +63,7 @@ _DEFAULT_FILTERS = frozenset({
 _MIGRATABLE_INLINE = ("gcePersistentDisk", "awsElasticBlockStore", "azureDisk", "azureFile", "cinder",
                       "vsphereVolume", "portworxVolume")
 _RESTRICTED_INLINE = ("gcePersistentDisk", "awsElasticBlockStore", "rbd", "iscsi")  # needsRestrictionsCheck
+_COUNTED_SOURCES = frozenset({"persistentVolumeClaim", "ephemeral", *_MIGRATABLE_INLINE, *_RESTRICTED_INLINE})
 # DefaultSelector's controller kinds (apiVersion, kind)
 _SPREAD_OWNERS = frozenset({("v1", "ReplicationController"), ("apps/v1", "ReplicaSet"), ("apps/v1", "StatefulSet")})
 
@@ -164,8 +165,8 @@ def _volumes(spec: Mapping[str, Any]) -> dict[str, int]:
     counts = {"persistentVolumeClaim": 0, "ephemeral": 0, "migratable": 0, "restricted": 0}
     volumes = spec.get("volumes")
     for volume in volumes if isinstance(volumes, list) else ():
-        if not isinstance(volume, Mapping):
-            continue
+        if not isinstance(volume, Mapping) or _COUNTED_SOURCES.isdisjoint(volume):
+            continue  # the usual volume (a projected token, a configMap, an emptyDir): none of these sources
         for source in ("persistentVolumeClaim", "ephemeral"):
             counts[source] += volume.get(source) is not None
         counts["migratable"] += any(volume.get(s) is not None for s in _MIGRATABLE_INLINE)
@@ -173,10 +174,9 @@ def _volumes(spec: Mapping[str, Any]) -> dict[str, int]:
     return counts
 
 
-def _filters(pod: Mapping[str, Any], spec: Mapping[str, Any], profile: Profile, counts: AffinityCounts
+def _filters(pod: Mapping[str, Any], spec: Mapping[str, Any], profile: Profile, counts: AffinityCounts, own: int
              ) -> dict[str, str]:
-    own = affinity_flags(pod)
-    anti = _has_terms(_mapping(_mapping(spec.get("affinity")).get("podAntiAffinity")), "required")
+    anti = bool(own & REQUIRED_ANTI_AFFINITY)
     out: dict[str, str] = {}
     if own & REQUIRED_AFFINITY or anti:
         out["InterPodAffinity"] = "the pod has required pod " + (
@@ -206,13 +206,13 @@ def _filters(pod: Mapping[str, Any], spec: Mapping[str, Any], profile: Profile, 
     return out
 
 
-def _scores(pod: Mapping[str, Any], spec: Mapping[str, Any], profile: Profile, counts: AffinityCounts
+def _scores(pod: Mapping[str, Any], spec: Mapping[str, Any], profile: Profile, counts: AffinityCounts, own: int
             ) -> dict[str, str]:
     out: dict[str, str] = {}
     spread = _spread(pod, spec, profile, "ScheduleAnyway")
     if spread:
         out["PodTopologySpread"] = spread
-    if affinity_flags(pod) & PREFERRED_TERMS:
+    if own & PREFERRED_TERMS:
         out["InterPodAffinity"] = "the pod has preferred pod affinity or anti-affinity terms"
     elif not profile.interpod_ignore_existing_preferred:
         existing = counts.preferred_terms + (counts.required_affinity if profile.interpod_hard_affinity_weight else 0)
@@ -233,13 +233,15 @@ def plugins_for_pod(pod: Mapping[str, Any], profile: Profile, counts: AffinityCo
     ``spread_modelled``: the caller computes PodTopologySpread (explain does, the webhook does not)."""
     spec = _mapping(pod.get("spec"))
     enabled = _DEFAULT_FILTERS if profile.filter_plugins is None else frozenset(profile.filter_plugins)
+    own = affinity_flags(pod)
     out: dict[str, dict[str, str]] = {}
     skip = {"PodTopologySpread"} if spread_modelled else set()
-    filters = {n: why for n, why in _filters(pod, spec, profile, counts).items() if n in enabled and n not in skip}
+    filters = {n: why for n, why in _filters(pod, spec, profile, counts, own).items()
+               if n in enabled and n not in skip}
     if filters:
         out["filters"] = filters
     if scored:
-        scores = {n: why for n, why in _scores(pod, spec, profile, counts).items()
+        scores = {n: why for n, why in _scores(pod, spec, profile, counts, own).items()
                   if n in profile.score_plugin_weights and n not in skip}
         if scores:
             out["scores"] = scores
