@@ -1,6 +1,7 @@
 """Count what one ``/mutate/pods`` decision costs in instructions and cache misses, without timing noise.
 
-    python benchmarks/decision_cost_bench.py [--nodes 5000] [--pods 150000] [--requests 300] [--tree PATH]
+    python benchmarks/decision_cost_bench.py [--nodes 5000] [--pods 150000] [--requests 300] [--distinct-pods N]
+        [--tree PATH]
 
 On a shared 2-CPU machine the webhook's req/s and even its CPU time per request move by tens of percent
 between runs of the same code, which hides a change worth 10 %. This script counts instead of timing.
@@ -11,7 +12,9 @@ every instruction and every cache miss. Three runs, in parallel, build the same 
 same way, then send no requests, ``--requests`` allow-all requests (``/bench/allow-all``: read, decode,
 encode and log, no decision) or ``--requests`` ``/mutate/pods`` requests. Subtracting the first run
 from the others and dividing by ``--requests`` gives each endpoint's cost per request; ``/mutate/pods``
-minus allow-all is the decision's own cost.
+minus allow-all is the decision's own cost. ``--distinct-pods N`` sends ``webhook_bench``'s N variants of
+the review in turn (each pod with its own cpu request, so none is answered from a kept ranking), as
+``webhook_bench.py --distinct-pods`` does; the default, 0, sends the recorded review every time.
 
 The simulated caches are this project's benchmark machine's: a 48 KiB, 12-way L1 data cache and, as
 the last level, its 2 MiB, 16-way per-core L2 (the L3 is shared with other tenants, so misses there are
@@ -40,7 +43,7 @@ EVENTS = {"Ir": "instructions", "D1": "L1 data misses", "LL": "L2 (last level) m
 CACHES = ["--I1=32768,8,64", "--D1=49152,12,64", "--LL=2097152,16,64"]
 
 
-def child(tree: Path, mode: str, nodes: int, pods: int, requests: int) -> None:
+def child(tree: Path, mode: str, nodes: int, pods: int, requests: int, distinct: int = 0) -> None:
     """Build the app over the synthetic cluster and send ``requests`` reviews to ``mode``'s endpoint."""
     sys.path.insert(0, str(tree))
     import webhook  # noqa: F401  (the tree's package, before anything else can import one)
@@ -63,14 +66,17 @@ def child(tree: Path, mode: str, nodes: int, pods: int, requests: int) -> None:
     gc.collect()
     gc.freeze()  # as the webhook does once synced
     body = webhook_bench.POD_REVIEW.read_bytes()
+    bodies = webhook_bench.variants(body, distinct) if distinct else [body]
     client = app.test_client()
-    for path in (ALLOW_ALL_PATH, "/mutate/pods", ALLOW_ALL_PATH, "/mutate/pods"):  # the same warm-up in every mode
-        answer = client.post(path, data=body, content_type="application/json")
-        if answer.status_code != 200:
-            raise SystemExit(f"decision_cost_bench: {path} answered HTTP {answer.status_code}")
+    # the same warm-up in every mode (with distinct pods, every variant once: the requests then rank anew)
+    for path in (ALLOW_ALL_PATH, "/mutate/pods", ALLOW_ALL_PATH, "/mutate/pods"):
+        for sent in bodies if path == "/mutate/pods" else bodies[:1]:
+            answer = client.post(path, data=sent, content_type="application/json")
+            if answer.status_code != 200:
+                raise SystemExit(f"decision_cost_bench: {path} answered HTTP {answer.status_code}")
     endpoint = {"none": None, "allow": ALLOW_ALL_PATH, "mutate": "/mutate/pods"}[mode]
-    for _ in range(requests if endpoint else 0):
-        client.post(endpoint, data=body, content_type="application/json")
+    for turn in range(requests if endpoint else 0):
+        client.post(endpoint, data=bodies[turn % len(bodies)], content_type="application/json")
 
 
 def summary(out_file: Path) -> dict[str, int]:
@@ -94,15 +100,19 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=5000)
     parser.add_argument("--pods", type=int, default=150000)
     parser.add_argument("--requests", type=int, default=300, help="requests per endpoint (default 300)")
+    parser.add_argument("--distinct-pods", type=int, default=0, metavar="N",
+                        help="send N variants of the review in turn, each its own pod shape (0: the recorded review)")
     parser.add_argument("--tree", type=Path, default=ROOT, help="checkout whose code to measure (default: this one)")
     parser.add_argument("--child", choices=MODES, help=argparse.SUPPRESS)
     args = parser.parse_args()
     tree = args.tree.resolve()
     if args.child:
-        child(tree, args.child, args.nodes, args.pods, args.requests)
+        child(tree, args.child, args.nodes, args.pods, args.requests, args.distinct_pods)
         return
     if args.requests < 1:
         raise SystemExit("decision_cost_bench: --requests must be at least 1")
+    if args.distinct_pods < 0:
+        raise SystemExit("decision_cost_bench: --distinct-pods must be at least 0")
     if not (tree / "webhook" / "__init__.py").is_file():
         raise SystemExit(f"decision_cost_bench: --tree {tree}: no webhook package there")
     valgrind = shutil.which("valgrind")
@@ -116,7 +126,7 @@ def main() -> None:
             command = [valgrind, "--tool=cachegrind", "--cache-sim=yes", *CACHES,
                        f"--cachegrind-out-file={out_file}", sys.executable, str(Path(__file__).resolve()),
                        "--child", mode, "--tree", str(tree), "--nodes", str(args.nodes), "--pods", str(args.pods),
-                       "--requests", str(args.requests)]
+                       "--requests", str(args.requests), "--distinct-pods", str(args.distinct_pods)]
             log = open(Path(tmp) / f"{mode}.log", "w")  # noqa: SIM115  (closed below, after the wait)
             runs[mode] = (subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env), log, out_file)
         counts = {}
@@ -130,7 +140,8 @@ def main() -> None:
     per = {mode: {k: (counts[mode][k] - counts["none"][k]) / args.requests for k in EVENTS}
            for mode in ("allow", "mutate")}
     decision = {k: per["mutate"][k] - per["allow"][k] for k in EVENTS}
-    print(f"tree {tree}, {args.nodes} nodes, {args.pods} pods, {args.requests} requests per endpoint")
+    reviews = f"{args.distinct_pods} pod shapes in turn" if args.distinct_pods else "the same review every time"
+    print(f"tree {tree}, {args.nodes} nodes, {args.pods} pods, {args.requests} requests per endpoint, {reviews}")
     print(f"{'per request':24}" + "".join(f"{EVENTS[k]:>26}" for k in EVENTS))
     for name, row in (("/bench/allow-all", per["allow"]), ("/mutate/pods", per["mutate"]), ("decision", decision)):
         print(f"{name:24}" + "".join(f"{row[k]:>26,.0f}" for k in EVENTS))
