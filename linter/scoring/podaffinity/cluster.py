@@ -55,11 +55,19 @@ class BoundPods:
 
     def add(self, node: int, namespace: str, labels: Mapping[str, str], affinity: object, count: int = 1) -> None:
         """One pod (or ``count`` alike) bound to node index ``node``; ``affinity`` is its ``spec.affinity``."""
+        self.add_labels(node, namespace, labels, count)
+        self.add_terms(node, namespace, affinity, count)
+
+    def add_labels(self, node: int, namespace: str, labels: Mapping[str, str], count: int = 1) -> None:
+        """``count`` pods with these labels on node index ``node`` (matched by the pending pod's terms)."""
         key = (namespace, tuple(sorted(labels.items())))
         group = self.label_groups.get(key)
         if group is None:
             group = self.label_groups[key] = LabelGroup(namespace, dict(labels))
         group.pods_by_node[node] = group.pods_by_node.get(node, 0) + count
+
+    def add_terms(self, node: int, namespace: str, affinity: object, count: int = 1) -> None:
+        """``count`` pods with this ``spec.affinity`` on node index ``node`` (their terms match the pending pod)."""
         if not isinstance(affinity, Mapping):
             return
         aff_key = _affinity_key(affinity)
