@@ -29,10 +29,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    "legacy Policy or volcano-scheduler.conf; default: kube-scheduler 1.36 defaults")
     p.add_argument("--cluster", metavar="STATE", required=True,
                    help="kubectl get nodes,pods,priorityclasses,pdb,runtimeclasses,services,replicasets,"
-                   "statefulsets,replicationcontrollers -A -o yaml|json output (or a YAML stream of those kinds); "
-                   "PriorityClasses and PodDisruptionBudgets feed the preemption section, RuntimeClasses admit the "
-                   "pod, Services, ReplicaSets, StatefulSets and ReplicationControllers give PodTopologySpread's "
-                   "default selector; streamed, any size")
+                   "statefulsets,replicationcontrollers,namespaces -A -o yaml|json output (or a YAML stream of those "
+                   "kinds); PriorityClasses and PodDisruptionBudgets feed the preemption section, RuntimeClasses admit "
+                   "the pod, Services, ReplicaSets, StatefulSets and ReplicationControllers give PodTopologySpread's "
+                   "default selector, Namespaces' labels serve pod affinity namespaceSelectors; streamed, any size")
     p.add_argument("--pod", metavar="POD", required=True, help="the pending Pod (YAML or JSON)")
     p.add_argument("--profile", metavar="NAME", help="scheduler profile (default: the pod's schedulerName)")
     add_scheduler_option(p)

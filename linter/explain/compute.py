@@ -17,7 +17,7 @@ from typing import Any
 
 from linter.formats.priorityclass.admission import admitted_priority
 from linter.model import KubeSchedulerModel, LegacyPolicyModel, Profile, SchedulerModel, VolcanoModel
-from linter.scoring.feasibility import DEFAULT_FILTERS, Feasibility, profile_filters
+from linter.scoring.feasibility import DEFAULT_FILTERS, REASON_AFFINITY_CONFLICT, Feasibility, profile_filters
 from linter.scoring.hostports import HostPort, host_ports
 from linter.scoring.legacy import legacy_rtcr_score_node
 from linter.scoring.nodes import NodeView, is_counted_pod
@@ -29,6 +29,7 @@ from linter.scoring.unmodelled import AffinityCounts, affinity_flags, plugins_fo
 from linter.scoring.volcano import binpack_score_node, node_order_binpack
 from linter.scoring.volcano_feasibility import check_volcano_node, fit_errors_message, insufficient_resources
 
+from . import podaffinity
 from .dump import ClusterDump, ExplainInputError, describe
 from .imagelocality import add_image_locality_scores
 from .objects import ClusterObjects
@@ -122,12 +123,21 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
     priority, policy = admitted_priority(pod, cluster.priority_classes)  # LookupError: admission would reject it
     nominated = _nominated_by_node(pod, priority, cluster.nominated, model.scheduler_names)
     spread = PodSpread(profile, pod, views, cluster.spread)
-    out: list[Json] = []
+    verdicts: list[Feasibility] = []
     for index, view in enumerate(views):
         here = nominated.get(view.name, [])
         verdict = _check(pod, view, profile, real_request, filters, here)
         if verdict.feasible:  # PodTopologySpread's Filter follows every modelled one
             verdict = spread.check(index, here) or verdict
+        verdicts.append(verdict)
+    affinity_pods = cluster.pod_affinity.bound_pods(views) if cluster.pod_affinity is not None else None
+    affinity_filter = None
+    if affinity_pods is not None and podaffinity.wanted(profile)[0]:  # InterPodAffinity's Filter follows
+        affinity_filter = podaffinity.apply_filter(pod, views, verdicts, affinity_pods, cluster.namespaces,
+                                                   [v.reasons == (REASON_AFFINITY_CONFLICT,) for v in verdicts])
+    out: list[Json] = []
+    for view, verdict in zip(views, verdicts, strict=True):
+        here = nominated.get(view.name, [])
         node: Json = {"name": view.name, **_feasibility_json(verdict),
                       "nominatedPods": ["/".join(n.key) for n in here]}
         total = 0
@@ -149,6 +159,11 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         node["total"] = total
         out.append(node)
     preferences = add_preference_scores(profile, pod, views, out)  # adds to the feasible nodes' totals
+    pod_affinity = podaffinity.score_fields(profile, pod, affinity_pods, cluster.namespaces, out)
+    if affinity_filter is not None and affinity_filter.needs_namespaces:
+        pod_affinity["interPodAffinityNeedsNamespaces"] = True
+    computed = podaffinity.computed_plugins(affinity_pods is not None, affinity_filter,
+                                            preempting=not any(n["feasible"] for n in out))
     image_locality = add_image_locality_scores(profile, pod, views, out)  # adds to every node's total
     spreading = spread.add_scores(out)  # adds to the feasible nodes' totals
     feasible = sum(1 for n in out if n["feasible"])
@@ -159,6 +174,7 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         "strategy": fit_args.strategy if fit_args is not None else None,
         "pluginWeight": profile.fit_weight,
         **preferences,
+        **pod_affinity,
         **image_locality,
         **spreading,
         "shape": [{"utilization": p.utilization, "score": p.score} for p in shape] if shape else None,
@@ -167,7 +183,7 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         "notModelledScorePlugins": [{"name": n, "weight": w} for n, w in profile.unmodelled_scores.items()],
         # in-tree plugins the model leaves out that act on this pod ({} when none does)
         "notModelledForPod": plugins_for_pod(pod, profile, cluster.affinity, scored=feasible > 1,
-                                             spread_modelled=True),
+                                             spread_modelled=True, computed=computed),
         # no node passes and PodTopologySpread's filter acts on the pod: the preemption model's dry runs leave it out
         "preemptionLeavesOut": ["PodTopologySpread"] if spread.state is not None and not feasible else [],
         "nodes": _sorted(out, "total"),
@@ -201,6 +217,9 @@ class Cluster:
     nominated: Sequence[Nominee] = ()
     affinity: AffinityCounts = field(default_factory=AffinityCounts)  # bound pods with pod affinity terms
     spread: SpreadInputs = field(default_factory=SpreadInputs)  # what PodTopologySpread counts and looks up
+    # what InterPodAffinity reads of the bound pods (None: not computed) and the Namespaces' labels
+    pod_affinity: podaffinity.AffinityPods | None = None
+    namespaces: Mapping[str, Mapping[str, str]] | None = None
 
 
 def _volcano_verdict(pod: Obj, view: NodeView, task: Mapping[str, float], model: VolcanoModel,
@@ -323,17 +342,22 @@ def explain_views(model: SchedulerModel, views: Sequence[NodeView], pod: Obj, pr
 def explain(
     model: SchedulerModel, nodes: Sequence[Obj], pods: Sequence[Obj], pod: Obj, profile: str | None = None,
     *, pdbs: Sequence[Obj] = (), priority_classes: Sequence[Obj] = (), workloads: Sequence[Obj] = (),
+    namespaces: Sequence[Obj] = (),
 ) -> Json:
     """The full explanation for ``pod`` on the cluster ``nodes``/``pods`` under ``model`` (see explain_views);
     ``workloads``: the Services, ReplicaSets, StatefulSets and ReplicationControllers of STATE."""
     whole = ClusterObjects(list(nodes), list(pods), list(priority_classes), list(pdbs))
     nominees = [n for n in map(nominee_of, pods) if n is not None]
     flags: dict[int, int] = {}
+    affinity_pods = podaffinity.AffinityPods(with_labels=True)
     for bound in filter(is_counted_pod, pods):
         flags[affinity_flags(bound)] = flags.get(affinity_flags(bound), 0) + 1
+        affinity_pods.note(str(bound["spec"]["nodeName"]), bound)
+    namespace_labels = {str(n["metadata"]["name"]): dict(n["metadata"].get("labels") or {}) for n in namespaces}
     return explain_views(model, build_views(nodes, pods), pod, profile,
                          Cluster(priority_classes, lambda: whole, nominees, AffinityCounts.of(flags),
-                                 spread_inputs(pods, workloads)))
+                                 spread_inputs(pods, workloads), affinity_pods,
+                                 namespace_labels if namespaces else None))
 
 
 def explain_dump(model: SchedulerModel, dump: ClusterDump, pod: Obj, profile: str | None,
@@ -341,4 +365,5 @@ def explain_dump(model: SchedulerModel, dump: ClusterDump, pod: Obj, profile: st
     """The explanation on a streamed dump; ``objects`` reads STATE again, whole, if preemption needs it."""
     return explain_views(model, dump.views(), pod, profile,
                          Cluster(dump.priority_classes, objects, dump.nominated, dump.affinity,
-                                 SpreadInputs(dump.spread_pods, dump.spread_objects)))
+                                 SpreadInputs(dump.spread_pods, dump.spread_objects), dump.pod_affinity,
+                                 dump.namespaces))

@@ -34,7 +34,16 @@ from linter.scoring.unmodelled import AffinityCounts, affinity_flags
 from linter.scoring.volcano_feasibility import is_releasing
 
 from .fields import WORKLOAD_KINDS, prune, spec_for_kind
-from .fieldtypes import NODE_TYPES, WORKLOAD_TYPES, placement_problem, port_problem, type_problem
+from .fieldtypes import (
+    NAMESPACE_TYPES,
+    NODE_TYPES,
+    POD_AFFINITY_TYPES,
+    WORKLOAD_TYPES,
+    placement_problem,
+    port_problem,
+    type_problem,
+)
+from .podaffinity import AffinityPods
 
 __all__ = [
     "ClusterDump",
@@ -211,7 +220,7 @@ def pod_shape(pod: Mapping[str, Any]) -> Shape:
     containers = spec.get("containers")
     if not isinstance(containers, list) or not containers:
         return Shape("spec.containers is missing or empty")
-    ports_problem = port_problem(pod)
+    ports_problem = port_problem(pod) or type_problem(pod, POD_AFFINITY_TYPES)
     if ports_problem is not None:
         return Shape(ports_problem)
     try:
@@ -275,6 +284,8 @@ class ClusterDump:
     affinity: AffinityCounts = field(default_factory=AffinityCounts)  # bound pods with pod affinity terms
     spread_pods: BoundPods = field(default_factory=BoundPods)  # what PodTopologySpread counts
     spread_objects: SpreadObjects = field(default_factory=SpreadObjects.none)  # its default selector's objects
+    pod_affinity: AffinityPods = field(default_factory=AffinityPods)  # what InterPodAffinity reads of them
+    namespaces: dict[str, dict[str, str]] | None = None  # Namespace labels; None: STATE has no Namespace
 
     def views(self) -> list[NodeView]:
         """One view per node name (a later Node of the same name replaces the earlier one)."""
@@ -354,6 +365,9 @@ class DumpBuilder:
         self.affinity: dict[int, int] = {}  # counted pods by affinity_flags (only the non-zero ones)
         self.spread_pods = BoundPods()
         self.workloads: dict[str, dict[tuple[str, str], Any]] = {kind: {} for kind in WORKLOAD_KINDS}
+        self.pod_affinity = AffinityPods(with_labels=True)  # InterPodAffinity: the counted pods' labels and terms
+        self.namespaces: dict[str, dict[str, str]] = {}  # Namespace name -> labels
+        self.has_namespaces = False
         self.error: str | None = None
 
     def add_document(self, doc: Any, number: int) -> None:
@@ -384,6 +398,11 @@ class DumpBuilder:
         elif kind in WORKLOAD_KINDS:
             if self._named(obj, where) and self._typed(obj, WORKLOAD_TYPES[str(kind)]):
                 self._workload(str(kind), obj)
+        elif kind == "Namespace":
+            if self._named(obj, where) and self._typed(obj, NAMESPACE_TYPES):
+                labels = obj.get("metadata", {}).get("labels") or {}
+                self.namespaces[str(obj["metadata"]["name"])] = dict(labels)
+                self.has_namespaces = True
         elif kind == "Pod":
             if not self._named(obj, where):
                 return
@@ -402,6 +421,7 @@ class DumpBuilder:
                 return
             if is_counted_pod(obj):
                 name = str(obj["spec"]["nodeName"])
+                self.pod_affinity.note(name, obj)
                 releasing = is_releasing(obj)
                 meta = obj.get("metadata") or {}  # a mapping: _named checked its name
                 self._spread(name, meta.get("namespace"), meta.get("labels"), meta.get("deletionTimestamp") is not None)
@@ -429,11 +449,12 @@ class DumpBuilder:
                                           shape.ports, labels_of(pod)))
 
     def add_known_pod(self, name: object, node_name: object, phase: object, shape_key: Hashable,
-                      deleting: bool = False, namespace: object = None, labels: object = None) -> bool:
+                      deleting: bool = False, namespace: object = None, labels: object = None,
+                      pod: Mapping[str, Any] | None = None) -> bool:
         """A pod whose request shape ``shape_key`` was added before (by :meth:`add`) and holds no problem:
         the same as ``add`` of the pod, given only the fields that still matter (its name, ``spec.nodeName``,
-        ``status.phase``, whether it has a ``metadata.deletionTimestamp``, its namespace and labels). False, with
-        nothing done, when
+        ``status.phase``, whether it has a ``metadata.deletionTimestamp``, its namespace and labels; ``pod``:
+        the pod parsed before from the same text, for InterPodAffinity). False, with nothing done, when
         only the whole pod can be judged (a missing shape, a shape with a problem, a name that is not a
         non-empty string): call ``add``."""
         if self.error is not None:
@@ -444,8 +465,12 @@ class DumpBuilder:
         if not isinstance(node_name, str | None) or not isinstance(phase, str | None) or \
                 not isinstance(namespace, str | None):
             return False  # add names the field (PLACEMENT_TYPES)
+        if pod is None and shape.affinity:
+            return False  # InterPodAffinity reads its terms
         if is_counted(node_name, phase):
             self._spread(str(node_name), namespace, labels, deleting)
+            if pod is not None:  # the text was added whole before, so its types were checked
+                self.pod_affinity.note(str(node_name), pod, namespace)
             releasing = deleting and phase in ("Running", "Pending")  # is_releasing
             if self.counted is not None:
                 self.counted.append((str(node_name), shape, releasing))
@@ -484,6 +509,9 @@ class DumpBuilder:
         self.spread_pods.absorb(later.spread_pods)
         for kind, found in later.workloads.items():
             self.workloads[kind].update(found)
+        self.pod_affinity.extend(later.pod_affinity)
+        self.namespaces.update(later.namespaces)
+        self.has_namespaces = self.has_namespaces or later.has_namespaces
         for name, shape, releasing in later.counted:
             self._count(name, shape, releasing)
 
@@ -510,4 +538,5 @@ class DumpBuilder:
         objects = SpreadObjects(self.workloads["Service"], self.workloads["ReplicationController"],
                                 self.workloads["ReplicaSet"], self.workloads["StatefulSet"])
         return ClusterDump(self.nodes, self.totals, self.priority_classes, self.pdbs, self.nominated,
-                           self.runtime_classes, AffinityCounts.of(self.affinity), self.spread_pods, objects)
+                           self.runtime_classes, AffinityCounts.of(self.affinity), self.spread_pods, objects,
+                           self.pod_affinity, self.namespaces if self.has_namespaces else None)

@@ -307,7 +307,7 @@ def _with_names(obj: Any, names: dict[tuple[str, ...], Any]) -> Any:
 
 
 _BLOCK_SCALARS = ScalarCache(simple_scalar)
-_KEPT_KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget", "RuntimeClass", *WORKLOAD_KINDS)
+_KEPT_KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget", "RuntimeClass", "Namespace", *WORKLOAD_KINDS)
 _POD_NAME, _POD_NAMESPACE, _NODE_NAME = ("metadata", "name"), ("metadata", "namespace"), ("spec", "nodeName")
 _ITEM_HEAD = re.compile(r"\n- +(?=[^ \n#])")
 _LINE0 = re.compile(r"\n(?=[^ \n#])")  # a line with content at column 0
@@ -412,12 +412,12 @@ class _Items:
                 if self.known_pods(names.get(_POD_NAME), names.get(_NODE_NAME),
                                    status.get("phase") if isinstance(status, dict) else None, shape_key,
                                    deleting, names.get(_POD_NAMESPACE),
-                                   meta.get("labels") if isinstance(meta, dict) else None):
+                                   meta.get("labels") if isinstance(meta, dict) else None, obj):
                     return stop
             self.builder.add(_with_names(obj, st.names), where, shape_key=shape_key)
             if cached is None and _VERBATIM not in st.names.values():
                 self.placed.add(text)  # _with_names found every placeholder (it raises otherwise)
-        elif real in ("PriorityClass", "PodDisruptionBudget", "RuntimeClass", *WORKLOAD_KINDS):
+        elif real in ("PriorityClass", "PodDisruptionBudget", "RuntimeClass", "Namespace", *WORKLOAD_KINDS):
             self.builder.add(obj, where)
         elif "kind" not in obj or (isinstance(real, str) and real.endswith("List")):
             raise NotKubectlLayout("an item without a kind (typed list) or a nested list")

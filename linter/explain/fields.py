@@ -1,5 +1,5 @@
 """Which fields of a Node, Pod, PriorityClass, PodDisruptionBudget, RuntimeClass, Service, ReplicaSet,
-StatefulSet or ReplicationController explain reads, and dropping the rest.
+StatefulSet, ReplicationController or Namespace explain reads, and dropping the rest.
 
 A cluster dump is mostly fields no scorer looks at (managedFields, annotations, conditions,
 env, volumes ...). Every reader of STATE keeps only the paths named here, so the
@@ -22,6 +22,7 @@ __all__ = [
     "ANY_FIELDS",
     "KEEP",
     "NAME",
+    "NAMESPACE_FIELDS",
     "NODE_FIELDS",
     "PDB_FIELDS",
     "POD_FIELDS",
@@ -61,8 +62,8 @@ POD_FIELDS: dict[str, Spec] = {
     "kind": KEEP,
     # deletionTimestamp: Volcano counts a terminating Running or Pending pod as Releasing (its room is free
     # for the allocate action); few pods have one, so the texts of the others stay shared
-    # labels: PodTopologySpread counts the bound pods its selectors match (in the pending pod's namespace,
-    # terminating ones left out)
+    # labels: PodTopologySpread and InterPodAffinity match the bound pods' labels (linter.explain.spread
+    # and linter.explain.podaffinity read them from one grouping)
     "metadata": {"name": NAME, "namespace": NAME, "deletionTimestamp": KEEP, "labels": KEEP},
     "spec": {
         "nodeName": NAME,
@@ -112,6 +113,8 @@ PDB_FIELDS: dict[str, Spec] = {
     "spec": {"selector": KEEP, "minAvailable": KEEP, "maxUnavailable": KEEP},
     "status": {"disruptionsAllowed": KEEP, "disruptedPods": KEEP},
 }
+# Namespaces: their labels, for InterPodAffinity's namespaceSelectors
+NAMESPACE_FIELDS: dict[str, Spec] = {"kind": KEEP, "metadata": {"name": KEEP, "labels": KEEP}}
 # RuntimeClasses: what the RuntimeClass admission plugin puts into explain's pending pod
 RUNTIME_CLASS_FIELDS: dict[str, Spec] = {
     "kind": KEEP, "metadata": {"name": KEEP}, "overhead": KEEP, "scheduling": KEEP,
@@ -125,6 +128,7 @@ WORKLOAD_FIELDS: dict[str, Spec] = {
 _BY_KIND: dict[str, dict[str, Spec]] = {
     "PriorityClass": PRIORITY_CLASS_FIELDS, "PodDisruptionBudget": PDB_FIELDS, "RuntimeClass": RUNTIME_CLASS_FIELDS,
     **dict.fromkeys(WORKLOAD_KINDS, WORKLOAD_FIELDS),
+    "Namespace": NAMESPACE_FIELDS,
 }
 
 
@@ -141,7 +145,7 @@ def _union(a: Spec, b: Spec) -> Spec:
 # An object whose kind is not known yet (typed lists leave it out): both sets, and "items" for nested lists.
 ANY_FIELDS: dict[str, Spec] = {
     **_union(_union(_union(NODE_FIELDS, POD_FIELDS), _union(PRIORITY_CLASS_FIELDS, PDB_FIELDS)),
-             _union(RUNTIME_CLASS_FIELDS, WORKLOAD_FIELDS)),
+             _union(_union(RUNTIME_CLASS_FIELDS, WORKLOAD_FIELDS), NAMESPACE_FIELDS)),
     "items": KEEP,
 }
 

@@ -22,8 +22,8 @@ from typing import Any
 
 from linter.goint import INT32_MAX, INT32_MIN
 
-__all__ = ["INT32", "INT64", "NODE_TYPES", "PLACEMENT_TYPES", "POD_TYPES", "PORT_TYPES", "WORKLOAD_TYPES", "ListOf",
-           "MapOf", "placement_problem", "port_problem", "type_problem"]
+__all__ = ["INT32", "INT64", "NAMESPACE_TYPES", "NODE_TYPES", "PLACEMENT_TYPES", "POD_AFFINITY_TYPES", "POD_TYPES",
+           "PORT_TYPES", "WORKLOAD_TYPES", "ListOf", "MapOf", "placement_problem", "port_problem", "type_problem"]
 
 STRING, BOOLEAN, INTEGER, INT64 = "a string", "a boolean", "an integer", "an int64 integer"
 # An int32 field of the Go type: a wrong JSON type is "must be an integer", a number outside int32 is named
@@ -43,6 +43,12 @@ class ListOf:
 
 
 _REQUIREMENT = {"key": STRING, "operator": STRING, "values": ListOf(STRING)}
+_LABEL_SELECTOR = {"matchLabels": MapOf(STRING), "matchExpressions": ListOf(_REQUIREMENT)}
+_POD_TERM = {"labelSelector": _LABEL_SELECTOR, "namespaceSelector": _LABEL_SELECTOR, "namespaces": ListOf(STRING),
+             "topologyKey": STRING, "matchLabelKeys": ListOf(STRING), "mismatchLabelKeys": ListOf(STRING)}
+_POD_AFFINITY = {"requiredDuringSchedulingIgnoredDuringExecution": ListOf(_POD_TERM),
+                 "preferredDuringSchedulingIgnoredDuringExecution": ListOf({"weight": INTEGER,
+                                                                            "podAffinityTerm": _POD_TERM})}
 _TERM = {"matchExpressions": ListOf(_REQUIREMENT), "matchFields": ListOf(_REQUIREMENT)}
 
 NODE_TYPES: dict[str, Any] = {
@@ -61,12 +67,12 @@ PORT_TYPES: dict[str, Any] = {"spec": {
     "containers": ListOf({"ports": _PORTS}),
 }}
 
-# What decides where a bound pod counts, and for PodTopologySpread whether its selectors match it: checked on
-# every STATE pod of the scoring read. priority too (a nominated pod's counts; the preemption read reads every
-# pod's), so a dump no API server could hold is refused whether or not preemption runs.
+# What decides where a bound pod counts, and whether PodTopologySpread's and InterPodAffinity's selectors
+# match it: checked on every STATE pod of the scoring read. priority too (a nominated pod's counts; the
+# preemption read reads every pod's), so a dump no API server could hold is refused whether or not preemption
+# runs.
 PLACEMENT_TYPES: dict[str, Any] = {"metadata": {"namespace": STRING, "labels": MapOf(STRING)},
                                    "spec": {"nodeName": STRING, "priority": INT32}, "status": {"phase": STRING}}
-_LABEL_SELECTOR = {"matchLabels": MapOf(STRING), "matchExpressions": ListOf(_REQUIREMENT)}
 # What PodTopologySpread's default selector reads of a Service, ReplicaSet, StatefulSet or ReplicationController
 WORKLOAD_TYPES: dict[str, dict[str, Any]] = {
     "Service": {"metadata": {"namespace": STRING}, "spec": {"selector": MapOf(STRING)}},
@@ -74,6 +80,11 @@ WORKLOAD_TYPES: dict[str, dict[str, Any]] = {
     "ReplicaSet": {"metadata": {"namespace": STRING}, "spec": {"selector": _LABEL_SELECTOR}},
     "StatefulSet": {"metadata": {"namespace": STRING}, "spec": {"selector": _LABEL_SELECTOR}},
 }
+# What InterPodAffinity reads of a pod's terms (linter.scoring.podaffinity), checked once per request shape
+# (explain.dump.pod_shape), and of a Namespace (its labels, for namespaceSelectors).
+POD_AFFINITY_TYPES: dict[str, Any] = {"spec": {"affinity": {"podAffinity": _POD_AFFINITY,
+                                                            "podAntiAffinity": _POD_AFFINITY}}}
+NAMESPACE_TYPES: dict[str, Any] = {"metadata": {"labels": MapOf(STRING)}}
 
 POD_TYPES: dict[str, Any] = {
     "metadata": {"namespace": STRING, "labels": MapOf(STRING),
@@ -90,7 +101,8 @@ POD_TYPES: dict[str, Any] = {
         "affinity": {"nodeAffinity": {
             "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": ListOf(_TERM)},
             # NodeAffinity's score adds the weights of the matching terms
-            "preferredDuringSchedulingIgnoredDuringExecution": ListOf({"weight": INT32, "preference": _TERM})}},
+            "preferredDuringSchedulingIgnoredDuringExecution": ListOf({"weight": INT32, "preference": _TERM})},
+            "podAffinity": _POD_AFFINITY, "podAntiAffinity": _POD_AFFINITY},
     },
     "status": {"phase": STRING, "nominatedNodeName": STRING},
 }

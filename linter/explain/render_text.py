@@ -103,12 +103,16 @@ def _preference_header(doc: Json) -> list[str]:
             ("TaintToleration", "taintTolerationWeight"), ("NodeAffinity", "nodeAffinityWeight"),
             ("PodTopologySpread", "podTopologySpreadWeight")) if doc.get(key)
             and (key != "podTopologySpreadWeight" or doc.get("podTopologySpreadConstraints"))]
+        if doc.get("interPodAffinityWeight") and not doc["interPodAffinitySkipped"]:
+            weighted.append(f"InterPodAffinity (weight {doc['interPodAffinityWeight']})")
         return [f"  {' and '.join(weighted)} score feasible nodes only: none is feasible"] if weighted else []
     if doc.get("taintTolerationWeight"):
         head = f"  TaintToleration, weight {doc['taintTolerationWeight']}: "
         most = _most(doc, "taintToleration")
         lines.append(head + ("no feasible node has a PreferNoSchedule taint the pod does not tolerate -> 100 each"
                              if not most else f"100 - floor(100 * untolerated PreferNoSchedule taints / {most})"))
+    if doc.get("interPodAffinityWeight") and not doc["interPodAffinitySkipped"]:  # skipped: the usual case
+        lines.append(_pod_affinity_header(doc))
     if doc.get("nodeAffinityWeight"):
         head = f"  NodeAffinity, weight {doc['nodeAffinityWeight']}: "
         if doc["nodeAffinitySkipped"]:
@@ -142,6 +146,20 @@ def _spread_header(doc: Json) -> list[str]:
     return lines
 
 
+def _affinity_range(doc: Json) -> tuple[int, int]:
+    """InterPodAffinity's lowest and highest raw score over the feasible nodes (what it normalises by)."""
+    raws = [int(n["interPodAffinityRaw"]) for n in doc["nodes"] if n["feasible"]]
+    return min(raws), max(raws)
+
+
+def _pod_affinity_header(doc: Json) -> str:
+    head = f"  InterPodAffinity, weight {doc['interPodAffinityWeight']}: "
+    low, high = _affinity_range(doc)
+    if low == high:
+        return head + "every feasible node has the same summed term weight -> 0 each"
+    return head + f"int(100 * (summed term weights - {low}) / {high - low})"
+
+
 def _preference_lines(doc: Json, node: Json) -> list[str]:
     """The arithmetic of a feasible node's TaintToleration and NodeAffinity scores, where they differ."""
     if not node["feasible"]:
@@ -156,6 +174,11 @@ def _preference_lines(doc: Json, node: Json) -> list[str]:
     if doc.get("podTopologySpreadWeight") and node.get("podTopologySpreadScore") is not None:
         lines.append(f"    PodTopologySpread: raw {node['podTopologySpreadRaw']} -> "
                      f"{node['podTopologySpreadScore']}; * weight {doc['podTopologySpreadWeight']}")
+    if doc.get("interPodAffinityWeight") and not doc["interPodAffinitySkipped"]:
+        low, high = _affinity_range(doc)
+        if high > low:
+            lines.append(f"    InterPodAffinity = int(100 * ({node['interPodAffinityRaw']} - {low}) / {high - low}) = "
+                         f"{node['interPodAffinityScore']}; * weight {doc['interPodAffinityWeight']}")
     return lines
 
 
@@ -247,6 +270,10 @@ def render_text(doc: Json) -> str:
     if engine == "k8s-fit":
         lines += _spread_header(doc)
     lines += _preference_header(doc) + image_locality_header(doc)
+    if doc.get("interPodAffinityNeedsNamespaces"):
+        lines.append("  InterPodAffinity: a namespaceSelector picks namespaces by their labels, and STATE holds no "
+                     "Namespace objects: no namespace was taken as matching (add namespaces to the dump: "
+                     "kubectl get namespaces,nodes,pods,... -A -o yaml)")
     if engine == "volcano-binpack":
         lines += _volcano_filters(doc)
     request = ", ".join(f"{n} {format_amount(n, v, volcano=engine == 'volcano-binpack')}"
@@ -265,6 +292,8 @@ def render_text(doc: Json) -> str:
         ("affinity", "nodeAffinity", anything and doc.get("nodeAffinityWeight") and not doc["nodeAffinitySkipped"]),
         ("spread", "podTopologySpread", anything and doc.get("podTopologySpreadWeight")
          and not doc["podTopologySpreadSkipped"]),
+        ("pod-aff", "interPodAffinity",
+         anything and doc.get("interPodAffinityWeight") and not doc["interPodAffinitySkipped"]),
         ("images", "imageLocality", image_locality_column(doc)),
     ) if shown]
     rank = [["#", "node", "feasible", "score", "weighted", "balanced", *(t for t, _ in extra), "total"]]

@@ -8,8 +8,8 @@ NodeAffinity (``nodeSelector`` + required node affinity terms), NodePorts (host 
 :mod:`linter.scoring.hostports`), NodeResourcesFit (pods count, cpu, memory, ephemeral-storage,
 scalar resources; honours ``ignoredResources`` / ``ignoredResourceGroups``).
 
-NOT modelled here: pod (anti-)affinity, topology spread (explain runs :mod:`linter.scoring.spread` after
-these), volume filters, DRA,
+NOT modelled here: pod (anti-)affinity and topology spread (explain runs :mod:`linter.scoring.podaffinity`
+and :mod:`linter.scoring.spread` after these), volume filters, DRA,
 scheduler-enforced ``addedAffinity``, toleration operators Gt/Lt (alpha gate, off).
 """
 

@@ -226,18 +226,23 @@ def _scores(pod: Mapping[str, Any], spec: Mapping[str, Any], profile: Profile, c
 
 
 def plugins_for_pod(pod: Mapping[str, Any], profile: Profile, counts: AffinityCounts, *, scored: bool,
-                    spread_modelled: bool = False) -> dict[str, dict[str, str]]:
+                    spread_modelled: bool = False,
+                    computed: Mapping[str, str | None] | None = None) -> dict[str, dict[str, str]]:
     """``{"filters": {plugin: why}, "scores": {plugin: why}}`` for the unmodelled plugins that act on
     ``pod`` under ``profile`` (each part only when not empty; ``{}`` when none acts). ``counts``: the
     cluster's bound pods; ``scored``: more than one node is feasible, so kube-scheduler runs its scores;
-    ``spread_modelled``: the caller computes PodTopologySpread (explain does, the webhook does not)."""
+    ``spread_modelled``: the caller computes PodTopologySpread (explain does, the webhook does not).
+    ``computed``: plugins the caller computes (explain: InterPodAffinity), left out of both parts, or with
+    a filter note when the value is not None (a part the caller still leaves out)."""
     spec = _mapping(pod.get("spec"))
     enabled = _DEFAULT_FILTERS if profile.filter_plugins is None else frozenset(profile.filter_plugins)
     own = affinity_flags(pod)
+    done = computed or {}
     out: dict[str, dict[str, str]] = {}
-    skip = {"PodTopologySpread"} if spread_modelled else set()
+    skip = ({"PodTopologySpread"} if spread_modelled else set()) | set(done)
     filters = {n: why for n, why in _filters(pod, spec, profile, counts, own).items()
                if n in enabled and n not in skip}
+    filters.update({n: why for n, why in done.items() if why is not None and n in enabled})
     if filters:
         out["filters"] = filters
     if scored:

@@ -46,9 +46,10 @@ from linter.explain.fields import (
 Specs = Callable[[object], Spec]
 Seen = list[tuple[Any, str, Hashable | None]]
 SPECS: tuple[Specs, ...] = (spec_for_kind, preemption_spec_for_kind)
-# Services, ReplicaSets, StatefulSets and ReplicationControllers too: PodTopologySpread's default selector
+# Services, ReplicaSets, StatefulSets and ReplicationControllers too: PodTopologySpread's default selector;
+# Namespaces: InterPodAffinity's namespaceSelectors
 KEPT_KINDS = ("Node", "Pod", "PriorityClass", "PodDisruptionBudget", "Service", "ReplicaSet", "StatefulSet",
-              "ReplicationController")
+              "ReplicationController", "Namespace")
 # A broken reader fails in many ways and big examples shrink slowly: one failure, no explain phase.
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True, report_multiple_bugs=False,
                 phases=[Phase.explicit, Phase.generate, Phase.shrink], suppress_health_check=[HealthCheck.too_slow])
@@ -191,7 +192,7 @@ def _items(v: Vocab) -> SearchStrategy[Any]:
                                    "disruptedPods": st.dictionaries(v.keys, time, max_size=2),
                                    "currentHealthy": st.integers(0, 5)}),
     })
-    other_kinds = st.sampled_from(["Service", "ConfigMap", "Namespace"])
+    other_kinds = st.sampled_from(["Service", "ConfigMap", "Secret"])
     if not v.odd:
         other = _mapping(v, {"apiVersion": st.just("v1"), "kind": other_kinds},
                          {"metadata": _mapping(v, {}, {"name": v.strings}), "spec": v.values})

@@ -188,34 +188,40 @@ def test_the_cluster_state_counts_bound_pods_across_add_update_and_delete() -> N
     assert state.affinity_counts == NONE
 
 
-def test_explain_json_and_text() -> None:
+def test_explain_computes_inter_pod_affinity_instead_of_naming_it() -> None:
+    """explain models InterPodAffinity (linter.explain.podaffinity): a bound pod's required anti-affinity that
+    selects the pending pod keeps it off that pod's node, and the plugin is no longer named; another unmodelled
+    plugin still is."""
     bound = pod("a", "n1", 0)
     bound["spec"]["affinity"] = REQUIRED_ANTI
-    nodes = [node("n1"), node("n2")]
-    doc = explain(_model(), nodes, [bound], _pending())
-    assert doc["notModelledForPod"] == {"filters": {"InterPodAffinity": (
-        "1 bound pod(s) have required pod anti-affinity terms, which keep this pod off their topology domains "
-        "if they match it")}}
-    assert "  not modelled, and they act on this pod (feasibility and order may differ): filter InterPodAffinity (1 " \
-        in render_text(doc)
-    plain = explain(_model(), nodes, [pod("a", "n1", 0)], _pending())
-    assert plain["notModelledForPod"] == {}
-    assert "act on this pod" not in render_text(plain)
+    nodes = [node("n1", labels={HOST: "n1"}), node("n2", labels={HOST: "n2"})]
+    doc = explain(_model(), nodes, [bound], _pending(metadata={"labels": {"app": "web"}}))
+    assert doc["notModelledForPod"] == {}
+    by_name = {n["name"]: n for n in doc["nodes"]}
+    assert by_name["n1"]["reasons"] == ["node(s) didn't satisfy existing pods anti-affinity rules"]
+    assert by_name["n1"]["rejectedByPlugin"] == "InterPodAffinity" and by_name["n2"]["feasible"]
+    assert "act on this pod" not in render_text(doc)
+    claims = explain(_model(), nodes, [bound], _pending(resourceClaims=[{"name": "gpu"}]))
+    assert "DynamicResources" in claims["notModelledForPod"]["filters"]
+    assert "InterPodAffinity" not in claims["notModelledForPod"]["filters"]
 
 
 @pytest.mark.parametrize("fmt", ["yaml", "json"])
 def test_explain_reads_the_bound_pods_terms_from_a_dump(tmp_path: Path, fmt: str) -> None:
     """The streamed readers keep the pod affinity terms: two bound pods of one request shape, one of them
-    with required anti-affinity, count once (the shape cache tells them apart)."""
+    with required anti-affinity; only that one's node is kept from the pod (the shape cache tells them apart)."""
     anti = pod("b", "n1", 0)
     anti["spec"]["affinity"] = REQUIRED_ANTI
-    items = [node("n1"), node("n2"), pod("a", "n1", 0), anti, pod("c", "n2", 0)]
+    items = [node("n1", labels={HOST: "n1"}), node("n2", labels={HOST: "n2"}), pod("a", "n2", 0), anti,
+             pod("c", "n2", 0)]
     listing = {"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", **obj} for obj in items]}
     state = tmp_path / f"state.{fmt}"
     state.write_text(yaml.safe_dump(listing) if fmt == "yaml" else json.dumps(listing, indent=4))
     pending = tmp_path / "pod.yaml"
-    pending.write_text(yaml.safe_dump({"apiVersion": "v1", **_pending()}))
+    pending.write_text(yaml.safe_dump({"apiVersion": "v1", **_pending(metadata={"labels": {"app": "web"}})}))
     proc = subprocess.run([sys.executable, "-m", "linter", "explain", "--cluster", str(state), "--pod",
                            str(pending), "-f", "json"], capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["notModelledForPod"]["filters"]["InterPodAffinity"].startswith("1 bound pod(s)")
+    nodes = {n["name"]: n for n in json.loads(proc.stdout)["nodes"]}
+    assert nodes["n1"]["reasons"] == ["node(s) didn't satisfy existing pods anti-affinity rules"]
+    assert nodes["n2"]["feasible"]

@@ -1,0 +1,201 @@
+"""Explain's InterPodAffinity: the bound pods' labels and terms read from STATE, the Filter in the filter
+chain and the Score in the totals (:mod:`linter.scoring.podaffinity`).
+
+This module is the one place explain reads what InterPodAffinity needs of a bound pod: its namespace,
+``metadata.labels`` (only when the pending pod has pod affinity terms of its own that match against them)
+and ``spec.affinity.podAffinity``/``podAntiAffinity``; and the Namespaces' labels (``kind: Namespace``
+in STATE) for namespaceSelectors.
+
+Per node: ``interPodAffinityRaw`` (the summed weights, every node) and ``interPodAffinityScore`` (0..100
+over the feasible nodes, before the weight; feasible nodes only), both None when the profile does not
+score with the plugin or its PreScore skips the pod. Per document: ``interPodAffinityWeight``,
+``interPodAffinitySkipped`` (None when the plugin does not score) and ``interPodAffinityNeedsNamespaces``
+(a namespaceSelector was decided without Namespace objects: STATE has none).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from linter.model import Profile
+from linter.scoring.feasibility import Feasibility
+from linter.scoring.nodes import NodeView
+from linter.scoring.podaffinity import (
+    BoundPods,
+    PodTerms,
+    filter_node,
+    fold_label_keys,
+    normalize,
+    pod_terms,
+    prefilter,
+    prescore,
+    raw_score,
+)
+
+__all__ = ["PLUGIN", "AffinityPods", "Outcome", "apply_filter", "computed_plugins", "score_fields",
+           "wanted"]
+
+Json = dict[str, Any]
+PLUGIN = "InterPodAffinity"
+_KINDS = ("podAffinity", "podAntiAffinity")
+
+
+def _meta(pod: Mapping[str, Any]) -> Mapping[str, Any]:
+    meta = pod.get("metadata")
+    return meta if isinstance(meta, Mapping) else {}
+
+
+def _pod_affinity(pod: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    spec = pod.get("spec")
+    affinity = spec.get("affinity") if isinstance(spec, Mapping) else None
+    if not isinstance(affinity, Mapping):
+        return None
+    kept = {k: affinity[k] for k in _KINDS if affinity.get(k) is not None}
+    return kept or None
+
+
+def _pending(pod: Mapping[str, Any]) -> tuple[str, dict[str, str], PodTerms]:
+    """The pending pod's namespace, labels and terms, its matchLabelKeys folded in as the API server does at
+    creation (a pod already created has them folded: folding twice adds the same requirements again)."""
+    meta = _meta(pod)
+    namespace = str(meta.get("namespace") or "default")
+    raw = meta.get("labels")
+    labels = {str(k): str(v) for k, v in raw.items()} if isinstance(raw, Mapping) else {}
+    return namespace, labels, pod_terms(namespace, fold_label_keys(_pod_affinity(pod), labels))
+
+
+@dataclass
+class AffinityPods:
+    """Bound pods by (node name, namespace, labels) and by (node name, namespace, pod affinity), counted
+    while STATE streams; labels only when ``with_labels``."""
+
+    with_labels: bool = False
+    labels: dict[tuple[str, str, tuple[tuple[str, str], ...]], int] = field(default_factory=dict)
+    terms: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    affinities: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def note(self, node: str, pod: Mapping[str, Any], namespace: object = None) -> None:
+        """One bound (counted) pod on ``node``; its types were checked (fieldtypes.POD_AFFINITY_TYPES).
+        ``namespace``: the pod's, when ``pod`` is a text shared by pods (fastyaml lifts the namespace out)."""
+        meta = _meta(pod)
+        ns = str((namespace if namespace is not None else meta.get("namespace")) or "default")
+        if self.with_labels:
+            raw = meta.get("labels")
+            key = (node, ns, tuple(sorted(raw.items())) if isinstance(raw, Mapping) else ())
+            self.labels[key] = self.labels.get(key, 0) + 1
+        spec = pod.get("spec")
+        if type(spec) is dict and spec.get("affinity") is None:
+            return  # the usual pod: no affinity at all
+        affinity = _pod_affinity(pod)
+        if affinity is not None:
+            text = json.dumps(affinity, sort_keys=True)
+            self.affinities.setdefault(text, affinity)
+            tkey = (node, ns, text)
+            self.terms[tkey] = self.terms.get(tkey, 0) + 1
+
+    def extend(self, later: AffinityPods) -> None:
+        for key, n in later.labels.items():
+            self.labels[key] = self.labels.get(key, 0) + n
+        for tkey, n in later.terms.items():
+            self.terms[tkey] = self.terms.get(tkey, 0) + n
+        for text, affinity in later.affinities.items():
+            self.affinities.setdefault(text, affinity)
+
+    def bound_pods(self, views: Sequence[NodeView]) -> BoundPods:
+        index = {view.name: i for i, view in enumerate(views)}
+        out = BoundPods([_labels(view) for view in views])
+        for (node, namespace, labels), n in self.labels.items():
+            i = index.get(node)
+            if i is not None:
+                out.add_labels(i, namespace, dict(labels), n)
+        for (node, namespace, text), n in self.terms.items():
+            i = index.get(node)
+            if i is not None:
+                # the labels of a pod with affinity are counted in the label groups already
+                out.add_terms(i, namespace, self.affinities[text], n)
+        return out
+
+
+def _labels(view: NodeView) -> dict[str, str]:
+    raw = _meta(view.node).get("labels")
+    return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, Mapping) else {}
+
+
+def wanted(profile: Profile) -> tuple[bool, int]:
+    """(the profile runs the Filter, the Score weight or 0)."""
+    runs_filter = profile.filter_plugins is None or PLUGIN in profile.filter_plugins
+    return runs_filter, profile.score_plugin_weights.get(PLUGIN, 0)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What explain keeps of the plugin for one pod: whether its Filter acted (PreFilter did not skip) and
+    whether a namespaceSelector lacked the Namespaces."""
+
+    filtered: bool
+    needs_namespaces: bool
+
+
+def apply_filter(pod: Mapping[str, Any], views: Sequence[NodeView], verdicts: list[Feasibility],
+                 pods: BoundPods, namespaces: Mapping[str, Mapping[str, str]] | None,
+                 prefilter_rejects: Sequence[bool]) -> Outcome:
+    """Run PreFilter and, on each node the earlier filters pass, Filter (it is the last modelled filter in
+    kube-scheduler's order); replaces the verdicts it changes. A PreFilter failure rejects every node whose
+    verdict is not already an earlier PreFilter's (``prefilter_rejects``)."""
+    namespace, labels, terms = _pending(pod)
+    pre = prefilter(namespace, labels, terms, pods, namespaces)
+    if pre.status is not None:
+        for i, rejected in enumerate(prefilter_rejects):
+            if not rejected:
+                verdicts[i] = Feasibility(False, PLUGIN, (pre.status[1],))
+        return Outcome(True, pre.needs_namespaces)
+    if pre.state is None:
+        return Outcome(False, pre.needs_namespaces)
+    for i in range(len(views)):
+        if verdicts[i].feasible:
+            found = filter_node(pre.state, pods.node_labels[i])
+            if found is not None:
+                verdicts[i] = Feasibility(False, PLUGIN, (found[1],))
+    return Outcome(True, pre.needs_namespaces)
+
+
+def score_fields(profile: Profile, pod: Mapping[str, Any], pods: BoundPods | None,
+                 namespaces: Mapping[str, Mapping[str, str]] | None, nodes: Sequence[Json]) -> Json:
+    """Fill ``interPodAffinityRaw``/``Score`` of ``nodes`` (one per node of ``pods``, same order, with
+    ``feasible`` and ``total``), add the weighted scores to the feasible nodes' totals and return the
+    document's fields."""
+    weight = wanted(profile)[1]
+    state = None
+    if weight and pods is not None:
+        namespace, labels, terms = _pending(pod)
+        state = prescore(namespace, labels, terms, pods, namespaces,
+                         hard_pod_affinity_weight=profile.interpod_hard_affinity_weight,
+                         ignore_preferred_terms_of_existing_pods=profile.interpod_ignore_existing_preferred)
+    topology = state.topology if state is not None else None
+    raw = [raw_score(topology, labels) for labels in pods.node_labels] if topology is not None and pods else None
+    feasible = [i for i, node in enumerate(nodes) if node["feasible"]]
+    scores = dict(zip(feasible, normalize([raw[i] for i in feasible]), strict=True)) if raw is not None else {}
+    for i, node in enumerate(nodes):
+        node["interPodAffinityRaw"] = raw[i] if raw is not None else None
+        node["interPodAffinityScore"] = scores.get(i)
+        if i in scores:
+            node["total"] += scores[i] * weight
+    return {
+        "interPodAffinityWeight": weight or None,
+        "interPodAffinitySkipped": topology is None if weight else None,
+        "interPodAffinityNeedsNamespaces": bool(state is not None and state.needs_namespaces),
+    }
+
+
+def computed_plugins(computed: bool, outcome: Outcome | None, *, preempting: bool) -> dict[str, str | None]:
+    """What ``notModelledForPod`` says of InterPodAffinity once explain computes it: nothing (``None``: the
+    entry is dropped), except that the preemption section's victim search still leaves its Filter out."""
+    if not computed:
+        return {}
+    why = None
+    if preempting and outcome is not None and outcome.filtered:
+        why = "its Filter is applied above, but not in the preemption section's search for victims"
+    return {PLUGIN: why}
