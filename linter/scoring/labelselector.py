@@ -11,7 +11,11 @@
   errors, but Go walks ``matchLabels`` in random order, so which of several bad entries it names first
   is not fixed there either.
 
-Pure, no I/O. Shared by InterPodAffinity's terms (:mod:`linter.scoring.podaffinity`).
+:func:`from_set` is ``labels.Set.AsSelector()`` and :meth:`LabelSelector.add` ``Selector.Add``, which
+PodTopologySpread's default selector and ``matchLabelKeys`` merging use.
+
+Pure, no I/O. The one label selector of InterPodAffinity's terms (:mod:`linter.scoring.podaffinity`) and
+PodTopologySpread's constraints (:mod:`linter.scoring.spread`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from dataclasses import dataclass
 from linter.gofmt import aggregate, go_quote
 from linter.k8snames import label_value_errors, qualified_name_errors
 
-__all__ = ["EVERYTHING", "NOTHING", "LabelSelector", "SelectorError", "selector_from"]
+__all__ = ["EVERYTHING", "NOTHING", "LabelSelector", "Requirement", "SelectorError", "from_set", "selector_from"]
 
 # (key, operator, values); "=" for a matchLabels entry
 Requirement = tuple[str, str, frozenset[str]]
@@ -60,9 +64,18 @@ class LabelSelector:
                 return False
         return True
 
+    def add(self, more: tuple[Requirement, ...]) -> LabelSelector:
+        """``Selector.Add``: ``more`` ANDed in; Nothing stays Nothing."""
+        return self if self.nothing else LabelSelector(requirements=(*self.requirements, *more))
+
 
 NOTHING = LabelSelector(nothing=True)
 EVERYTHING = LabelSelector()
+
+
+def from_set(labels: Mapping[str, str]) -> LabelSelector:
+    """``labels.Set.AsSelector()``: one equality per label; an empty set selects everything."""
+    return LabelSelector(requirements=tuple((str(k), "=", frozenset({str(v)})) for k, v in sorted(labels.items())))
 
 
 def _requirement(key: object, op: str, values: list[object]) -> Requirement:

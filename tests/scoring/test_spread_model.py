@@ -5,7 +5,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import pytest
+
 from linter.scoring.gomath import go_log
+from linter.scoring.labelselector import selector_from
 from linter.scoring.spread import (
     SYSTEM_DEFAULTS,
     BoundPods,
@@ -18,7 +21,6 @@ from linter.scoring.spread import (
     prefilter,
     spread_scores,
 )
-from linter.scoring.spread.selectors import from_label_selector
 
 ZONE, HOST = "topology.kubernetes.io/zone", "kubernetes.io/hostname"
 NO_OBJECTS = SpreadObjects({}, {}, {}, {})
@@ -204,5 +206,17 @@ def test_go_log_differs_from_libm_in_the_last_bit_for_three() -> None:
 
 
 def test_nil_selector_matches_nothing_and_empty_selects_everything() -> None:
-    assert not from_label_selector(None).matches({})
-    assert from_label_selector({}).matches({"a": "b"}) and from_label_selector({}).empty
+    assert not selector_from(None).matches({})
+    assert selector_from({}).matches({"a": "b"}) and selector_from({}).empty
+
+
+def test_a_selector_that_does_not_convert_raises_apimachinerys_error_text() -> None:
+    """PodTopologySpread and InterPodAffinity share one LabelSelectorAsSelector: the error names the field as
+    labels.NewRequirement does (explain prints it after ``POD: spec.topologySpreadConstraints:``)."""
+    bad_value = pod(WEB, [zone_constraint(labelSelector={"matchExpressions": [
+        {"key": "app", "operator": "In", "values": ["a b"]}]})])
+    with pytest.raises(ValueError, match=r'^values\[0\]\[app\]: Invalid value: "a b": a valid label must be'):
+        constraints_for(bad_value, "DoNotSchedule", (), None)
+    bad_op = pod(WEB, [zone_constraint(labelSelector={"matchExpressions": [{"key": "app", "operator": "Gt"}]})])
+    with pytest.raises(ValueError, match=r'^"Gt" is not a valid label selector operator$'):
+        constraints_for(bad_op, "DoNotSchedule", (), None)

@@ -1,8 +1,9 @@
 """kube-scheduler 1.36's PodTopologySpread plugin (Filter and Score), pure: no I/O.
 
-:mod:`.selectors` (label selectors), :mod:`.constraints` (which constraints apply, the default
-selector), :mod:`.counting` (the bound pods counted), :mod:`.nodes` (inclusion policies),
-:mod:`.filter` (PreFilter/Filter) and :mod:`.score` (PreScore/Score/NormalizeScore).
+:mod:`.constraints` (which constraints apply, the default selector), :mod:`.counting` (the bound pods
+counted), :mod:`.nodes` (inclusion policies), :mod:`.filter` (PreFilter/Filter) and :mod:`.score`
+(PreScore/Score/NormalizeScore). Label selectors are :mod:`linter.scoring.labelselector`, shared with
+InterPodAffinity.
 """
 
 from __future__ import annotations

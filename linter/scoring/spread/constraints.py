@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .selectors import EVERYTHING, Selector, from_label_selector, from_set
+from linter.scoring.labelselector import EVERYTHING, LabelSelector, from_set, selector_from
 
 __all__ = [
     "HOSTNAME",
@@ -46,7 +46,7 @@ _RC, _RS, _SS = ("", "v1", "ReplicationController"), ("apps", "v1", "ReplicaSet"
 class SpreadConstraint:
     max_skew: int
     topology_key: str
-    selector: Selector
+    selector: LabelSelector
     min_domains: int = 1
     honor_node_affinity: bool = True  # nodeAffinityPolicy Honor
     honor_node_taints: bool = False  # nodeTaintsPolicy Honor
@@ -70,7 +70,7 @@ class SpreadObjects:
 
 @dataclass(frozen=True)
 class DefaultSelector:
-    selector: Selector
+    selector: LabelSelector
     owner: str | None = None  # "ReplicaSet rs-1" when DefaultSelector reads a controller owner
     owner_missing: bool = False  # that owner is not among the objects (its selector is left out)
 
@@ -136,17 +136,17 @@ def default_selector(pod: Mapping[str, Any], objects: SpreadObjects) -> DefaultS
     if key not in found:
         return DefaultSelector(selector, described, True)
     try:
-        other = from_label_selector(found[key])
+        other = selector_from(found[key])
     except ValueError:
         return DefaultSelector(selector, described)  # a selector that does not convert adds nothing
-    return DefaultSelector(selector.add(other.requirements or ()), described)
+    return DefaultSelector(selector.add(other.requirements), described)  # Nothing's are none
 
 
-def _merge_match_label_keys(selector: Selector, keys: object, labels: Mapping[str, str]) -> Selector:
+def _merge_match_label_keys(selector: LabelSelector, keys: object, labels: Mapping[str, str]) -> LabelSelector:
     """``mergeLabelSetWithSelector``: the pod's values of ``matchLabelKeys`` first, then the selector's
     requirements; a Nothing selector stays Nothing."""
     wanted = {k: labels[k] for k in keys if isinstance(k, str) and k in labels} if isinstance(keys, list) else {}
-    if not wanted or selector.requirements is None:
+    if not wanted or selector.nothing:
         return selector
     return from_set(wanted).add(selector.requirements)
 
@@ -163,7 +163,7 @@ def _filtered(raw_constraints: Sequence[object], labels: Mapping[str, str], acti
     for raw in raw_constraints:
         if not isinstance(raw, Mapping) or raw.get("whenUnsatisfiable") != action:
             continue
-        selector = from_label_selector(raw.get("labelSelector"))
+        selector = selector_from(raw.get("labelSelector"))
         selector = _merge_match_label_keys(selector, raw.get("matchLabelKeys"), labels)
         min_domains = raw.get("minDomains")
         out.append(SpreadConstraint(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .selectors import Selector
+from linter.scoring.labelselector import LabelSelector
 
 __all__ = ["BoundPods", "LabelSet", "label_set"]
 
@@ -51,7 +51,7 @@ class BoundPods:
                 namespace, labels = other._groups[gid]
                 self.add(node, namespace, labels, False, n)
 
-    def count(self, node: str, selector: Selector, namespace: str, memo: dict[int, bool]) -> int:
+    def count(self, node: str, selector: LabelSelector, namespace: str, memo: dict[int, bool]) -> int:
         """How many of ``node``'s pods in ``namespace`` ``selector`` matches; ``memo`` caches the verdict per
         (namespace, label set) (one memo per selector and namespace)."""
         if selector.empty:
