@@ -130,7 +130,8 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         if verdict.feasible:  # PodTopologySpread's Filter follows every modelled one
             verdict = spread.check(index, here) or verdict
         verdicts.append(verdict)
-    affinity_pods = cluster.pod_affinity.bound_pods(views) if cluster.pod_affinity is not None else None
+    affinity_pods = None if cluster.pod_affinity is None else \
+        cluster.pod_affinity.bound_pods(views, cluster.spread.pods)  # the labels PodTopologySpread counts too
     affinity_filter = None
     if affinity_pods is not None and podaffinity.wanted(profile)[0]:  # InterPodAffinity's Filter follows
         affinity_filter = podaffinity.apply_filter(pod, views, verdicts, affinity_pods, cluster.namespaces,
@@ -216,7 +217,8 @@ class Cluster:
     objects: Callable[[], ClusterObjects]
     nominated: Sequence[Nominee] = ()
     affinity: AffinityCounts = field(default_factory=AffinityCounts)  # bound pods with pod affinity terms
-    spread: SpreadInputs = field(default_factory=SpreadInputs)  # what PodTopologySpread counts and looks up
+    # what PodTopologySpread counts and looks up; its pods' labels serve InterPodAffinity too
+    spread: SpreadInputs = field(default_factory=SpreadInputs)
     # what InterPodAffinity reads of the bound pods (None: not computed) and the Namespaces' labels
     pod_affinity: podaffinity.AffinityPods | None = None
     namespaces: Mapping[str, Mapping[str, str]] | None = None
@@ -349,7 +351,7 @@ def explain(
     whole = ClusterObjects(list(nodes), list(pods), list(priority_classes), list(pdbs))
     nominees = [n for n in map(nominee_of, pods) if n is not None]
     flags: dict[int, int] = {}
-    affinity_pods = podaffinity.AffinityPods(with_labels=True)
+    affinity_pods = podaffinity.AffinityPods()
     for bound in filter(is_counted_pod, pods):
         flags[affinity_flags(bound)] = flags.get(affinity_flags(bound), 0) + 1
         affinity_pods.note(str(bound["spec"]["nodeName"]), bound)
@@ -365,5 +367,5 @@ def explain_dump(model: SchedulerModel, dump: ClusterDump, pod: Obj, profile: st
     """The explanation on a streamed dump; ``objects`` reads STATE again, whole, if preemption needs it."""
     return explain_views(model, dump.views(), pod, profile,
                          Cluster(dump.priority_classes, objects, dump.nominated, dump.affinity,
-                                 SpreadInputs(dump.spread_pods, dump.spread_objects), dump.pod_affinity,
+                                 SpreadInputs(dump.labelled_pods, dump.spread_objects), dump.pod_affinity,
                                  dump.namespaces))

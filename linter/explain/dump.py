@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from linter.goint import INT32_MAX, INT32_MIN
 from linter.scoring.apidefaults import stored_node, stored_pod
+from linter.scoring.boundpods import BoundPods
 from linter.scoring.hostports import HostPort, host_ports
 from linter.scoring.nodes import NodeView, is_counted, is_counted_pod
 from linter.scoring.nominated import Nominee, labels_of, nominated_node_of, pod_key, pod_priority, scheduler_name_of
@@ -29,7 +30,7 @@ from linter.scoring.preemption.pods import parse_time
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
 from linter.scoring.resize import placed_views, resize_fingerprint
-from linter.scoring.spread import BoundPods, SpreadObjects
+from linter.scoring.spread import SpreadObjects
 from linter.scoring.unmodelled import AffinityCounts, affinity_flags
 from linter.scoring.volcano_feasibility import is_releasing
 
@@ -282,7 +283,8 @@ class ClusterDump:
     nominated: list[Nominee] = field(default_factory=list)  # pending pods with status.nominatedNodeName
     runtime_classes: list[Mapping[str, Any]] = field(default_factory=list)  # for the pending pod's admission
     affinity: AffinityCounts = field(default_factory=AffinityCounts)  # bound pods with pod affinity terms
-    spread_pods: BoundPods = field(default_factory=BoundPods)  # what PodTopologySpread counts
+    # every counted pod's namespace and labels, grouped: PodTopologySpread and InterPodAffinity match them
+    labelled_pods: BoundPods = field(default_factory=BoundPods)
     spread_objects: SpreadObjects = field(default_factory=SpreadObjects.none)  # its default selector's objects
     pod_affinity: AffinityPods = field(default_factory=AffinityPods)  # what InterPodAffinity reads of them
     namespaces: dict[str, dict[str, str]] | None = None  # Namespace labels; None: STATE has no Namespace
@@ -363,9 +365,9 @@ class DumpBuilder:
         self.shapes: dict[Hashable, Shape] = {}
         self.nominated: list[Nominee] = []
         self.affinity: dict[int, int] = {}  # counted pods by affinity_flags (only the non-zero ones)
-        self.spread_pods = BoundPods()
+        self.labelled_pods = BoundPods()
         self.workloads: dict[str, dict[tuple[str, str], Any]] = {kind: {} for kind in WORKLOAD_KINDS}
-        self.pod_affinity = AffinityPods(with_labels=True)  # InterPodAffinity: the counted pods' labels and terms
+        self.pod_affinity = AffinityPods()  # InterPodAffinity: the counted pods' terms
         self.namespaces: dict[str, dict[str, str]] = {}  # Namespace name -> labels
         self.has_namespaces = False
         self.error: str | None = None
@@ -424,7 +426,8 @@ class DumpBuilder:
                 self.pod_affinity.note(name, obj)
                 releasing = is_releasing(obj)
                 meta = obj.get("metadata") or {}  # a mapping: _named checked its name
-                self._spread(name, meta.get("namespace"), meta.get("labels"), meta.get("deletionTimestamp") is not None)
+                self._labelled(name, meta.get("namespace"), meta.get("labels"),
+                               meta.get("deletionTimestamp") is not None)
                 if self.counted is not None:
                     self.counted.append((name, shape, releasing))
                 else:
@@ -468,7 +471,7 @@ class DumpBuilder:
         if pod is None and shape.affinity:
             return False  # InterPodAffinity reads its terms
         if is_counted(node_name, phase):
-            self._spread(str(node_name), namespace, labels, deleting)
+            self._labelled(str(node_name), namespace, labels, deleting)
             if pod is not None:  # the text was added whole before, so its types were checked
                 self.pod_affinity.note(str(node_name), pod, namespace)
             releasing = deleting and phase in ("Running", "Pending")  # is_releasing
@@ -486,10 +489,11 @@ class DumpBuilder:
         if shape.affinity:
             self.affinity[shape.affinity] = self.affinity.get(shape.affinity, 0) + 1
 
-    def _spread(self, node: str, namespace: object, labels: object, deleting: bool) -> None:
-        """A counted pod, for PodTopologySpread (the types were checked: PLACEMENT_TYPES)."""
+    def _labelled(self, node: str, namespace: object, labels: object, deleting: bool) -> None:
+        """A counted pod's namespace and labels, for PodTopologySpread and InterPodAffinity (the types were
+        checked: PLACEMENT_TYPES)."""
         items = tuple(labels.items()) if isinstance(labels, dict) else ()
-        self.spread_pods.add(node, str(namespace or "default"), items, deleting)
+        self.labelled_pods.add(node, str(namespace or "default"), items, deleting)
 
     def _workload(self, kind: str, obj: Mapping[str, Any]) -> None:
         meta, spec = obj.get("metadata") or {}, obj.get("spec") or {}
@@ -506,7 +510,7 @@ class DumpBuilder:
         self.pdbs.extend(later.pdbs)
         self.runtime_classes.extend(later.runtime_classes)
         self.nominated.extend(later.nominated)
-        self.spread_pods.absorb(later.spread_pods)
+        self.labelled_pods.absorb(later.labelled_pods)
         for kind, found in later.workloads.items():
             self.workloads[kind].update(found)
         self.pod_affinity.extend(later.pod_affinity)
@@ -538,5 +542,5 @@ class DumpBuilder:
         objects = SpreadObjects(self.workloads["Service"], self.workloads["ReplicationController"],
                                 self.workloads["ReplicaSet"], self.workloads["StatefulSet"])
         return ClusterDump(self.nodes, self.totals, self.priority_classes, self.pdbs, self.nominated,
-                           self.runtime_classes, AffinityCounts.of(self.affinity), self.spread_pods, objects,
+                           self.runtime_classes, AffinityCounts.of(self.affinity), self.labelled_pods, objects,
                            self.pod_affinity, self.namespaces if self.has_namespaces else None)

@@ -1,10 +1,10 @@
-"""Explain's InterPodAffinity: the bound pods' labels and terms read from STATE, the Filter in the filter
-chain and the Score in the totals (:mod:`linter.scoring.podaffinity`).
+"""Explain's InterPodAffinity: the bound pods' terms read from STATE, the Filter in the filter chain and
+the Score in the totals (:mod:`linter.scoring.podaffinity`).
 
-This module is the one place explain reads what InterPodAffinity needs of a bound pod: its namespace,
-``metadata.labels`` (only when the pending pod has pod affinity terms of its own that match against them)
-and ``spec.affinity.podAffinity``/``podAntiAffinity``; and the Namespaces' labels (``kind: Namespace``
-in STATE) for namespaceSelectors.
+A bound pod's namespace and ``metadata.labels`` come from the grouping PodTopologySpread counts too
+(:class:`linter.scoring.boundpods.BoundPods`, filled by explain's readers for every counted pod); this module
+reads only what InterPodAffinity alone needs: ``spec.affinity.podAffinity``/``podAntiAffinity`` of the bound
+pods, and the Namespaces' labels (``kind: Namespace`` in STATE) for namespaceSelectors.
 
 Per node: ``interPodAffinityRaw`` (the summed weights, every node) and ``interPodAffinityScore`` (0..100
 over the feasible nodes, before the weight; feasible nodes only), both None when the profile does not
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linter.model import Profile
+from linter.scoring.boundpods import BoundPods as LabelledPods
 from linter.scoring.feasibility import Feasibility
 from linter.scoring.nodes import NodeView
 from linter.scoring.podaffinity import (
@@ -69,11 +70,8 @@ def _pending(pod: Mapping[str, Any]) -> tuple[str, dict[str, str], PodTerms]:
 
 @dataclass
 class AffinityPods:
-    """Bound pods by (node name, namespace, labels) and by (node name, namespace, pod affinity), counted
-    while STATE streams; labels only when ``with_labels``."""
+    """Bound pods with pod (anti-)affinity by (node name, namespace, affinity), counted while STATE streams."""
 
-    with_labels: bool = False
-    labels: dict[tuple[str, str, tuple[tuple[str, str], ...]], int] = field(default_factory=dict)
     terms: dict[tuple[str, str, str], int] = field(default_factory=dict)
     affinities: dict[str, Mapping[str, Any]] = field(default_factory=dict)
 
@@ -82,10 +80,6 @@ class AffinityPods:
         ``namespace``: the pod's, when ``pod`` is a text shared by pods (fastyaml lifts the namespace out)."""
         meta = _meta(pod)
         ns = str((namespace if namespace is not None else meta.get("namespace")) or "default")
-        if self.with_labels:
-            raw = meta.get("labels")
-            key = (node, ns, tuple(sorted(raw.items())) if isinstance(raw, Mapping) else ())
-            self.labels[key] = self.labels.get(key, 0) + 1
         spec = pod.get("spec")
         if type(spec) is dict and spec.get("affinity") is None:
             return  # the usual pod: no affinity at all
@@ -97,24 +91,24 @@ class AffinityPods:
             self.terms[tkey] = self.terms.get(tkey, 0) + 1
 
     def extend(self, later: AffinityPods) -> None:
-        for key, n in later.labels.items():
-            self.labels[key] = self.labels.get(key, 0) + n
         for tkey, n in later.terms.items():
             self.terms[tkey] = self.terms.get(tkey, 0) + n
         for text, affinity in later.affinities.items():
             self.affinities.setdefault(text, affinity)
 
-    def bound_pods(self, views: Sequence[NodeView]) -> BoundPods:
+    def bound_pods(self, views: Sequence[NodeView], labelled: LabelledPods) -> BoundPods:
+        """The model's view over ``views``: the label groups of ``labelled`` (every counted pod, terminating
+        ones too) and the terms counted here; pods on a node that is not among the views are left out."""
         index = {view.name: i for i, view in enumerate(views)}
         out = BoundPods([_labels(view) for view in views])
-        for (node, namespace, labels), n in self.labels.items():
-            i = index.get(node)
-            if i is not None:
-                out.add_labels(i, namespace, dict(labels), n)
+        for namespace, labels, by_node in labelled.groups():
+            for node, n in by_node.items():
+                i = index.get(node)
+                if i is not None:
+                    out.add_labels(i, namespace, dict(labels), n)
         for (node, namespace, text), n in self.terms.items():
             i = index.get(node)
             if i is not None:
-                # the labels of a pod with affinity are counted in the label groups already
                 out.add_terms(i, namespace, self.affinities[text], n)
         return out
 

@@ -126,3 +126,23 @@ def test_a_bad_label_of_a_bound_pod_is_one_line(tmp_path: Path) -> None:
     proc = _run(tmp_path, [*_nodes(), bad], _pending(PREFER_DB))
     assert proc.returncode == 2
     assert proc.stderr.strip().endswith("Pod default/b: metadata.labels.app must be a string (got a number)")
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+def test_a_terminating_pod_counts_for_inter_pod_affinity_but_not_for_topology_spread(tmp_path: Path, fmt: str) -> None:
+    """Both plugins read the bound pods' labels from one grouping; kube-scheduler's InterPodAffinity matches a
+    terminating pod, PodTopologySpread leaves it out. The db pod on n1 is terminating: PodTopologySpread (which
+    filters first) sees zones a and b empty and passes n1, InterPodAffinity's anti-affinity rejects it."""
+    leaving = pod("db0", "n1", 0, cpu=None, labels={"app": "db"})
+    leaving["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    pending = _pending({"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": HOST}]}})
+    pending["spec"]["topologySpreadConstraints"] = [{"maxSkew": 1, "topologyKey": ZONE,
+                                                     "whenUnsatisfiable": "DoNotSchedule",
+                                                     "labelSelector": {"matchLabels": {"app": "db"}}}]
+    proc = _run(tmp_path, [*_nodes(), leaving], pending, fmt)
+    assert proc.returncode == 0, proc.stderr
+    nodes = {n["name"]: n for n in json.loads(proc.stdout)["nodes"]}
+    assert nodes["n1"]["rejectedByPlugin"] == "InterPodAffinity"
+    assert nodes["n1"]["reasons"] == ["node(s) didn't match pod anti-affinity rules"]
+    assert nodes["n2"]["feasible"]

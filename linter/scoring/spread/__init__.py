@@ -1,12 +1,14 @@
 """kube-scheduler 1.36's PodTopologySpread plugin (Filter and Score), pure: no I/O.
 
-:mod:`.constraints` (which constraints apply, the default selector), :mod:`.counting` (the bound pods
-counted), :mod:`.nodes` (inclusion policies), :mod:`.filter` (PreFilter/Filter) and :mod:`.score`
-(PreScore/Score/NormalizeScore). Label selectors are :mod:`linter.scoring.labelselector`, shared with
-InterPodAffinity.
+:mod:`.constraints` (which constraints apply, the default selector), :mod:`.nodes` (inclusion
+policies), :mod:`.filter` (PreFilter/Filter) and :mod:`.score` (PreScore/Score/NormalizeScore). The bound
+pods counted (:mod:`linter.scoring.boundpods`) and label selectors (:mod:`linter.scoring.labelselector`) are
+shared with InterPodAffinity.
 """
 
 from __future__ import annotations
+
+from linter.scoring.boundpods import BoundPods, LabelSet, label_set
 
 from .constraints import (
     HOSTNAME,
@@ -19,7 +21,6 @@ from .constraints import (
     default_selector,
     pod_labels,
 )
-from .counting import BoundPods, LabelSet, label_set
 from .filter import REASON_LABEL_MISSING, REASON_SKEW, SpreadFilter, prefilter
 from .nodes import SpreadNode
 from .score import SpreadScores, spread_scores

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.goint import INT32_MAX
+from linter.scoring.boundpods import BoundPods, LabelSet
 
 from .constraints import SpreadConstraint
-from .counting import BoundPods, LabelSet
 from .nodes import SpreadNode, has_all_keys, included
 
 __all__ = ["REASON_LABEL_MISSING", "REASON_SKEW", "SpreadFilter", "prefilter"]

@@ -21,10 +21,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from linter.scoring.boundpods import BoundPods
 from linter.scoring.gomath import go_log, go_round
 
 from .constraints import HOSTNAME, SpreadConstraint
-from .counting import BoundPods
 from .nodes import SpreadNode, has_all_keys, included
 
 __all__ = ["SpreadScores", "spread_scores"]
