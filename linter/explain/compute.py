@@ -35,12 +35,15 @@ from .imagelocality import add_image_locality_scores
 from .objects import ClusterObjects
 from .preemption import admitted_pod, preemption_section
 from .preferences import add_preference_scores
+from .spread import PLUGIN as SPREAD_PLUGIN
 from .spread import PodSpread, SpreadInputs, spread_inputs
 
 __all__ = ["Cluster", "build_views", "explain", "explain_dump", "explain_views", "select_profile"]
 
 Json = dict[str, Any]
 Obj = Mapping[str, Any]
+# the in-tree plugins explain computes beyond the scorer's own (never in notModelledForPod)
+_MODELLED = frozenset({SPREAD_PLUGIN, podaffinity.PLUGIN})
 
 
 def build_views(nodes: Sequence[Obj], pods: Sequence[Obj]) -> list[NodeView]:
@@ -135,7 +138,8 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
     affinity_filter = None
     if affinity_pods is not None and podaffinity.wanted(profile)[0]:  # InterPodAffinity's Filter follows
         affinity_filter = podaffinity.apply_filter(pod, views, verdicts, affinity_pods, cluster.namespaces,
-                                                   [v.reasons == (REASON_AFFINITY_CONFLICT,) for v in verdicts])
+                                                   [v.reasons == (REASON_AFFINITY_CONFLICT,) for v in verdicts],
+                                                   nominated)
     out: list[Json] = []
     for view, verdict in zip(views, verdicts, strict=True):
         here = nominated.get(view.name, [])
@@ -163,8 +167,6 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
     pod_affinity = podaffinity.score_fields(profile, pod, affinity_pods, cluster.namespaces, out)
     if affinity_filter is not None and affinity_filter.needs_namespaces:
         pod_affinity["interPodAffinityNeedsNamespaces"] = True
-    computed = podaffinity.computed_plugins(affinity_pods is not None, affinity_filter,
-                                            preempting=not any(n["feasible"] for n in out))
     image_locality = add_image_locality_scores(profile, pod, views, out)  # adds to every node's total
     spreading = spread.add_scores(out)  # adds to the feasible nodes' totals
     feasible = sum(1 for n in out if n["feasible"])
@@ -184,9 +186,11 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         "notModelledScorePlugins": [{"name": n, "weight": w} for n, w in profile.unmodelled_scores.items()],
         # in-tree plugins the model leaves out that act on this pod ({} when none does)
         "notModelledForPod": plugins_for_pod(pod, profile, cluster.affinity, scored=feasible > 1,
-                                             spread_modelled=True, computed=computed),
-        # no node passes and PodTopologySpread's filter acts on the pod: the preemption model's dry runs leave it out
-        "preemptionLeavesOut": ["PodTopologySpread"] if spread.state is not None and not feasible else [],
+                                             modelled=_MODELLED),
+        # no node passes and a computed filter acts on the pod: the preemption model's dry runs leave it out
+        "preemptionLeavesOut": [] if feasible else [name for name, acts in (
+            (SPREAD_PLUGIN, spread.state is not None),
+            (podaffinity.PLUGIN, affinity_filter is not None and affinity_filter.filtered)) if acts],
         "nodes": _sorted(out, "total"),
         "feasibleNodesToFind": profile_nodes_to_find(profile, pod, filters, len(views),
                                                      lambda name: any(view.name == name for view in views)),

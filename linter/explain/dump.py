@@ -25,7 +25,15 @@ from linter.scoring.apidefaults import stored_node, stored_pod
 from linter.scoring.boundpods import BoundPods
 from linter.scoring.hostports import HostPort, host_ports
 from linter.scoring.nodes import NodeView, is_counted, is_counted_pod
-from linter.scoring.nominated import Nominee, labels_of, nominated_node_of, pod_key, pod_priority, scheduler_name_of
+from linter.scoring.nominated import (
+    Nominee,
+    labels_of,
+    nominated_node_of,
+    pod_affinity_of,
+    pod_key,
+    pod_priority,
+    scheduler_name_of,
+)
 from linter.scoring.preemption.pods import parse_time
 from linter.scoring.quantity import QuantityError, parse_quantity
 from linter.scoring.requests import actual_request, fit_node_contribution, fit_score_request, volcano_request
@@ -449,7 +457,7 @@ class DumpBuilder:
         node = nominated_node_of(pod)
         if node:
             self.nominated.append(Nominee(pod_key(pod), node, pod_priority(pod), shape.actual, scheduler_name_of(pod),
-                                          shape.ports, labels_of(pod)))
+                                          shape.ports, labels_of(pod), pod_affinity_of(pod)))
 
     def add_known_pod(self, name: object, node_name: object, phase: object, shape_key: Hashable,
                       deleting: bool = False, namespace: object = None, labels: object = None,

@@ -24,10 +24,12 @@ from linter.model import Profile
 from linter.scoring.boundpods import BoundPods as LabelledPods
 from linter.scoring.feasibility import Feasibility
 from linter.scoring.nodes import NodeView
+from linter.scoring.nominated import Nominee
 from linter.scoring.podaffinity import (
+    AddedPod,
     BoundPods,
     PodTerms,
-    filter_node,
+    filter_node_with_nominated,
     fold_label_keys,
     normalize,
     pod_terms,
@@ -36,7 +38,7 @@ from linter.scoring.podaffinity import (
     raw_score,
 )
 
-__all__ = ["PLUGIN", "AffinityPods", "Outcome", "apply_filter", "computed_plugins", "score_fields",
+__all__ = ["PLUGIN", "AffinityPods", "Outcome", "apply_filter", "score_fields",
            "wanted"]
 
 Json = dict[str, Any]
@@ -133,12 +135,19 @@ class Outcome:
     needs_namespaces: bool
 
 
+def _added(nominees: Sequence[Nominee]) -> list[AddedPod]:
+    """The nominated pods as AddPod reads them: namespace, labels and parsed terms (a term that does not
+    parse empties its list, as for a bound pod)."""
+    return [(n.key[0], dict(n.labels), pod_terms(n.key[0], n.affinity)) for n in nominees]
+
+
 def apply_filter(pod: Mapping[str, Any], views: Sequence[NodeView], verdicts: list[Feasibility],
                  pods: BoundPods, namespaces: Mapping[str, Mapping[str, str]] | None,
-                 prefilter_rejects: Sequence[bool]) -> Outcome:
+                 prefilter_rejects: Sequence[bool], nominated: Mapping[str, Sequence[Nominee]]) -> Outcome:
     """Run PreFilter and, on each node the earlier filters pass, Filter (it is the last modelled filter in
-    kube-scheduler's order); replaces the verdicts it changes. A PreFilter failure rejects every node whose
-    verdict is not already an earlier PreFilter's (``prefilter_rejects``)."""
+    kube-scheduler's order) with the pods ``nominated`` to the node (by node name, those that count);
+    replaces the verdicts it changes. A PreFilter failure rejects every node whose verdict is not already an
+    earlier PreFilter's (``prefilter_rejects``)."""
     namespace, labels, terms = _pending(pod)
     pre = prefilter(namespace, labels, terms, pods, namespaces)
     if pre.status is not None:
@@ -150,7 +159,8 @@ def apply_filter(pod: Mapping[str, Any], views: Sequence[NodeView], verdicts: li
         return Outcome(False, pre.needs_namespaces)
     for i in range(len(views)):
         if verdicts[i].feasible:
-            found = filter_node(pre.state, pods.node_labels[i])
+            here = nominated.get(views[i].name, ())
+            found = filter_node_with_nominated(pre.state, pods.node_labels[i], _added(here))
             if found is not None:
                 verdicts[i] = Feasibility(False, PLUGIN, (found[1],))
     return Outcome(True, pre.needs_namespaces)
@@ -182,14 +192,3 @@ def score_fields(profile: Profile, pod: Mapping[str, Any], pods: BoundPods | Non
         "interPodAffinitySkipped": topology is None if weight else None,
         "interPodAffinityNeedsNamespaces": bool(state is not None and state.needs_namespaces),
     }
-
-
-def computed_plugins(computed: bool, outcome: Outcome | None, *, preempting: bool) -> dict[str, str | None]:
-    """What ``notModelledForPod`` says of InterPodAffinity once explain computes it: nothing (``None``: the
-    entry is dropped), except that the preemption section's victim search still leaves its Filter out."""
-    if not computed:
-        return {}
-    why = None
-    if preempting and outcome is not None and outcome.filtered:
-        why = "its Filter is applied above, but not in the preemption section's search for victims"
-    return {PLUGIN: why}

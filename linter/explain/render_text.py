@@ -140,10 +140,16 @@ def _spread_header(doc: Json) -> list[str]:
             + (f" minDomains {c['minDomains']}" if c["minDomains"] != 1 else "") for c in constraints))
     if doc.get("podTopologySpreadNote"):
         lines.append(f"  note: {doc['podTopologySpreadNote']}")
-    if doc.get("preemptionLeavesOut"):
-        lines.append("  note: the preemption section's dry runs leave out " + ", ".join(doc["preemptionLeavesOut"])
-                     + "'s filter (not modelled there): its victims and message may differ from kube-scheduler's")
     return lines
+
+
+def _preemption_leaves_out(doc: Json) -> list[str]:
+    """The computed filters the preemption section's dry runs do not re-run."""
+    left_out = doc.get("preemptionLeavesOut") or []
+    if not left_out:
+        return []
+    return ["  note: the preemption section's dry runs leave out " + " and ".join(f"{n}'s filter" for n in left_out)
+            + " (not modelled there): its victims and message may differ from kube-scheduler's"]
 
 
 def _affinity_range(doc: Json) -> tuple[int, int]:
@@ -268,7 +274,7 @@ def render_text(doc: Json) -> str:
     if doc.get("notModelledForPod"):
         lines.append(_for_pod_line(doc["notModelledForPod"]))
     if engine == "k8s-fit":
-        lines += _spread_header(doc)
+        lines += _spread_header(doc) + _preemption_leaves_out(doc)
     lines += _preference_header(doc) + image_locality_header(doc)
     if doc.get("interPodAffinityNeedsNamespaces"):
         lines.append("  InterPodAffinity: a namespaceSelector picks namespaces by their labels, and STATE holds no "

@@ -19,7 +19,7 @@ nominations cleared on a preemption's chosen node (§8.3). The API server defaul
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from linter.model import DEFAULT_SCHEDULER_NAME
@@ -31,7 +31,7 @@ from linter.scoring.resize import placed_pod
 
 __all__ = ["DEFAULT_SCHEDULER_NAMES", "Nominee", "check_node_with_nominated", "counts_for", "labels_of",
            "nominated_node_of",
-           "nominee_of", "pod_key", "pod_priority", "scheduler_name_of", "used_ports_with"]
+           "nominee_of", "pod_affinity_of", "pod_key", "pod_priority", "scheduler_name_of", "used_ports_with"]
 
 # the profile names of kube-scheduler run without a config file
 DEFAULT_SCHEDULER_NAMES = frozenset({DEFAULT_SCHEDULER_NAME})
@@ -54,6 +54,16 @@ def labels_of(pod: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     meta = pod.get("metadata")
     labels = meta.get("labels") if isinstance(meta, Mapping) else None
     return tuple((str(k), str(v)) for k, v in labels.items()) if isinstance(labels, Mapping) else ()
+
+
+def pod_affinity_of(pod: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The pod's ``spec.affinity`` when it holds podAffinity or podAntiAffinity, else None."""
+    spec = pod.get("spec")
+    affinity = spec.get("affinity") if isinstance(spec, Mapping) else None
+    if not isinstance(affinity, Mapping) or (affinity.get("podAffinity") is None
+                                              and affinity.get("podAntiAffinity") is None):
+        return None
+    return affinity
 
 
 def pod_key(pod: Mapping[str, Any]) -> tuple[str, str]:
@@ -88,6 +98,8 @@ class Nominee:
     scheduler: str  # spec.schedulerName (defaulted): counted only by a scheduler with that profile
     ports: tuple[HostPort, ...] = ()  # its host ports (NodePorts)
     labels: tuple[tuple[str, str], ...] = ()  # its labels (PodTopologySpread counts it in its node's domain)
+    # its spec.affinity when it has pod (anti-)affinity terms (InterPodAffinity's AddPod counts them)
+    affinity: Mapping[str, Any] | None = field(default=None, hash=False)
 
 
 def nominee_of(pod: Mapping[str, Any]) -> Nominee | None:
@@ -99,7 +111,7 @@ def nominee_of(pod: Mapping[str, Any]) -> Nominee | None:
         return None
     # the nominator's pods are added to a node as placed pods (NodeInfo.AddPodInfo)
     return Nominee(pod_key(pod), node, pod_priority(pod), actual_request(placed_pod(pod)), scheduler_name_of(pod),
-                   host_ports(pod), labels_of(pod))
+                   host_ports(pod), labels_of(pod), pod_affinity_of(pod))
 
 
 def counts_for(nominee_priority: int, nominee_key: tuple[str, str], priority: int, key: tuple[str, str]) -> bool:

@@ -7,12 +7,13 @@ for most pods: their PreFilter or PreScore returns Skip. :func:`plugins_for_pod`
 the profile runs it at that point and its Skip condition does not hold for the pod, as far as the pod and
 a few cluster-wide counts show (ImageLocality is left to the scorer's own notes):
 
-* InterPodAffinity, filter: the pod has required podAffinity or podAntiAffinity terms, or a pod bound to a
+* InterPodAffinity (the webhook only; explain computes it, :mod:`linter.scoring.podaffinity`, and passes
+  it in ``modelled``), filter: the pod has required podAffinity or podAntiAffinity terms, or a pod bound to a
   node has required podAntiAffinity terms (the filter checks whether one of them matches this pod).
   Score: the pod has preferred terms, or (unless ``ignorePreferredTermsOfExistingPods``) a bound pod has
   preferred terms, or required podAffinity terms while ``hardPodAffinityWeight`` > 0.
-* PodTopologySpread (the webhook only; explain computes it, :mod:`linter.scoring.spread`, and passes
-  ``spread_modelled``): the pod's ``topologySpreadConstraints`` (DoNotSchedule: filter, ScheduleAnyway:
+* PodTopologySpread (the webhook only; explain computes it, :mod:`linter.scoring.spread`, and passes it
+  in ``modelled``): the pod's ``topologySpreadConstraints`` (DoNotSchedule: filter, ScheduleAnyway:
   score); without them the profile's default constraints (System: ScheduleAnyway on zone and hostname)
   when the default selector is not empty. That selector comes from the Services selecting the pod (not
   visible here) and the controller owner when it is a v1 ReplicationController or an apps/v1 ReplicaSet
@@ -226,28 +227,23 @@ def _scores(pod: Mapping[str, Any], spec: Mapping[str, Any], profile: Profile, c
 
 
 def plugins_for_pod(pod: Mapping[str, Any], profile: Profile, counts: AffinityCounts, *, scored: bool,
-                    spread_modelled: bool = False,
-                    computed: Mapping[str, str | None] | None = None) -> dict[str, dict[str, str]]:
+                    modelled: frozenset[str] = frozenset()) -> dict[str, dict[str, str]]:
     """``{"filters": {plugin: why}, "scores": {plugin: why}}`` for the unmodelled plugins that act on
     ``pod`` under ``profile`` (each part only when not empty; ``{}`` when none acts). ``counts``: the
     cluster's bound pods; ``scored``: more than one node is feasible, so kube-scheduler runs its scores;
-    ``spread_modelled``: the caller computes PodTopologySpread (explain does, the webhook does not).
-    ``computed``: plugins the caller computes (explain: InterPodAffinity), left out of both parts, or with
-    a filter note when the value is not None (a part the caller still leaves out)."""
+    ``modelled``: the plugins the caller computes, left out of both parts (explain: PodTopologySpread and
+    InterPodAffinity; the webhook: none)."""
     spec = _mapping(pod.get("spec"))
     enabled = _DEFAULT_FILTERS if profile.filter_plugins is None else frozenset(profile.filter_plugins)
     own = affinity_flags(pod)
-    done = computed or {}
     out: dict[str, dict[str, str]] = {}
-    skip = ({"PodTopologySpread"} if spread_modelled else set()) | set(done)
     filters = {n: why for n, why in _filters(pod, spec, profile, counts, own).items()
-               if n in enabled and n not in skip}
-    filters.update({n: why for n, why in done.items() if why is not None and n in enabled})
+               if n in enabled and n not in modelled}
     if filters:
         out["filters"] = filters
     if scored:
         scores = {n: why for n, why in _scores(pod, spec, profile, counts, own).items()
-                  if n in profile.score_plugin_weights and n not in skip}
+                  if n in profile.score_plugin_weights and n not in modelled}
         if scores:
             out["scores"] = scores
     return out

@@ -99,13 +99,20 @@ def test_namespace_selector_needs_namespaces(tmp_path: Path) -> None:
     assert [n["name"] for n in with_ns["nodes"] if n["feasible"]] == ["n2"]
 
 
-def test_preemption_keeps_the_filter_named(tmp_path: Path) -> None:
+def test_preemption_is_said_to_leave_the_filter_out(tmp_path: Path) -> None:
+    """As for PodTopologySpread: no node passes and the Filter acted, so ``preemptionLeavesOut`` names it
+    (the preemption section's dry runs do not re-run it) and ``notModelledForPod`` does not."""
     anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
         {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": ZONE}]}}
     items = [*_nodes(), pod("w1", "n1", 0, labels={"app": "web"}), pod("w2", "n2", 0, labels={"app": "web"})]
     doc = json.loads(_run(tmp_path, items, _pending(anti, {"app": "web"})).stdout)
     assert not any(n["feasible"] for n in doc["nodes"])
-    assert "preemption" in doc["notModelledForPod"]["filters"]["InterPodAffinity"]
+    assert doc["preemptionLeavesOut"] == ["InterPodAffinity"]
+    assert doc["notModelledForPod"] == {}
+    assert "note: the preemption section's dry runs leave out InterPodAffinity's filter" in _run(
+        tmp_path, items, _pending(anti, {"app": "web"}), out="text").stdout
+    feasible = json.loads(_run(tmp_path, items[:2], _pending(anti, {"app": "web"})).stdout)
+    assert feasible["preemptionLeavesOut"] == []
 
 
 @pytest.mark.parametrize("fmt", ["yaml", "json"])
@@ -146,3 +153,47 @@ def test_a_terminating_pod_counts_for_inter_pod_affinity_but_not_for_topology_sp
     assert nodes["n1"]["rejectedByPlugin"] == "InterPodAffinity"
     assert nodes["n1"]["reasons"] == ["node(s) didn't match pod anti-affinity rules"]
     assert nodes["n2"]["feasible"]
+
+
+def test_preemption_leaves_out_both_computed_filters_in_framework_order(tmp_path: Path) -> None:
+    anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": ZONE}]}}
+    pending = _pending(anti, {"app": "web"})
+    pending["spec"]["topologySpreadConstraints"] = [{"maxSkew": 1, "topologyKey": "rack",
+                                                     "whenUnsatisfiable": "DoNotSchedule",
+                                                     "labelSelector": {"matchLabels": {"app": "web"}}}]
+    doc = json.loads(_run(tmp_path, _nodes(), pending).stdout)
+    assert {n["rejectedByPlugin"] for n in doc["nodes"]} == {"PodTopologySpread"}  # no node has a rack label
+    assert doc["preemptionLeavesOut"] == ["PodTopologySpread", "InterPodAffinity"]
+    text = _run(tmp_path, _nodes(), pending, out="text").stdout
+    assert "leave out PodTopologySpread's filter and InterPodAffinity's filter (not modelled there)" in text
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+def test_pods_nominated_to_a_node_count_in_its_filter(tmp_path: Path, fmt: str) -> None:
+    """kube-scheduler's PreFilter extensions add the pods nominated to a node (priority >= the pod's) while it
+    filters that node: a nominated web pod keeps the anti-affine pod off n1, and a nominated pod whose own
+    required anti-affinity selects the pod does too, unless PreFilter skipped the plugin (the pod has no
+    required terms and no bound pod's anti-affinity selects it: AddPod is not called); a nomination of
+    lower priority counts for nothing."""
+    anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": HOST}]}}
+    web = pod("web", None, 0, cpu=None, labels={"app": "web"}, nominated="n1")
+    doc = json.loads(_run(tmp_path, [*_nodes(), web], _pending(anti), fmt).stdout)
+    nodes = {n["name"]: n for n in doc["nodes"]}
+    assert nodes["n1"]["reasons"] == ["node(s) didn't match pod anti-affinity rules"]
+    assert nodes["n1"]["nominatedPods"] == ["default/web"] and nodes["n2"]["feasible"]
+    guard = pod("guard", None, 0, cpu=None, nominated="n2")
+    guard["spec"]["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": ZONE}]}}
+    shy = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "nobody"}}, "topologyKey": HOST}]}}
+    doc = json.loads(_run(tmp_path, [*_nodes(), guard], _pending(shy, {"app": "db"}), fmt).stdout)
+    nodes = {n["name"]: n for n in doc["nodes"]}
+    assert nodes["n2"]["reasons"] == ["node(s) didn't satisfy existing pods anti-affinity rules"]
+    assert nodes["n1"]["feasible"]
+    skipped = _pending({"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": []}}, {"app": "db"})
+    assert all(n["feasible"] for n in json.loads(_run(tmp_path, [*_nodes(), guard], skipped, fmt).stdout)["nodes"])
+    lower = pod("web", None, -1, cpu=None, labels={"app": "web"}, nominated="n1")
+    doc = json.loads(_run(tmp_path, [*_nodes(), lower], _pending(anti), fmt).stdout)
+    assert all(n["feasible"] for n in doc["nodes"])

@@ -15,6 +15,7 @@ from linter.scoring.labelselector import SelectorError, selector_from
 from linter.scoring.podaffinity import (
     BoundPods,
     filter_node,
+    filter_node_with_nominated,
     fold_label_keys,
     normalize,
     pod_terms,
@@ -215,3 +216,25 @@ def test_fold_label_keys_as_the_api_server_does() -> None:
     sel = folded["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]["labelSelector"]  # type: ignore[index]
     assert sel["matchExpressions"] == [{"key": "rev", "operator": "In", "values": ["7"]},
                                        {"key": "team", "operator": "NotIn", "values": ["x"]}]
+
+
+def test_nominated_pods_count_in_both_passes_of_their_node() -> None:
+    """RunFilterPluginsWithNominatedPods: with the node's nominated pods added (AddPod), then without; both
+    must pass. A db pod nominated to n1 satisfies a db affinity only in the first pass: n1 still fails."""
+    aff = affinity(req=[term({"app": "db"}, "kubernetes.io/hostname")])
+    pre = prefilter("default", {"app": "web"}, pod_terms("default", aff), bound(), NS)
+    assert pre.state is not None
+    db = [("default", {"app": "db"}, pod_terms("default", None))]
+    assert filter_node_with_nominated(pre.state, NODES[0], db) == (UNRES, AFF)
+    # the pod matches its own term: the first pod of its group passes either way
+    own = prefilter("default", {"app": "db"}, pod_terms("default", aff), bound(), NS)
+    assert own.state is not None
+    assert filter_node_with_nominated(own.state, NODES[0], db) is None
+    # anti-affinity both ways: the nominated pod is in the pair only on the node it is nominated to
+    anti = affinity(anti=[term({"app": "db"}, "zone")])
+    state = prefilter("default", {"app": "web"}, pod_terms("default", anti), bound(), NS).state
+    assert state is not None
+    assert filter_node_with_nominated(state, NODES[0], db) == (UNSCHED, ANTI)
+    assert filter_node_with_nominated(state, NODES[1], []) is None  # same zone, no nomination there
+    guard = [("default", {}, pod_terms("default", affinity(anti=[term({"app": "web"}, "zone")])))]
+    assert filter_node_with_nominated(state, NODES[2], guard) == (UNSCHED, EXISTING)

@@ -7,11 +7,20 @@ behaviour for users.
 """
 
 from .cluster import BoundPods
-from .filtering import FilterState, PreFilterOutcome, filter_node, prefilter
+from .filtering import (
+    AddedPod,
+    FilterState,
+    PreFilterOutcome,
+    add_pods,
+    filter_node,
+    filter_node_with_nominated,
+    prefilter,
+)
 from .scoring import ScoreState, normalize, prescore, raw_score
 from .terms import AffinityTerm, PodTerms, WeightedTerm, fold_label_keys, pod_terms
 
 __all__ = [
+    "AddedPod",
     "AffinityTerm",
     "BoundPods",
     "FilterState",
@@ -19,7 +28,9 @@ __all__ = [
     "PreFilterOutcome",
     "ScoreState",
     "WeightedTerm",
+    "add_pods",
     "filter_node",
+    "filter_node_with_nominated",
     "fold_label_keys",
     "normalize",
     "pod_terms",

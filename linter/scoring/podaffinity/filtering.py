@@ -22,12 +22,16 @@ Filter, per node, in this order:
    "node(s) didn't match pod anti-affinity rules";
 3. a counted ``existing_anti`` pair among the node's labels: Unschedulable
    "node(s) didn't satisfy existing pods anti-affinity rules".
+
+Pods nominated to a node are added to a copy of the counts while that node is filtered (the PreFilter
+extensions' AddPod, :func:`add_pods`), and the Filter runs with and then without them
+(:func:`filter_node_with_nominated`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from linter.gofmt import aggregate
 
@@ -38,9 +42,12 @@ __all__ = [
     "AFFINITY_RULES",
     "ANTI_AFFINITY_RULES",
     "EXISTING_ANTI_AFFINITY_RULES",
+    "AddedPod",
     "FilterState",
     "PreFilterOutcome",
+    "add_pods",
     "filter_node",
+    "filter_node_with_nominated",
     "prefilter",
 ]
 
@@ -62,6 +69,10 @@ class FilterState:
     anti_affinity: PairCounts
     existing_anti: PairCounts
     matches_own_affinity: bool
+    # the pending pod's namespace, labels and its Namespace's labels: what AddPod matches a pod's terms with
+    namespace: str = "default"
+    labels: Mapping[str, str] = field(default_factory=dict)
+    namespace_labels: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -140,8 +151,51 @@ def prefilter(namespace: str, labels: Mapping[str, str], terms: PodTerms, pods: 
     if not existing and not aff_terms and not anti_terms:
         return PreFilterOutcome(skip=True, needs_namespaces=needs)
     own = bool(aff_terms) and all(t.matches(namespace, labels, {}) for t in aff_terms)
-    state = FilterState(aff_terms, anti_terms, affinity, anti, existing, own)
+    state = FilterState(aff_terms, anti_terms, affinity, anti, existing, own, namespace, labels, ns_labels)
     return PreFilterOutcome(state=state, needs_namespaces=needs)
+
+
+# a pod added by AddPod: its namespace, labels and parsed terms
+AddedPod = tuple[str, Mapping[str, str], PodTerms]
+
+
+def _copy(counts: PairCounts) -> PairCounts:
+    return {key: dict(by_value) for key, by_value in counts.items()}
+
+
+def add_pods(state: FilterState, node_labels: Mapping[str, str], pods: Sequence[AddedPod]) -> FilterState:
+    """The PreFilter extensions' ``AddPod`` (``updateWithPod``) for each of ``pods`` on the node with
+    ``node_labels``: their required anti-affinity terms that match the pending pod, and the pending pod's
+    required terms they match, count in that node's pairs."""
+    affinity, anti, existing = _copy(state.affinity), _copy(state.anti_affinity), _copy(state.existing_anti)
+    for namespace, labels, terms in pods:
+        for t in terms.required_anti_affinity:
+            value = node_labels.get(t.topology_key)
+            if value is not None and t.matches(state.namespace, state.labels, state.namespace_labels):
+                _add(existing, t.topology_key, value, 1)
+        if state.affinity_terms and all(t.matches(namespace, labels, {}) for t in state.affinity_terms):
+            for t in state.affinity_terms:
+                value = node_labels.get(t.topology_key)
+                if value is not None:
+                    _add(affinity, t.topology_key, value, 1)
+        for t in state.anti_affinity_terms:
+            value = node_labels.get(t.topology_key)
+            if value is not None and t.matches(namespace, labels, {}):
+                _add(anti, t.topology_key, value, 1)
+    return replace(state, affinity=affinity, anti_affinity=anti, existing_anti=existing)
+
+
+def filter_node_with_nominated(state: FilterState, node_labels: Mapping[str, str],
+                               nominated: Sequence[AddedPod]) -> tuple[str, str] | None:
+    """Filter as ``RunFilterPluginsWithNominatedPods`` runs it: with the pods nominated to the node added
+    (:func:`add_pods`), then, when that passes and some were added, without them. InterPodAffinity is the
+    last filter explain computes and the ones before it only get stricter with pods added, so running the
+    two passes for this plugin alone gives the framework's verdict."""
+    if nominated:
+        found = filter_node(add_pods(state, node_labels, nominated), node_labels)
+        if found is not None:
+            return found
+    return filter_node(state, node_labels)
 
 
 def filter_node(state: FilterState, node_labels: Mapping[str, str]) -> tuple[str, str] | None:
