@@ -47,7 +47,7 @@ _LABEL_SELECTOR = {"matchLabels": MapOf(STRING), "matchExpressions": ListOf(_REQ
 _POD_TERM = {"labelSelector": _LABEL_SELECTOR, "namespaceSelector": _LABEL_SELECTOR, "namespaces": ListOf(STRING),
              "topologyKey": STRING, "matchLabelKeys": ListOf(STRING), "mismatchLabelKeys": ListOf(STRING)}
 _POD_AFFINITY = {"requiredDuringSchedulingIgnoredDuringExecution": ListOf(_POD_TERM),
-                 "preferredDuringSchedulingIgnoredDuringExecution": ListOf({"weight": INTEGER,
+                 "preferredDuringSchedulingIgnoredDuringExecution": ListOf({"weight": INT32,
                                                                             "podAffinityTerm": _POD_TERM})}
 _TERM = {"matchExpressions": ListOf(_REQUIREMENT), "matchFields": ListOf(_REQUIREMENT)}
 

@@ -72,6 +72,10 @@ STATE_POD_FIELDS: list[tuple[Callable[[int], dict[str, Any]], int, str]] = [
     (lambda v: _ports("containerPort", v), 2**31, "spec.containers[0].ports[0].containerPort"),
     (_init_ports, -(2**31) - 1, "spec.initContainers[0].ports[0].hostPort"),
     (lambda v: {"priority": v}, 3_000_000_000, "spec.priority"),
+    # WeightedPodAffinityTerm.weight (InterPodAffinity's score): an int32 too
+    (lambda v: {"affinity": {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": v, "podAffinityTerm": {"topologyKey": "zone"}}]}}}, 2**31,
+     "spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight"),
 ]
 
 
