@@ -277,8 +277,11 @@ def render_text(doc: Json) -> str:
         lines += _spread_header(doc) + _preemption_leaves_out(doc)
     lines += _preference_header(doc) + image_locality_header(doc)
     if doc.get("interPodAffinityNeedsNamespaces"):
+        # as kube-scheduler with no Namespaces: the pod's selectors list none, a bound pod's term reads the
+        # pending pod's Namespace as unlabelled (GetNamespaceLabelsSnapshot's empty set), so NotIn matches
         lines.append("  InterPodAffinity: a namespaceSelector picks namespaces by their labels, and STATE holds no "
-                     "Namespace objects: no namespace was taken as matching (add namespaces to the dump: "
+                     "Namespace objects: the pod's own selectors took no namespace, bound pods' selectors were "
+                     "matched against a namespace without labels (add namespaces to the dump: "
                      "kubectl get namespaces,nodes,pods,... -A -o yaml)")
     if engine == "volcano-binpack":
         lines += _volcano_filters(doc)

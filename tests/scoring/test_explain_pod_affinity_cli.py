@@ -197,3 +197,26 @@ def test_pods_nominated_to_a_node_count_in_its_filter(tmp_path: Path, fmt: str) 
     lower = pod("web", None, -1, cpu=None, labels={"app": "web"}, nominated="n1")
     doc = json.loads(_run(tmp_path, [*_nodes(), lower], _pending(anti), fmt).stdout)
     assert all(n["feasible"] for n in doc["nodes"])
+
+
+def test_without_namespaces_a_bound_pods_selector_reads_an_unlabelled_namespace(tmp_path: Path) -> None:
+    """A bound pod's required anti-affinity with a ``DoesNotExist`` namespaceSelector matches the pending pod
+    when STATE has no Namespaces (kube-scheduler's empty label set for a namespace it cannot find), so the
+    text line must not say that no namespace matched."""
+    anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": ZONE,
+         "namespaceSelector": {"matchExpressions": [{"key": "team", "operator": "DoesNotExist"}]}}]}}
+    guard = pod("guard", "n1", 0, labels={"app": "x"})
+    guard["spec"]["affinity"] = anti
+    pending = pod("p", None, None, ns="other", labels={"app": "web"})
+    doc = json.loads(_run(tmp_path, [*_nodes(), guard], pending).stdout)
+    assert doc["interPodAffinityNeedsNamespaces"] is True
+    assert [n["name"] for n in doc["nodes"] if n["feasible"]] == ["n2"]
+    text = _run(tmp_path, [*_nodes(), guard], pending, out="text").stdout
+    assert ("the pod's own selectors took no namespace, bound pods' selectors were matched against a namespace "
+            "without labels") in text
+    assert "no namespace was taken as matching" not in text
+    labelled = {"kind": "Namespace", "metadata": {"name": "other", "labels": {"team": "t"}}}
+    with_ns = json.loads(_run(tmp_path, [*_nodes(), guard, labelled], pending).stdout)
+    assert with_ns["interPodAffinityNeedsNamespaces"] is False
+    assert sorted(n["name"] for n in with_ns["nodes"] if n["feasible"]) == ["n1", "n2"]

@@ -145,3 +145,67 @@ def test_the_prediction_example_has_the_fields_of_a_real_prediction() -> None:
     real = json.loads(json.loads(patched)["metadata"]["annotations"][PREDICTION_ANNOTATION])
     assert real["scored"] is True and "unschedulableReasons" not in real
     assert set(json.loads(example.group(1))) == set(real)
+
+
+SCORING_MD = (DOCS / "scoring.md").read_text(encoding="utf-8")
+# section 4 with its subsections, up to section 5
+EXPLAIN_SECTION = SCORING_MD[SCORING_MD.index("\n## 4."):SCORING_MD.index("\n## 5.")]
+
+
+def _explain_json(cluster: str, pod: str, *config: str) -> dict[str, object]:
+    root = DOCS.parent
+    args = [sys.executable, "-m", "linter", "explain", "--cluster", str(root / cluster), "--pod", str(root / pod),
+            "-f", "json"] + [a for c in config for a in ("--config", str(root / c))]
+    return dict(json.loads(subprocess.run(args, capture_output=True, text=True, check=True, timeout=120).stdout))
+
+
+def test_explain_node_keys_are_the_documented_ones() -> None:
+    """docs/scoring.md section 4 lists a kube-scheduler explanation's node keys in its ``{"engine", ...}``
+    literal (the resources' own keys apart): the same set explain emits, every plugin's keys included."""
+    literal = re.search(r'`\{"engine".*?"total"\}\]\}`', EXPLAIN_SECTION, re.S)
+    assert literal is not None
+    node_part = literal.group(0).split('"nodes": [{', 1)[1]
+    node_part = re.sub(r'"resources": \[\{.*?\}\]', '"resources"', node_part, flags=re.S)
+    documented = set(re.findall(r'"([A-Za-z]+)"', node_part))
+    doc = _explain_json("examples/explain/docs-cluster.yaml", "examples/explain/docs-pod.yaml")
+    nodes = doc["nodes"]
+    assert isinstance(nodes, list) and nodes
+    emitted = set(nodes[0])
+    assert {"interPodAffinityRaw", "podTopologySpreadRaw", "nominatedPods"} <= emitted
+    assert emitted == documented, sorted(emitted ^ documented)
+
+
+def test_every_explain_document_key_is_named_in_section_4() -> None:
+    """Each top-level key of a kube-scheduler and a Volcano explanation appears in docs/scoring.md section 4
+    (quoted or in backticks), so a key added to the output cannot go undocumented."""
+    named = set(re.findall(r'[`"]([A-Za-z]+)[`"]', EXPLAIN_SECTION))
+    k8s = _explain_json("examples/explain/docs-cluster.yaml", "examples/explain/docs-pod.yaml")
+    volcano = _explain_json("examples/explain/cce-cluster.yaml", "examples/explain/cce-pod.yaml",
+                            "examples/explain/cce-volcano-scheduler.conf")
+    assert {"interPodAffinityNeedsNamespaces", "podTopologySpreadNote", "preemptionLeavesOut"} <= set(k8s)
+    missing = sorted((set(k8s) | set(volcano)) - named)
+    assert not missing, f"docs/scoring.md section 4 does not name {missing}"
+
+
+# kubectl's names for the kinds kubectl binpack lists (pdb is kubectl's short name)
+_KUBECTL_NAMES = {"Node": "nodes", "Pod": "pods", "PriorityClass": "priorityclasses", "PodDisruptionBudget": "pdb",
+                  "RuntimeClass": "runtimeclasses", "Service": "services", "ReplicaSet": "replicasets",
+                  "StatefulSet": "statefulsets", "ReplicationController": "replicationcontrollers",
+                  "Namespace": "namespaces"}
+
+
+def test_explain_dump_commands_list_what_kubectl_binpack_lists() -> None:
+    """The ``kubectl get`` that README, docs/preemption.md, docs/scoring.md and explain's --help give for STATE
+    names exactly the kinds ``kubectl binpack explain`` lists for explain."""
+    wanted = {_KUBECTL_NAMES[kind] for kind, _ in (*kubectl_binpack.KINDS, *kubectl_binpack.SPREADING_KINDS)}
+    helps = subprocess.run([sys.executable, "-m", "linter", "explain", "--help"], capture_output=True, text=True,
+                           check=True, timeout=60, env={"COLUMNS": "1000", "PATH": "/usr/bin:/bin",
+                                                        "PYTHONPATH": str(DOCS.parent)}).stdout
+    texts = {"README.md": (DOCS.parent / "README.md").read_text(encoding="utf-8"),
+             "docs/preemption.md": (DOCS / "preemption.md").read_text(encoding="utf-8"),
+             "docs/scoring.md": SCORING_MD, "explain --help": helps}
+    for where, text in texts.items():
+        commands = re.findall(r"kubectl get (nodes,pods,priorityclasses,pdb,runtimeclasses[a-z,]*) -A", text)
+        assert commands, where
+        for command in commands:
+            assert set(command.split(",")) == wanted, (where, sorted(set(command.split(",")) ^ wanted))
