@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from linter import textfile
 from linter.scoring.apidefaults import stored_pod
+from linter.scoring.labelselector import SelectorError, selector_from
 from linter.scoring.quantity import QuantityError
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 
@@ -137,6 +138,14 @@ def _check_pod(pod: Mapping[str, Any], path: str, role: str) -> None:
         raise ExplainInputError(f"{role} {path}: {describe(pod)}: {exc}") from None
     if negative:
         raise ExplainInputError(f"{role} {path}: {describe(pod)}: {negative}")
+    spread = spec.get("topologySpreadConstraints")
+    for i, constraint in enumerate(spread if isinstance(spread, list) else ()):
+        # PodTopologySpread's PreFilter errors on a selector it cannot convert; said here, before STATE is read
+        try:
+            selector_from(constraint.get("labelSelector") if isinstance(constraint, Mapping) else None)
+        except SelectorError as exc:
+            raise ExplainInputError(f"{role} {path}: {describe(pod)}: spec.topologySpreadConstraints[{i}]"
+                                    f".labelSelector: {exc}") from None
 
 
 def load_pod(text: str, path: str) -> Mapping[str, Any]:

@@ -171,6 +171,23 @@ def test_labels_and_selectors_of_the_wrong_type_are_refused_in_one_line(tmp_path
             "ReplicaSet web-rs: spec.selector.matchLabels must be a mapping (got a list)")
 
 
+def test_a_selector_the_scheduler_cannot_parse_is_refused_before_state_is_read(tmp_path: Path) -> None:
+    bad = {**OWNED, "spec": {**OWNED["spec"], "topologySpreadConstraints": [
+        {"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": "ScheduleAnyway", "labelSelector": {}},
+        {"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": "DoNotSchedule",
+         "labelSelector": {"matchExpressions": [{"key": "app", "operator": "In", "values": ["a b"]}]}}]}}
+    pod = tmp_path / "pod.yaml"
+    pod.write_text(yaml.safe_dump(bad))
+    missing = tmp_path / "no-such-state.yaml"  # never opened: the pod is refused first
+    proc = subprocess.run([*EXPLAIN, "--cluster", str(missing), "--pod", str(pod)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.startswith(f"binpack-lint explain: error: POD {pod}: Pod default/web-3: "
+                                  "spec.topologySpreadConstraints[1].labelSelector: values[0][app]: Invalid value: "
+                                  '"a b": a valid label must be')
+    assert proc.stderr.count("\n") == 1
+
+
 def test_preemption_is_said_to_leave_the_spread_filter_out(tmp_path: Path) -> None:
     hard = {**OWNED, "spec": {**OWNED["spec"], "topologySpreadConstraints": [
         {"maxSkew": 1, "topologyKey": "rack", "whenUnsatisfiable": "DoNotSchedule",
