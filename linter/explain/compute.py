@@ -22,6 +22,7 @@ from linter.scoring.hostports import HostPort, host_ports
 from linter.scoring.legacy import legacy_rtcr_score_node
 from linter.scoring.nodes import NodeView, is_counted_pod
 from linter.scoring.nominated import Nominee, check_node_with_nominated, counts_for, nominee_of, pod_key
+from linter.scoring.preemption.filters import SpreadSetup
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.sampling import profile_nodes_to_find, volcano_nodes_to_find
 from linter.scoring.strategies import balanced_score_node, fit_score_node
@@ -189,18 +190,17 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
                                              modelled=_MODELLED),
         # no node passes and a computed filter acts on the pod: the preemption model's dry runs leave it out
         "preemptionLeavesOut": [] if feasible else [name for name, acts in (
-            (SPREAD_PLUGIN, spread.state is not None),
-            (podaffinity.PLUGIN, affinity_filter is not None and affinity_filter.filtered)) if acts],
+            (podaffinity.PLUGIN, affinity_filter is not None and affinity_filter.filtered),) if acts],
         "nodes": _sorted(out, "total"),
         "feasibleNodesToFind": profile_nodes_to_find(profile, pod, filters, len(views),
                                                      lambda name: any(view.name == name for view in views)),
         "preemption": None if any(n["feasible"] for n in out) else _preemption(pod, model, profile, cluster, priority,
-                                                                             policy),
+                                                                             policy, spread.preemption_setup()),
     }
 
 
 def _preemption(pod: Obj, model: KubeSchedulerModel, profile: Profile, cluster: Cluster, priority: int,
-                policy: str) -> Json | None:
+                policy: str, spread: SpreadSetup | None) -> Json | None:
     """The preemption section (None if the preemption model finds a node that fits after all), for a pod
     that passes the filters on no node (counting nominated pods); ``priority``/``policy``: what admission
     gives the pending pod.
@@ -209,7 +209,7 @@ def _preemption(pod: Obj, model: KubeSchedulerModel, profile: Profile, cluster: 
     """
     whole = cluster.objects()
     return preemption_section(admitted_pod(pod, priority, policy), whole.nodes, whole.pods, whole.pdbs, profile,
-                              _filters(profile), model.scheduler_names)
+                              _filters(profile), model.scheduler_names, spread)
 
 
 @dataclass(frozen=True)

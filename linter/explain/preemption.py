@@ -26,7 +26,7 @@ from linter.scoring.preemption import (
     predict_preemption,
     selection_key,
 )
-from linter.scoring.preemption.filters import node_state
+from linter.scoring.preemption.filters import SpreadSetup, node_state
 from linter.scoring.preemption.victims import NO_VICTIMS
 from linter.scoring.requests import is_scalar_resource
 
@@ -43,11 +43,13 @@ def admitted_pod(pod: Obj, priority: int, policy: str) -> Obj:
     return {**pod, "spec": spec}
 
 
-def _options(profile: Profile | None, filters: tuple[str, ...], scheduler_names: frozenset[str]) -> PreemptionOptions:
+def _options(profile: Profile | None, filters: tuple[str, ...], scheduler_names: frozenset[str],
+             spread: SpreadSetup | None) -> PreemptionOptions:
     if profile is None:
-        return PreemptionOptions(FilterSetup(filters), scheduler_names=scheduler_names)
+        return PreemptionOptions(FilterSetup(filters, spread=spread), scheduler_names=scheduler_names)
     fit = profile.built_fit
-    setup = FilterSetup(filters, fit.ignored_resources if fit else (), fit.ignored_resource_groups if fit else ())
+    setup = FilterSetup(filters, fit.ignored_resources if fit else (), fit.ignored_resource_groups if fit else (),
+                        spread)
     return PreemptionOptions(setup, profile.preemption, profile.post_filter_plugins, scheduler_names)
 
 
@@ -116,10 +118,12 @@ def _no_help(prediction: Prediction) -> Json:
 def preemption_section(
     pod: Obj, nodes: Sequence[Obj], pods: Sequence[Obj], pdbs: Sequence[Obj], profile: Profile | None,
     filters: tuple[str, ...], scheduler_names: frozenset[str] = DEFAULT_SCHEDULER_NAMES,
+    spread: SpreadSetup | None = None,
 ) -> Json | None:
     """None when some node passes the filters; otherwise the section (``pod`` carries its priority).
-    ``scheduler_names``: the profile names of the scheduler config, whose pods' nominations count."""
-    p = predict_preemption(pod, nodes, pods, pdbs, _options(profile, filters, scheduler_names))
+    ``scheduler_names``: the profile names of the scheduler config, whose pods' nominations count;
+    ``spread``: PodTopologySpread's PreFilter state when its Filter acts on the pod."""
+    p = predict_preemption(pod, nodes, pods, pdbs, _options(profile, filters, scheduler_names, spread))
     if not p.needed:
         return None
     me = p.preemptor

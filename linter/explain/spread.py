@@ -17,6 +17,7 @@ from linter.model import Profile
 from linter.scoring.feasibility import Feasibility
 from linter.scoring.nodes import NodeView, is_counted_pod
 from linter.scoring.nominated import Nominee, labels_of
+from linter.scoring.preemption.filters import SpreadSetup
 from linter.scoring.spread import (
     SYSTEM_DEFAULTS,
     BoundPods,
@@ -112,6 +113,12 @@ class PodSpread:
         if found is None:
             return None
         return Feasibility(False, PLUGIN, (found[1],))
+
+    def preemption_setup(self) -> SpreadSetup | None:
+        """The Filter's state for the preemption model's dry runs (None: PreFilter skips, the Filter passes)."""
+        if self.state is None:
+            return None
+        return SpreadSetup(self.state, {n.name: n for n in self.nodes}, self.labels)
 
     @property
     def note(self) -> str | None:

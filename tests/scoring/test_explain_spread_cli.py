@@ -188,15 +188,20 @@ def test_a_selector_the_scheduler_cannot_parse_is_refused_before_state_is_read(t
     assert proc.stderr.count("\n") == 1
 
 
-def test_preemption_is_said_to_leave_the_spread_filter_out(tmp_path: Path) -> None:
+def test_a_missing_topology_label_makes_no_node_a_preemption_candidate(tmp_path: Path) -> None:
+    """The missing label is UnschedulableAndUnresolvable: the preemption section (which runs the filter)
+    finds no candidate, and says nothing is left out."""
     hard = {**OWNED, "spec": {**OWNED["spec"], "topologySpreadConstraints": [
         {"maxSkew": 1, "topologyKey": "rack", "whenUnsatisfiable": "DoNotSchedule",
          "labelSelector": {"matchLabels": WEB}}]}}
     doc = _json(tmp_path, hard)  # no node has a rack label: every node is rejected
     assert {n["reasons"][0] for n in doc["nodes"]} == {
         "node(s) didn't match pod topology spread constraints (missing required label)"}
-    assert doc["preemptionLeavesOut"] == ["PodTopologySpread"]
+    assert doc["preemptionLeavesOut"] == []
+    section = doc["preemption"]
+    assert (section["potentialNodes"], section["notHelpfulNodes"]) == (0, ["a1", "a2", "b1"])
+    assert section["message"].endswith("preemption: 0/3 nodes are available: 3 Preemption is not helpful for "
+                                       "scheduling.")
     cluster, pod = _files(tmp_path, hard)
-    assert "note: the preemption section's dry runs leave out PodTopologySpread's filter" in _run(
-        "--cluster", cluster, "--pod", pod)
+    assert "leave out" not in _run("--cluster", cluster, "--pod", pod)
     assert _json(tmp_path, OWNED)["preemptionLeavesOut"] == []

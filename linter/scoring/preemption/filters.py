@@ -9,6 +9,10 @@ The node's used ports are passed as Go's ``NodeInfo.UsedPorts`` set holds them (
 :mod:`linter.scoring.hostports`): by default the union over the present pods.
 Nominated pods of priority >= the preemptor's count as present, and the filters run a second time
 without them when they passed with them (``RunFilterPluginsWithNominatedPods``, §9).
+PodTopologySpread's Filter (when :class:`FilterSetup` carries its PreFilter state) follows the modelled
+filters: the node's bound pods missing from the present ones are taken off its counts (RemovePod) and the
+present ones that are not bound there are added (AddPod); a skew failure is Unschedulable, a missing
+topology label UnschedulableAndUnresolvable.
 """
 
 from __future__ import annotations
@@ -21,10 +25,12 @@ from linter.scoring.feasibility import DEFAULT_FILTERS, check_node
 from linter.scoring.hostports import HostPort, used_ports
 from linter.scoring.nominated import counts_for, used_ports_with
 from linter.scoring.requests import node_allocatable
+from linter.scoring.spread import SpreadFilter, SpreadNode, label_set
 
 from .pods import PodFacts
 
-__all__ = ["SUCCESS", "UNRESOLVABLE", "UNSCHEDULABLE", "FilterSetup", "NodeState", "Status", "node_state"]
+__all__ = ["SUCCESS", "UNRESOLVABLE", "UNSCHEDULABLE", "FilterSetup", "NodeState", "SpreadSetup", "Status",
+           "node_state"]
 
 UNSCHEDULABLE = "Unschedulable"
 UNRESOLVABLE = "UnschedulableAndUnresolvable"
@@ -48,12 +54,34 @@ SUCCESS = Status(None)
 
 
 @dataclass(frozen=True)
+class SpreadSetup:
+    """PodTopologySpread's PreFilter state for the preemptor, the nodes by name and the preemptor's labels."""
+
+    state: SpreadFilter
+    nodes: Mapping[str, SpreadNode]
+    own_labels: Mapping[str, str]
+
+    def status(self, node: NodeState, present: Sequence[PodFacts]) -> Status:
+        here = self.nodes.get(node.name)
+        if here is None:
+            return SUCCESS
+        bound = {p.key for p in node.pods}
+        shown = {p.key for p in present}
+        removed = [(p.namespace, label_set(p.labels)) for p in node.pods if p.key not in shown]
+        added = [(p.namespace, label_set(p.labels)) for p in present if p.key not in bound]
+        found = self.state.check(here, self.own_labels, added, removed)
+        return SUCCESS if found is None else Status(found[0], (found[1],), "PodTopologySpread")
+
+
+@dataclass(frozen=True)
 class FilterSetup:
-    """The profile's filter chain and NodeResourcesFit's ignored resources."""
+    """The profile's filter chain and NodeResourcesFit's ignored resources; ``spread``: PodTopologySpread's
+    state when its Filter acts on the pod."""
 
     filters: tuple[str, ...] = DEFAULT_FILTERS
     ignored_resources: tuple[str, ...] = ()
     ignored_resource_groups: tuple[str, ...] = ()
+    spread: SpreadSetup | None = None
 
 
 @dataclass
@@ -107,7 +135,7 @@ def run_filters(preemptor: PodFacts, setup: FilterSetup, node: NodeState, presen
         pod_ports=preemptor.ports,
     )
     if verdict.feasible:
-        return SUCCESS
+        return SUCCESS if setup.spread is None else setup.spread.status(node, present)
     if verdict.plugin == "NodePorts":
         return Status(UNSCHEDULABLE, verdict.reasons, verdict.plugin)
     code = UNRESOLVABLE

@@ -42,12 +42,15 @@ def unordered_ties(pods: Sequence[PodFacts]) -> list[tuple[str, ...]]:
     return [tuple(p.key for p in group) for group in groups.values() if len(group) > 1]
 
 
-def _order_matters(group: tuple[str, ...], victims: Sequence[PodFacts], potential: Sequence[PodFacts]) -> bool:
-    """A tie changes the answer unless its pods are interchangeable and shared one fate."""
+def _order_matters(group: tuple[str, ...], victims: Sequence[PodFacts], potential: Sequence[PodFacts],
+                   by_namespace: bool) -> bool:
+    """A tie changes the answer unless its pods are interchangeable and shared one fate (``by_namespace``:
+    PodTopologySpread counts only the preemptor's namespace, so pods of other namespaces differ)."""
     members = [p for p in potential if p.key in group]
     evicted = {v.key for v in victims}
     fates = {p.key in evicted for p in members}
-    shapes = {(tuple(sorted(p.request.items())), tuple(sorted(p.labels.items()))) for p in members}
+    shapes = {(tuple(sorted(p.request.items())), tuple(sorted(p.labels.items())), by_namespace and p.namespace)
+              for p in members}
     return len(fates) > 1 or len(shapes) > 1
 
 
@@ -77,7 +80,8 @@ def select_victims(
     if not status.ok:
         return status
     result = victims_in_order(preemptor, setup, node, nominated, budgets, potential)
-    ties = tuple(t for t in unordered_ties(potential) if _order_matters(t, result.victims, potential))
+    by_namespace = setup.spread is not None
+    ties = tuple(t for t in unordered_ties(potential) if _order_matters(t, result.victims, potential, by_namespace))
     return NodeVictims(result.node, result.victims, result.violations, result.violated_pdbs, result.reprieved,
                        result.potential, ties)
 

@@ -44,10 +44,12 @@ class SpreadFilter:
         return min(counts.values(), default=INT32_MAX)  # criticalPaths[0]: MaxInt32 with no domain
 
     def check(self, node: SpreadNode, own_labels: Mapping[str, str],
-              nominated: Sequence[tuple[str, LabelSet]] = ()) -> tuple[str, str] | None:
+              nominated: Sequence[tuple[str, LabelSet]] = (),
+              removed: Sequence[tuple[str, LabelSet]] = ()) -> tuple[str, str] | None:
         """(code, reason) when the node fails, else None. ``nominated``: (namespace, labels) of the pods
-        nominated to this node that count for the pod (AddPod)."""
-        counts = self._with_nominated(node, nominated) if nominated else self.counts
+        nominated to this node that count for the pod (AddPod); ``removed``: of this node's bound pods that
+        preemption's dry run takes off (RemovePod)."""
+        counts = self._updated(node, nominated, removed) if nominated or removed else self.counts
         for i, c in enumerate(self.constraints):
             value = node.labels.get(c.topology_key)
             if value is None:
@@ -57,20 +59,24 @@ class SpreadFilter:
                 return ("Unschedulable", REASON_SKEW)
         return None
 
-    def _with_nominated(self, node: SpreadNode, nominated: Sequence[tuple[str, LabelSet]]
-                        ) -> tuple[dict[str, int], ...]:
-        """``updateWithPod`` with delta +1 for each nominated pod (its namespace must be the pod's)."""
+    def _updated(self, node: SpreadNode, added: Sequence[tuple[str, LabelSet]],
+                 removed: Sequence[tuple[str, LabelSet]]) -> tuple[dict[str, int], ...]:
+        """``updateWithPod``: +1 for each pod in ``added``, -1 for each in ``removed`` (only pods of the pod's
+        namespace; a terminating pod too, though PreFilter never counted it). Every update touches the node's
+        own domain, and then Go's two incrementally kept critical paths still hold the true minimum, so the
+        minimum is taken over the updated counts."""
         if not has_all_keys(node.labels, self.constraints):
             return self.counts
         counts = tuple(dict(c) for c in self.counts)
-        for namespace, labels in nominated:
-            if namespace != self.namespace:
-                continue
-            as_dict = dict(labels)
-            for i, c in enumerate(self.constraints):
-                if c.selector.matches(as_dict) and included(c, self.pod, node, self.affinity_memo):
-                    value = node.labels[c.topology_key]
-                    counts[i][value] = counts[i].get(value, 0) + 1
+        for pods, delta in ((added, 1), (removed, -1)):
+            for namespace, labels in pods:
+                if namespace != self.namespace:
+                    continue
+                as_dict = dict(labels)
+                for i, c in enumerate(self.constraints):
+                    if c.selector.matches(as_dict) and included(c, self.pod, node, self.affinity_memo):
+                        value = node.labels[c.topology_key]
+                        counts[i][value] = counts[i].get(value, 0) + delta
         return counts
 
 
