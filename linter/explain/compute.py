@@ -22,7 +22,7 @@ from linter.scoring.hostports import HostPort, host_ports
 from linter.scoring.legacy import legacy_rtcr_score_node
 from linter.scoring.nodes import NodeView, is_counted_pod
 from linter.scoring.nominated import Nominee, check_node_with_nominated, counts_for, nominee_of, pod_key
-from linter.scoring.preemption.filters import SpreadSetup
+from linter.scoring.preemption.filters import AffinitySetup, SpreadSetup
 from linter.scoring.requests import actual_request, fit_score_request, volcano_request
 from linter.scoring.sampling import profile_nodes_to_find, volcano_nodes_to_find
 from linter.scoring.strategies import balanced_score_node, fit_score_node
@@ -189,18 +189,21 @@ def _explain_k8s(model: KubeSchedulerModel, views: Sequence[NodeView], pod: Obj,
         "notModelledForPod": plugins_for_pod(pod, profile, cluster.affinity, scored=feasible > 1,
                                              modelled=_MODELLED),
         # no node passes and a computed filter acts on the pod: the preemption model's dry runs leave it out
+        # (InterPodAffinity: only a PreFilter failure, which rejects every node)
         "preemptionLeavesOut": [] if feasible else [name for name, acts in (
-            (podaffinity.PLUGIN, affinity_filter is not None and affinity_filter.filtered),) if acts],
+            (podaffinity.PLUGIN, affinity_filter is not None and affinity_filter.filtered
+             and affinity_filter.state is None),) if acts],
         "nodes": _sorted(out, "total"),
         "feasibleNodesToFind": profile_nodes_to_find(profile, pod, filters, len(views),
                                                      lambda name: any(view.name == name for view in views)),
         "preemption": None if any(n["feasible"] for n in out) else _preemption(pod, model, profile, cluster, priority,
-                                                                             policy, spread.preemption_setup()),
+                                                                             policy, spread.preemption_setup(),
+                                                                             _affinity_setup(affinity_filter)),
     }
 
 
 def _preemption(pod: Obj, model: KubeSchedulerModel, profile: Profile, cluster: Cluster, priority: int,
-                policy: str, spread: SpreadSetup | None) -> Json | None:
+                policy: str, spread: SpreadSetup | None, affinity: AffinitySetup | None) -> Json | None:
     """The preemption section (None if the preemption model finds a node that fits after all), for a pod
     that passes the filters on no node (counting nominated pods); ``priority``/``policy``: what admission
     gives the pending pod.
@@ -209,7 +212,15 @@ def _preemption(pod: Obj, model: KubeSchedulerModel, profile: Profile, cluster: 
     """
     whole = cluster.objects()
     return preemption_section(admitted_pod(pod, priority, policy), whole.nodes, whole.pods, whole.pdbs, profile,
-                              _filters(profile), model.scheduler_names, spread)
+                              _filters(profile), model.scheduler_names, spread, affinity)
+
+
+def _affinity_setup(outcome: podaffinity.Outcome | None) -> AffinitySetup | None:
+    """InterPodAffinity's Filter for the preemption section (None: it does not run or its PreFilter skipped
+    or failed)."""
+    if outcome is None or outcome.state is None:
+        return None
+    return AffinitySetup(outcome.state, outcome.node_labels)
 
 
 @dataclass(frozen=True)

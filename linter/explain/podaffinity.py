@@ -28,6 +28,7 @@ from linter.scoring.nominated import Nominee
 from linter.scoring.podaffinity import (
     AddedPod,
     BoundPods,
+    FilterState,
     PodTerms,
     filter_node_with_nominated,
     fold_label_keys,
@@ -133,6 +134,9 @@ class Outcome:
 
     filtered: bool
     needs_namespaces: bool
+    # PreFilter's state when it neither failed nor skipped, and the nodes' labels by name (for preemption)
+    state: FilterState | None = None
+    node_labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 def _added(nominees: Sequence[Nominee]) -> list[AddedPod]:
@@ -163,7 +167,8 @@ def apply_filter(pod: Mapping[str, Any], views: Sequence[NodeView], verdicts: li
             found = filter_node_with_nominated(pre.state, pods.node_labels[i], _added(here))
             if found is not None:
                 verdicts[i] = Feasibility(False, PLUGIN, (found[1],))
-    return Outcome(True, pre.needs_namespaces)
+    by_name = {view.name: pods.node_labels[i] for i, view in enumerate(views)}
+    return Outcome(True, pre.needs_namespaces, pre.state, by_name)
 
 
 def score_fields(profile: Profile, pod: Mapping[str, Any], pods: BoundPods | None,

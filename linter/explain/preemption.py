@@ -26,7 +26,7 @@ from linter.scoring.preemption import (
     predict_preemption,
     selection_key,
 )
-from linter.scoring.preemption.filters import SpreadSetup, node_state
+from linter.scoring.preemption.filters import AffinitySetup, SpreadSetup, node_state
 from linter.scoring.preemption.victims import NO_VICTIMS
 from linter.scoring.requests import is_scalar_resource
 
@@ -44,12 +44,13 @@ def admitted_pod(pod: Obj, priority: int, policy: str) -> Obj:
 
 
 def _options(profile: Profile | None, filters: tuple[str, ...], scheduler_names: frozenset[str],
-             spread: SpreadSetup | None) -> PreemptionOptions:
+             spread: SpreadSetup | None, affinity: AffinitySetup | None) -> PreemptionOptions:
     if profile is None:
-        return PreemptionOptions(FilterSetup(filters, spread=spread), scheduler_names=scheduler_names)
+        return PreemptionOptions(FilterSetup(filters, spread=spread, affinity=affinity),
+                                 scheduler_names=scheduler_names)
     fit = profile.built_fit
     setup = FilterSetup(filters, fit.ignored_resources if fit else (), fit.ignored_resource_groups if fit else (),
-                        spread)
+                        spread, affinity)
     return PreemptionOptions(setup, profile.preemption, profile.post_filter_plugins, scheduler_names)
 
 
@@ -118,12 +119,13 @@ def _no_help(prediction: Prediction) -> Json:
 def preemption_section(
     pod: Obj, nodes: Sequence[Obj], pods: Sequence[Obj], pdbs: Sequence[Obj], profile: Profile | None,
     filters: tuple[str, ...], scheduler_names: frozenset[str] = DEFAULT_SCHEDULER_NAMES,
-    spread: SpreadSetup | None = None,
+    spread: SpreadSetup | None = None, affinity: AffinitySetup | None = None,
 ) -> Json | None:
     """None when some node passes the filters; otherwise the section (``pod`` carries its priority).
     ``scheduler_names``: the profile names of the scheduler config, whose pods' nominations count;
-    ``spread``: PodTopologySpread's PreFilter state when its Filter acts on the pod."""
-    p = predict_preemption(pod, nodes, pods, pdbs, _options(profile, filters, scheduler_names, spread))
+    ``spread``/``affinity``: PodTopologySpread's/InterPodAffinity's PreFilter state when its Filter acts on
+    the pod."""
+    p = predict_preemption(pod, nodes, pods, pdbs, _options(profile, filters, scheduler_names, spread, affinity))
     if not p.needed:
         return None
     me = p.preemptor

@@ -99,18 +99,23 @@ def test_namespace_selector_needs_namespaces(tmp_path: Path) -> None:
     assert [n["name"] for n in with_ns["nodes"] if n["feasible"]] == ["n2"]
 
 
-def test_preemption_is_said_to_leave_the_filter_out(tmp_path: Path) -> None:
-    """As for PodTopologySpread: no node passes and the Filter acted, so ``preemptionLeavesOut`` names it
-    (the preemption section's dry runs do not re-run it) and ``notModelledForPod`` does not."""
+def test_preemption_leaves_out_only_a_prefilter_failure(tmp_path: Path) -> None:
+    """The preemption section runs the Filter (tests/scoring/test_explain_pod_affinity_preemption.py), so an
+    anti-affinity rejection leaves nothing out; a PreFilter failure (a term that does not parse), which
+    rejects every node, is what ``preemptionLeavesOut`` still names, and ``notModelledForPod`` never does."""
     anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
         {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": ZONE}]}}
     items = [*_nodes(), pod("w1", "n1", 0, labels={"app": "web"}), pod("w2", "n2", 0, labels={"app": "web"})]
     doc = json.loads(_run(tmp_path, items, _pending(anti, {"app": "web"})).stdout)
     assert not any(n["feasible"] for n in doc["nodes"])
+    assert (doc["preemptionLeavesOut"], doc["notModelledForPod"]) == ([], {})
+    bad = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 1, "podAffinityTerm": {
+        "topologyKey": ZONE, "labelSelector": {"matchExpressions": [{"key": "a", "operator": "In"}]}}}]}}
+    doc = json.loads(_run(tmp_path, items, _pending(bad)).stdout)
+    assert {n["reasons"][0][:12] for n in doc["nodes"]} == {"parsing pod:"}
     assert doc["preemptionLeavesOut"] == ["InterPodAffinity"]
-    assert doc["notModelledForPod"] == {}
     assert "note: the preemption section's dry runs leave out InterPodAffinity's filter" in _run(
-        tmp_path, items, _pending(anti, {"app": "web"}), out="text").stdout
+        tmp_path, items, _pending(bad), out="text").stdout
     feasible = json.loads(_run(tmp_path, items[:2], _pending(anti, {"app": "web"})).stdout)
     assert feasible["preemptionLeavesOut"] == []
 
@@ -153,20 +158,6 @@ def test_a_terminating_pod_counts_for_inter_pod_affinity_but_not_for_topology_sp
     assert nodes["n1"]["rejectedByPlugin"] == "InterPodAffinity"
     assert nodes["n1"]["reasons"] == ["node(s) didn't match pod anti-affinity rules"]
     assert nodes["n2"]["feasible"]
-
-
-def test_preemption_leaves_out_only_inter_pod_affinity_of_the_computed_filters(tmp_path: Path) -> None:
-    anti = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
-        {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": ZONE}]}}
-    pending = _pending(anti, {"app": "web"})
-    pending["spec"]["topologySpreadConstraints"] = [{"maxSkew": 1, "topologyKey": "rack",
-                                                     "whenUnsatisfiable": "DoNotSchedule",
-                                                     "labelSelector": {"matchLabels": {"app": "web"}}}]
-    doc = json.loads(_run(tmp_path, _nodes(), pending).stdout)
-    assert {n["rejectedByPlugin"] for n in doc["nodes"]} == {"PodTopologySpread"}  # no node has a rack label
-    assert doc["preemptionLeavesOut"] == ["InterPodAffinity"]  # the preemption section runs PodTopologySpread's
-    text = _run(tmp_path, _nodes(), pending, out="text").stdout
-    assert "leave out InterPodAffinity's filter (not modelled there)" in text
 
 
 @pytest.mark.parametrize("fmt", ["yaml", "json"])

@@ -15,6 +15,7 @@ from .filtering import (
     filter_node,
     filter_node_with_nominated,
     prefilter,
+    update_pods,
 )
 from .scoring import ScoreState, normalize, prescore, raw_score
 from .terms import AffinityTerm, PodTerms, WeightedTerm, fold_label_keys, pod_terms
@@ -37,4 +38,5 @@ __all__ = [
     "prefilter",
     "prescore",
     "raw_score",
+    "update_pods",
 ]

@@ -25,7 +25,8 @@ Filter, per node, in this order:
 
 Pods nominated to a node are added to a copy of the counts while that node is filtered (the PreFilter
 extensions' AddPod, :func:`add_pods`), and the Filter runs with and then without them
-(:func:`filter_node_with_nominated`).
+(:func:`filter_node_with_nominated`). Preemption's dry runs also take pods off (RemovePod,
+:func:`update_pods`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ __all__ = [
     "filter_node",
     "filter_node_with_nominated",
     "prefilter",
+    "update_pods",
 ]
 
 AFFINITY_RULES = "node(s) didn't match pod affinity rules"
@@ -87,8 +89,16 @@ class PreFilterOutcome:
 
 
 def _add(counts: PairCounts, key: str, value: str, n: int) -> None:
+    """Add ``n`` (negative: RemovePod) to a pair; a pair down to 0 is dropped, as Go deletes it from its map
+    (the Filter asks whether any affinity pair is counted at all)."""
     by_value = counts.setdefault(key, {})
-    by_value[value] = by_value.get(value, 0) + n
+    total = by_value.get(value, 0) + n
+    if total:
+        by_value[value] = total
+        return
+    by_value.pop(value, None)
+    if not by_value:
+        del counts[key]
 
 
 def _count_incoming(state_terms: tuple[AffinityTerm, ...], anti_terms: tuple[AffinityTerm, ...],
@@ -167,21 +177,29 @@ def add_pods(state: FilterState, node_labels: Mapping[str, str], pods: Sequence[
     """The PreFilter extensions' ``AddPod`` (``updateWithPod``) for each of ``pods`` on the node with
     ``node_labels``: their required anti-affinity terms that match the pending pod, and the pending pod's
     required terms they match, count in that node's pairs."""
+    return update_pods(state, node_labels, pods, ())
+
+
+def update_pods(state: FilterState, node_labels: Mapping[str, str], added: Sequence[AddedPod],
+                removed: Sequence[AddedPod]) -> FilterState:
+    """``updateWithPod`` on the node with ``node_labels``: multiplier 1 for each of ``added`` (AddPod), -1
+    for each of ``removed`` (RemovePod, preemption taking a pod off the node)."""
     affinity, anti, existing = _copy(state.affinity), _copy(state.anti_affinity), _copy(state.existing_anti)
-    for namespace, labels, terms in pods:
-        for t in terms.required_anti_affinity:
-            value = node_labels.get(t.topology_key)
-            if value is not None and t.matches(state.namespace, state.labels, state.namespace_labels):
-                _add(existing, t.topology_key, value, 1)
-        if state.affinity_terms and all(t.matches(namespace, labels, {}) for t in state.affinity_terms):
-            for t in state.affinity_terms:
+    for pods, delta in ((added, 1), (removed, -1)):
+        for namespace, labels, terms in pods:
+            for t in terms.required_anti_affinity:
                 value = node_labels.get(t.topology_key)
-                if value is not None:
-                    _add(affinity, t.topology_key, value, 1)
-        for t in state.anti_affinity_terms:
-            value = node_labels.get(t.topology_key)
-            if value is not None and t.matches(namespace, labels, {}):
-                _add(anti, t.topology_key, value, 1)
+                if value is not None and t.matches(state.namespace, state.labels, state.namespace_labels):
+                    _add(existing, t.topology_key, value, delta)
+            if state.affinity_terms and all(t.matches(namespace, labels, {}) for t in state.affinity_terms):
+                for t in state.affinity_terms:
+                    value = node_labels.get(t.topology_key)
+                    if value is not None:
+                        _add(affinity, t.topology_key, value, delta)
+            for t in state.anti_affinity_terms:
+                value = node_labels.get(t.topology_key)
+                if value is not None and t.matches(namespace, labels, {}):
+                    _add(anti, t.topology_key, value, delta)
     return replace(state, affinity=affinity, anti_affinity=anti, existing_anti=existing)
 
 

@@ -12,7 +12,8 @@ without them when they passed with them (``RunFilterPluginsWithNominatedPods``, 
 PodTopologySpread's Filter (when :class:`FilterSetup` carries its PreFilter state) follows the modelled
 filters: the node's bound pods missing from the present ones are taken off its counts (RemovePod) and the
 present ones that are not bound there are added (AddPod); a skew failure is Unschedulable, a missing
-topology label UnschedulableAndUnresolvable.
+topology label UnschedulableAndUnresolvable. InterPodAffinity's Filter (when its PreFilter state is given)
+follows in the same way: anti-affinity either way is Unschedulable, unmet affinity UnschedulableAndUnresolvable.
 """
 
 from __future__ import annotations
@@ -24,13 +25,14 @@ from typing import Any
 from linter.scoring.feasibility import DEFAULT_FILTERS, check_node
 from linter.scoring.hostports import HostPort, used_ports
 from linter.scoring.nominated import counts_for, used_ports_with
+from linter.scoring.podaffinity import AddedPod, FilterState, filter_node, pod_terms, update_pods
 from linter.scoring.requests import node_allocatable
 from linter.scoring.spread import SpreadFilter, SpreadNode, label_set
 
 from .pods import PodFacts
 
-__all__ = ["SUCCESS", "UNRESOLVABLE", "UNSCHEDULABLE", "FilterSetup", "NodeState", "SpreadSetup", "Status",
-           "node_state"]
+__all__ = ["SUCCESS", "UNRESOLVABLE", "UNSCHEDULABLE", "AffinitySetup", "FilterSetup", "NodeState", "SpreadSetup",
+           "Status", "node_state"]
 
 UNSCHEDULABLE = "Unschedulable"
 UNRESOLVABLE = "UnschedulableAndUnresolvable"
@@ -65,23 +67,61 @@ class SpreadSetup:
         here = self.nodes.get(node.name)
         if here is None:
             return SUCCESS
-        bound = {p.key for p in node.pods}
-        shown = {p.key for p in present}
-        removed = [(p.namespace, label_set(p.labels)) for p in node.pods if p.key not in shown]
-        added = [(p.namespace, label_set(p.labels)) for p in present if p.key not in bound]
-        found = self.state.check(here, self.own_labels, added, removed)
+        removed, added = _moved(node, present)
+        found = self.state.check(here, self.own_labels, [(p.namespace, label_set(p.labels)) for p in added],
+                                 [(p.namespace, label_set(p.labels)) for p in removed])
         return SUCCESS if found is None else Status(found[0], (found[1],), "PodTopologySpread")
+
+
+def _moved(node: NodeState, present: Sequence[PodFacts]) -> tuple[list[PodFacts], list[PodFacts]]:
+    """(the node's bound pods missing from ``present``: RemovePod; the present pods not bound there: AddPod)."""
+    bound = {p.key for p in node.pods}
+    shown = {p.key for p in present}
+    return [p for p in node.pods if p.key not in shown], [p for p in present if p.key not in bound]
+
+
+def _as_added(pod: PodFacts) -> AddedPod:
+    spec = pod.pod.get("spec")
+    affinity = spec.get("affinity") if isinstance(spec, Mapping) else None
+    return pod.namespace, pod.labels, pod_terms(pod.namespace, affinity)
+
+
+@dataclass(frozen=True)
+class AffinitySetup:
+    """InterPodAffinity's PreFilter state for the preemptor and the nodes' labels by node name."""
+
+    state: FilterState
+    node_labels: Mapping[str, Mapping[str, str]]
+    parsed: dict[str, AddedPod] = field(default_factory=dict, compare=False)  # pods' terms by pod key
+
+    def _added(self, pod: PodFacts) -> AddedPod:
+        found = self.parsed.get(pod.key)
+        if found is None:
+            found = self.parsed[pod.key] = _as_added(pod)
+        return found
+
+    def status(self, node: NodeState, present: Sequence[PodFacts]) -> Status:
+        labels = self.node_labels.get(node.name)
+        if labels is None:
+            return SUCCESS
+        removed, added = _moved(node, present)
+        state = self.state
+        if removed or added:
+            state = update_pods(state, labels, [self._added(p) for p in added], [self._added(p) for p in removed])
+        found = filter_node(state, labels)
+        return SUCCESS if found is None else Status(found[0], (found[1],), "InterPodAffinity")
 
 
 @dataclass(frozen=True)
 class FilterSetup:
-    """The profile's filter chain and NodeResourcesFit's ignored resources; ``spread``: PodTopologySpread's
-    state when its Filter acts on the pod."""
+    """The profile's filter chain and NodeResourcesFit's ignored resources; ``spread`` and ``affinity``:
+    PodTopologySpread's and InterPodAffinity's state when their Filter acts on the pod."""
 
     filters: tuple[str, ...] = DEFAULT_FILTERS
     ignored_resources: tuple[str, ...] = ()
     ignored_resource_groups: tuple[str, ...] = ()
     spread: SpreadSetup | None = None
+    affinity: AffinitySetup | None = None
 
 
 @dataclass
@@ -135,7 +175,10 @@ def run_filters(preemptor: PodFacts, setup: FilterSetup, node: NodeState, presen
         pod_ports=preemptor.ports,
     )
     if verdict.feasible:
-        return SUCCESS if setup.spread is None else setup.spread.status(node, present)
+        status = SUCCESS if setup.spread is None else setup.spread.status(node, present)
+        if status.ok and setup.affinity is not None:  # InterPodAffinity's Filter follows PodTopologySpread's
+            status = setup.affinity.status(node, present)
+        return status
     if verdict.plugin == "NodePorts":
         return Status(UNSCHEDULABLE, verdict.reasons, verdict.plugin)
     code = UNRESOLVABLE

@@ -11,7 +11,8 @@ deletes them once more.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -42,15 +43,23 @@ def unordered_ties(pods: Sequence[PodFacts]) -> list[tuple[str, ...]]:
     return [tuple(p.key for p in group) for group in groups.values() if len(group) > 1]
 
 
+def _anti_affinity(pod: PodFacts) -> str:
+    spec = pod.pod.get("spec")
+    affinity = spec.get("affinity") if isinstance(spec, Mapping) else None
+    anti = affinity.get("podAntiAffinity") if isinstance(affinity, Mapping) else None
+    return json.dumps(anti, sort_keys=True, default=str)
+
+
 def _order_matters(group: tuple[str, ...], victims: Sequence[PodFacts], potential: Sequence[PodFacts],
-                   by_namespace: bool) -> bool:
-    """A tie changes the answer unless its pods are interchangeable and shared one fate (``by_namespace``:
-    PodTopologySpread counts only the preemptor's namespace, so pods of other namespaces differ)."""
+                   setup: FilterSetup) -> bool:
+    """A tie changes the answer unless its pods are interchangeable and shared one fate. PodTopologySpread
+    and InterPodAffinity count pods by namespace, and InterPodAffinity by their own anti-affinity too."""
     members = [p for p in potential if p.key in group]
     evicted = {v.key for v in victims}
     fates = {p.key in evicted for p in members}
-    shapes = {(tuple(sorted(p.request.items())), tuple(sorted(p.labels.items())), by_namespace and p.namespace)
-              for p in members}
+    by_namespace = setup.spread is not None or setup.affinity is not None
+    shapes = {(tuple(sorted(p.request.items())), tuple(sorted(p.labels.items())), by_namespace and p.namespace,
+               setup.affinity is not None and _anti_affinity(p)) for p in members}
     return len(fates) > 1 or len(shapes) > 1
 
 
@@ -80,8 +89,7 @@ def select_victims(
     if not status.ok:
         return status
     result = victims_in_order(preemptor, setup, node, nominated, budgets, potential)
-    by_namespace = setup.spread is not None
-    ties = tuple(t for t in unordered_ties(potential) if _order_matters(t, result.victims, potential, by_namespace))
+    ties = tuple(t for t in unordered_ties(potential) if _order_matters(t, result.victims, potential, setup))
     return NodeVictims(result.node, result.victims, result.violations, result.violated_pdbs, result.reprieved,
                        result.potential, ties)
 

@@ -62,9 +62,9 @@ class SpreadFilter:
     def _updated(self, node: SpreadNode, added: Sequence[tuple[str, LabelSet]],
                  removed: Sequence[tuple[str, LabelSet]]) -> tuple[dict[str, int], ...]:
         """``updateWithPod``: +1 for each pod in ``added``, -1 for each in ``removed`` (only pods of the pod's
-        namespace; a terminating pod too, though PreFilter never counted it). Every update touches the node's
-        own domain, and then Go's two incrementally kept critical paths still hold the true minimum, so the
-        minimum is taken over the updated counts."""
+        namespace; a terminating pod too, though PreFilter never counted it). The minimum is taken over the
+        updated counts: Go keeps it incrementally (two critical paths, or per-count domain tallies in the
+        newest filtering.go), and with every update on the node's own domain both hold the true minimum."""
         if not has_all_keys(node.labels, self.constraints):
             return self.counts
         counts = tuple(dict(c) for c in self.counts)
