@@ -168,6 +168,16 @@ def test_serve_cluster_file_answers_a_sample_review_and_follows_the_file(tmp_pat
         server.stop()
 
 
+def _recorded_items(*, with_classes: bool) -> list[dict[str, Any]]:
+    """The recorded Nodes and Pods (and PriorityClasses) as the items of the dump explain is given offline."""
+    items = [{**n, "kind": "Node"} for n in json.loads(fixture_bytes("list-nodes.raw.json"))["items"]]
+    items += [{**p, "kind": "Pod"} for p in json.loads(fixture_bytes("list-pods-all-namespaces.raw.json"))["items"]]
+    if with_classes:
+        items += [{**c, "kind": "PriorityClass", "apiVersion": "scheduling.k8s.io/v1"}
+                  for c in json.loads(fixture_bytes("list-priorityclasses.raw.json"))["items"]]
+    return items
+
+
 def test_kubectl_binpack_explain_equals_binpack_lint_explain_on_the_live_cluster(tmp_path: Path) -> None:
     server = ReplayServer().serve_fixtures().start()
     try:
@@ -177,8 +187,7 @@ def test_kubectl_binpack_explain_equals_binpack_lint_explain_on_the_live_cluster
         code, live, err = run(kubectl_binpack.main, "explain", "-f", str(pod), "--kubeconfig", str(kubeconfig))
         assert code == 0, err
         dump = tmp_path / "dump.json"
-        items = [{**n, "kind": "Node"} for n in json.loads(fixture_bytes("list-nodes.raw.json"))["items"]]
-        items += [{**p, "kind": "Pod"} for p in json.loads(fixture_bytes("list-pods-all-namespaces.raw.json"))["items"]]
+        items = _recorded_items(with_classes=False)
         dump.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
         code, offline, _ = run(lint_main, "explain", "--cluster", str(dump), "--pod", str(pod))
         assert code == 0 and live == offline and "node-a" in live
@@ -208,10 +217,7 @@ def test_kubectl_binpack_lists_what_explain_reads_from_a_cluster(tmp_path: Path)
         assert {r for r, _, _ in server.requests} == {
             "nodes", "pods", "priorityclasses", "poddisruptionbudgets", "runtimeclasses",
             "services", "replicasets", "statefulsets", "replicationcontrollers", "namespaces"}
-        items = [{**n, "kind": "Node"} for n in json.loads(fixture_bytes("list-nodes.raw.json"))["items"]]
-        items += [{**p, "kind": "Pod"} for p in json.loads(fixture_bytes("list-pods-all-namespaces.raw.json"))["items"]]
-        items += [{**c, "kind": "PriorityClass", "apiVersion": "scheduling.k8s.io/v1"}
-                  for c in json.loads(fixture_bytes("list-priorityclasses.raw.json"))["items"]]
+        items = _recorded_items(with_classes=True)
         items.append(KATA)
         dump = tmp_path / "dump.json"
         dump.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
@@ -246,10 +252,7 @@ def test_kubectl_binpack_lists_the_owner_that_gives_a_pod_its_default_spreading(
         assert doc["podTopologySpreadDefaulted"] is True and doc["podTopologySpreadNote"] is None
         assert [c["topologyKey"] for c in doc["podTopologySpreadConstraints"]] == [
             "kubernetes.io/hostname", "topology.kubernetes.io/zone"]
-        items = [{**n, "kind": "Node"} for n in json.loads(fixture_bytes("list-nodes.raw.json"))["items"]]
-        items += [{**p, "kind": "Pod"} for p in json.loads(fixture_bytes("list-pods-all-namespaces.raw.json"))["items"]]
-        items += [{**c, "kind": "PriorityClass", "apiVersion": "scheduling.k8s.io/v1"}
-                  for c in json.loads(fixture_bytes("list-priorityclasses.raw.json"))["items"]]
+        items = _recorded_items(with_classes=True)
         dump = tmp_path / "dump.json"
         dump.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [*items, WEB_RS]}))
         code, offline, _ = run(lint_main, "explain", "--cluster", str(dump), "--pod", str(pod), "-f", "json")
