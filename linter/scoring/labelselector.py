@@ -5,7 +5,8 @@
   ``Empty()`` is true).
 * ``matchLabels`` ``k: v`` is ``k = v``; ``In`` needs the key with one of the values, ``NotIn`` the key
   absent or another value, ``Exists``/``DoesNotExist`` the key present/absent. All requirements must hold.
-* A selector that does not convert raises :class:`SelectorError`: an operator other than the four, ``In``
+* A selector that does not convert raises :class:`SelectorError`: a key, value or values list of a JSON type
+  the Go types cannot hold, an operator other than the four, ``In``
   or ``NotIn`` without values, ``Exists``/``DoesNotExist`` with values, a key that is not a qualified
   name or a value that is not a label value. The message follows ``labels.NewRequirement``'s field
   errors, but Go walks ``matchLabels`` in random order, so which of several bad entries it names first
@@ -15,7 +16,8 @@
 PodTopologySpread's default selector and ``matchLabelKeys`` merging use.
 
 Pure, no I/O. The one label selector of InterPodAffinity's terms (:mod:`linter.scoring.podaffinity`) and
-PodTopologySpread's constraints (:mod:`linter.scoring.spread`).
+PodTopologySpread's constraints (:mod:`linter.scoring.spread`), and PodDisruptionBudgets' in preemption
+(:mod:`linter.scoring.preemption.pdb`).
 """
 
 from __future__ import annotations
@@ -85,7 +87,9 @@ def _requirement(key: object, op: str, values: list[object]) -> Requirement:
     key_errs = qualified_name_errors(text_key)
     if key_errs:
         errs.append(f"key: Invalid value: {go_quote(text_key)}: " + "; ".join(key_errs))
-    texts = [v if isinstance(v, str) else "" for v in values]
+    if not all(isinstance(v, str) for v in values):  # a map[string]string / []string no decoder fills otherwise
+        raise SelectorError("label selector value is not a string")
+    texts = [str(v) for v in values]
     if op in ("In", "NotIn") and not texts:
         errs.append("values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty")
     elif op in ("Exists", "DoesNotExist") and texts:
@@ -122,6 +126,8 @@ def selector_from(raw: object) -> LabelSelector:
         if op not in _OPERATORS:
             raise SelectorError(f"{go_quote(str(op or ''))} is not a valid label selector operator")
         values = expr.get("values") or []
-        reqs.append(_requirement(expr.get("key"), str(op), list(values) if isinstance(values, list) else []))
+        if not isinstance(values, list):
+            raise SelectorError("label selector values are not a list")
+        reqs.append(_requirement(expr.get("key"), str(op), values))
     # Go sorts requirements by key; the result of matching does not depend on order
     return LabelSelector(requirements=tuple(sorted(reqs, key=lambda r: r[0])))

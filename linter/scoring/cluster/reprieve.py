@@ -67,7 +67,7 @@ class BudgetIndex:
         self.budgets = list(budgets)
         self._by_namespace: dict[str, list[int]] = {}
         for i, b in enumerate(self.budgets):
-            if b.requirements:  # nil/empty selectors select nothing here
+            if not b.selector.nothing:  # nil, empty and unconvertible selectors select nothing
                 self._by_namespace.setdefault(b.namespace, []).append(i)
         self._memo: dict[int, tuple[int, ...]] = {}
         self._selected: BoolArray = np.zeros(0, np.bool_)  # per signature id: some PDB selects it

@@ -8,75 +8,24 @@ labels. A missing selector and ``{}`` both match nothing here; a pod without lab
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from linter.k8snames import qualified_name_errors
+from linter.scoring.labelselector import NOTHING, LabelSelector, SelectorError, selector_from
 
 from .pods import PodFacts
 
 __all__ = ["Budget", "budget_of", "split_by_violation"]
 
-_LABEL_VALUE = re.compile(r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?")
-
-# (key, operator, values); operators as labels.Selector has them
-Requirement = tuple[str, str, frozenset[str]]
-
-
-def _valid_value(value: object) -> bool:
-    return isinstance(value, str) and len(value) <= 63 and _LABEL_VALUE.fullmatch(value) is not None
-
-
-def _requirements(selector: object) -> list[Requirement] | None:
-    """The selector's requirements; None when it does not convert (the PDB is then skipped)."""
-    if not isinstance(selector, Mapping):
-        return None
-    out: list[Requirement] = []
-    match_labels = selector.get("matchLabels") or {}
-    exprs = selector.get("matchExpressions") or []
-    if not isinstance(match_labels, Mapping) or not isinstance(exprs, list):
-        return None
-    for key, value in match_labels.items():
-        if not isinstance(key, str) or qualified_name_errors(key) or not _valid_value(value):
-            return None
-        out.append((key, "=", frozenset({str(value)})))
-    for expr in exprs:
-        if not isinstance(expr, Mapping):
-            return None
-        key, op, values = expr.get("key"), expr.get("operator"), expr.get("values") or []
-        if not isinstance(key, str) or qualified_name_errors(key) or not isinstance(values, list):
-            return None
-        if op in ("In", "NotIn"):
-            if not values or not all(_valid_value(v) for v in values):
-                return None
-        elif op in ("Exists", "DoesNotExist"):
-            if values:
-                return None
-        else:
-            return None
-        out.append((key, str(op), frozenset(str(v) for v in values)))
-    return out
-
-
-def _matches(req: Requirement, labels: Mapping[str, str]) -> bool:
-    key, op, values = req
-    present = key in labels
-    if op in ("=", "In"):
-        return present and labels[key] in values
-    if op == "NotIn":
-        return not present or labels[key] not in values
-    return present if op == "Exists" else not present
-
 
 @dataclass(frozen=True)
 class Budget:
-    """One PDB reduced to what preemption reads; ``requirements`` None/empty = matches nothing."""
+    """One PDB reduced to what preemption reads; ``selector`` is NOTHING for a nil, empty or unconvertible one."""
 
     namespace: str
     name: str
-    requirements: tuple[Requirement, ...] | None
+    selector: LabelSelector
     disruptions_allowed: int
     disrupted_pods: frozenset[str]
 
@@ -84,9 +33,18 @@ class Budget:
         return self.selects_labels(pod.namespace, pod.labels)
 
     def selects_labels(self, namespace: str, labels: Mapping[str, str]) -> bool:
-        if not labels or namespace != self.namespace or not self.requirements:
+        if not labels or namespace != self.namespace:
             return False
-        return all(_matches(r, labels) for r in self.requirements)
+        return self.selector.matches(labels)
+
+
+def _selector(raw: object) -> LabelSelector:
+    """``LabelSelectorAsSelector``; a PDB whose selector does not convert, or is nil or empty, selects nothing."""
+    try:
+        converted = selector_from(raw)
+    except SelectorError:
+        return NOTHING
+    return NOTHING if converted.empty else converted
 
 
 def budget_of(pdb: Mapping[str, Any]) -> Budget:
@@ -94,13 +52,12 @@ def budget_of(pdb: Mapping[str, Any]) -> Budget:
     spec = pdb.get("spec") if isinstance(pdb.get("spec"), Mapping) else {}
     status = pdb.get("status") if isinstance(pdb.get("status"), Mapping) else {}
     assert isinstance(meta, Mapping) and isinstance(spec, Mapping) and isinstance(status, Mapping)
-    reqs = _requirements(spec.get("selector"))
     allowed = status.get("disruptionsAllowed")
     disrupted = status.get("disruptedPods")
     return Budget(
         namespace=str(meta.get("namespace") or "default"),
         name=str(meta.get("name") or ""),
-        requirements=tuple(reqs) if reqs is not None else None,
+        selector=_selector(spec.get("selector")),
         disruptions_allowed=allowed if isinstance(allowed, int) and not isinstance(allowed, bool) else 0,
         disrupted_pods=frozenset(str(k) for k in disrupted) if isinstance(disrupted, Mapping) else frozenset(),
     )
