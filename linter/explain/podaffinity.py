@@ -23,6 +23,7 @@ from typing import Any
 from linter.model import Profile
 from linter.scoring.boundpods import BoundPods as LabelledPods
 from linter.scoring.feasibility import Feasibility
+from linter.scoring.labelselector import object_labels
 from linter.scoring.nodes import NodeView
 from linter.scoring.nominated import Nominee
 from linter.scoring.podaffinity import (
@@ -66,8 +67,7 @@ def _pending(pod: Mapping[str, Any]) -> tuple[str, dict[str, str], PodTerms]:
     creation (a pod already created has them folded: folding twice adds the same requirements again)."""
     meta = _meta(pod)
     namespace = str(meta.get("namespace") or "default")
-    raw = meta.get("labels")
-    labels = {str(k): str(v) for k, v in raw.items()} if isinstance(raw, Mapping) else {}
+    labels = object_labels(pod)
     return namespace, labels, pod_terms(namespace, fold_label_keys(_pod_affinity(pod), labels))
 
 
@@ -103,7 +103,7 @@ class AffinityPods:
         """The model's view over ``views``: the label groups of ``labelled`` (every counted pod, terminating
         ones too) and the terms counted here; pods on a node that is not among the views are left out."""
         index = {view.name: i for i, view in enumerate(views)}
-        out = BoundPods([_labels(view) for view in views])
+        out = BoundPods([object_labels(view.node) for view in views])
         for namespace, labels, by_node in labelled.groups():
             for node, n in by_node.items():
                 i = index.get(node)
@@ -114,11 +114,6 @@ class AffinityPods:
             if i is not None:
                 out.add_terms(i, namespace, self.affinities[text], n)
         return out
-
-
-def _labels(view: NodeView) -> dict[str, str]:
-    raw = _meta(view.node).get("labels")
-    return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, Mapping) else {}
 
 
 def wanted(profile: Profile) -> tuple[bool, int]:

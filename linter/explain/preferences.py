@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from linter.model import Profile
+from linter.scoring.labelselector import object_labels
 from linter.scoring.nodes import NodeView
 from linter.scoring.preferences import (
     node_affinity_raw,
@@ -31,12 +32,6 @@ def _taints(view: NodeView) -> list[tuple[str, str, str]]:
     raw = spec.get("taints") if isinstance(spec, Mapping) else None
     return [(str(t.get("key") or ""), str(t.get("value") or ""), str(t.get("effect") or ""))
             for t in raw if isinstance(t, Mapping)] if isinstance(raw, list) else []
-
-
-def _labels(view: NodeView) -> dict[str, str]:
-    meta = view.node.get("metadata")
-    raw = meta.get("labels") if isinstance(meta, Mapping) else None
-    return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, Mapping) else {}
 
 
 def _apply(nodes: Sequence[Json], raw: list[int] | None, reverse: bool, weight: int, prefix: str) -> None:
@@ -63,7 +58,7 @@ def add_preference_scores(profile: Profile, pod: Mapping[str, Any], views: Seque
         tt_raw = [untolerated_prefer_no_schedule(tolerations, _taints(v)) for v in views]
     _apply(nodes, tt_raw, True, tt_weight, "taintToleration")
     terms = preferred_terms(pod, profile) if na_weight else None
-    na_raw = [node_affinity_raw(terms, _labels(v), v.name) for v in views] if terms is not None else None
+    na_raw = [node_affinity_raw(terms, object_labels(v.node), v.name) for v in views] if terms is not None else None
     _apply(nodes, na_raw, False, na_weight, "nodeAffinity")
     return {
         "taintTolerationWeight": tt_weight or None,

@@ -15,6 +15,7 @@ from typing import Any
 
 from linter.model import Profile
 from linter.scoring.feasibility import Feasibility
+from linter.scoring.labelselector import object_labels
 from linter.scoring.nodes import NodeView, is_counted_pod
 from linter.scoring.nominated import Nominee, labels_of
 from linter.scoring.preemption.filters import SpreadSetup
@@ -27,7 +28,6 @@ from linter.scoring.spread import (
     SpreadObjects,
     constraints_for,
     default_selector,
-    pod_labels,
     prefilter,
     spread_scores,
 )
@@ -102,7 +102,7 @@ class PodSpread:
         except ValueError as exc:  # the API server refuses such a pod
             raise ExplainInputError(f"POD: spec.topologySpreadConstraints: {exc}") from None
         self.nodes = [SpreadNode.of(v.node) for v in views]
-        self.labels = pod_labels(pod)
+        self.labels = object_labels(pod)
         self.state = prefilter(pod, self.namespace, self.hard, self.nodes, inputs.pods)
 
     def check(self, index: int, nominated: Sequence[Nominee]) -> Feasibility | None:

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from linter.gofmt import aggregate, go_quote
 from linter.k8snames import label_value_errors, qualified_name_errors
 
-__all__ = ["EVERYTHING", "NOTHING", "LabelSelector", "Requirement", "SelectorError", "from_set", "selector_from"]
+__all__ = ["EVERYTHING", "NOTHING", "LabelSelector", "Requirement", "SelectorError", "from_set", "object_labels",
+           "selector_from"]
 
 # (key, operator, values); "=" for a matchLabels entry
 Requirement = tuple[str, str, frozenset[str]]
@@ -73,6 +75,13 @@ class LabelSelector:
 
 NOTHING = LabelSelector(nothing=True)
 EVERYTHING = LabelSelector()
+
+
+def object_labels(obj: Mapping[str, Any]) -> dict[str, str]:
+    """An object's ``metadata.labels`` as the label set selectors match ({} when it has none)."""
+    meta = obj.get("metadata")
+    raw = meta.get("labels") if isinstance(meta, Mapping) else None
+    return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, Mapping) else {}
 
 
 def from_set(labels: Mapping[str, str]) -> LabelSelector:

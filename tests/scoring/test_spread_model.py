@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from linter.scoring.gomath import go_log
-from linter.scoring.labelselector import selector_from
+from linter.scoring.labelselector import object_labels, selector_from
 from linter.scoring.spread import (
     SYSTEM_DEFAULTS,
     BoundPods,
@@ -17,7 +17,6 @@ from linter.scoring.spread import (
     constraints_for,
     default_selector,
     label_set,
-    pod_labels,
     prefilter,
     spread_scores,
 )
@@ -55,7 +54,7 @@ def verdicts(p: dict[str, Any], nodes: list[SpreadNode], pods: BoundPods) -> dic
     state = prefilter(p, "default", constraints_for(p, "DoNotSchedule", SYSTEM_DEFAULTS, None), nodes, pods)
     out: dict[str, str | None] = {}
     for n in nodes:
-        v = state.check(n, pod_labels(p)) if state is not None else None
+        v = state.check(n, object_labels(p)) if state is not None else None
         out[n.name] = None if v is None else v[0]
     return out
 

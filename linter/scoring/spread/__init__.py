@@ -19,7 +19,6 @@ from .constraints import (
     SpreadObjects,
     constraints_for,
     default_selector,
-    pod_labels,
 )
 from .filter import REASON_LABEL_MISSING, REASON_SKEW, SpreadFilter, prefilter
 from .nodes import SpreadNode
@@ -42,7 +41,6 @@ __all__ = [
     "constraints_for",
     "default_selector",
     "label_set",
-    "pod_labels",
     "prefilter",
     "spread_scores",
 ]

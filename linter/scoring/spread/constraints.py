@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from linter.scoring.labelselector import EVERYTHING, LabelSelector, from_set, selector_from
+from linter.scoring.labelselector import EVERYTHING, LabelSelector, from_set, object_labels, selector_from
 
 __all__ = [
     "HOSTNAME",
@@ -28,7 +28,6 @@ __all__ = [
     "SpreadObjects",
     "constraints_for",
     "default_selector",
-    "pod_labels",
 ]
 
 HOSTNAME = "kubernetes.io/hostname"
@@ -80,11 +79,6 @@ def _meta(pod: Mapping[str, Any]) -> Mapping[str, Any]:
     return meta if isinstance(meta, Mapping) else {}
 
 
-def pod_labels(pod: Mapping[str, Any]) -> dict[str, str]:
-    raw = _meta(pod).get("labels")
-    return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, Mapping) else {}
-
-
 def _group_version(api_version: object) -> tuple[str, str] | None:
     """``schema.ParseGroupVersion``: "" is empty, "v1" the core group, "g/v"; more slashes do not parse."""
     text = api_version if isinstance(api_version, str) else ""
@@ -109,7 +103,7 @@ def default_selector(pod: Mapping[str, Any], objects: SpreadObjects) -> DefaultS
     """``helper.DefaultSelector``: the selectors of the pod's namespace's Services that select the pod,
     merged, and then its controller owner's when that is a v1 ReplicationController or an apps/v1
     ReplicaSet or StatefulSet found in the namespace."""
-    labels = pod_labels(pod)
+    labels = object_labels(pod)
     namespace = str(_meta(pod).get("namespace") or "default")
     merged: dict[str, str] = {}
     for (ns, _), svc_selector in sorted(objects.services.items()):
@@ -184,7 +178,7 @@ def constraints_for(pod: Mapping[str, Any], action: str, defaults: Sequence[Mapp
     (only read when the pod has no constraints of its own). Raises ValueError as the plugin errors."""
     spec = pod.get("spec")
     own = spec.get("topologySpreadConstraints") if isinstance(spec, Mapping) else None
-    labels = pod_labels(pod)
+    labels = object_labels(pod)
     if isinstance(own, list) and own:
         return _filtered(own, labels, action)
     built = _filtered(defaults, labels, action)

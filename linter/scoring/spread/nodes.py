@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from linter.scoring.feasibility import node_affinity, taint_toleration
+from linter.scoring.labelselector import object_labels
 
 from .constraints import SpreadConstraint
 
@@ -22,10 +23,8 @@ class SpreadNode:
     @classmethod
     def of(cls, node: Mapping[str, Any]) -> SpreadNode:
         meta = node.get("metadata")
-        meta = meta if isinstance(meta, Mapping) else {}
-        raw = meta.get("labels")
-        labels = {str(k): str(v) for k, v in raw.items()} if isinstance(raw, Mapping) else {}
-        return cls(str(meta.get("name") or ""), labels, node)
+        name = meta.get("name") if isinstance(meta, Mapping) else None
+        return cls(str(name or ""), object_labels(node), node)
 
 
 def has_all_keys(labels: Mapping[str, str], constraints: Sequence[SpreadConstraint]) -> bool:
